@@ -1,0 +1,116 @@
+"""``pedro variants`` and ``pedro rules``: browse the variants and print rule sheets.
+
+These are plain functions taking a ``rich`` console so that the typer app
+can wire them up and tests can call them with a recording console. They
+never raise on bad user input: errors are printed with the allowed values
+and reported through the returned exit status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.table import Table
+
+from pedro.variants.catalog import VARIANTS, UnknownVariantError, get_variant
+from pedro.variants.model import Ruleset
+from pedro.variants.options import OPTIONS, OptionError, make_ruleset, option_values, parse_option_args
+from pedro.variants.sheet import rule_sheet
+
+#: Exit status for a usage error (unknown variant, bad option), as typer/click use.
+USAGE_ERROR = 2
+
+
+def players_text(rules: Ruleset) -> str:
+    """Seats and sides in a few characters, e.g. ``4 (2×2)`` or ``4–7 alone``."""
+    if rules.partnerships:
+        return f"{rules.players} (2×2)"
+    if rules.min_players != rules.max_players:
+        return f"{rules.min_players}–{rules.max_players} alone"
+    return f"{rules.players} alone"
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a summary, for one-line listings."""
+    head, sep, _ = text.partition(". ")
+    return head + "." if sep else text
+
+
+def show_variants(console: Console) -> int:
+    """Print the table of all variants; returns the exit status (always 0)."""
+    table = Table(title="Pedro family variants", show_lines=False)
+    table.add_column("id", style="bold cyan", no_wrap=True)
+    table.add_column("name")
+    table.add_column("players", no_wrap=True)
+    table.add_column("points", justify="right")
+    table.add_column("target", justify="right")
+    table.add_column("summary")
+    for rules in VARIANTS.values():
+        table.add_row(
+            rules.id,
+            rules.name,
+            players_text(rules),
+            str(rules.total_points),
+            str(rules.target),
+            first_sentence(rules.summary),
+        )
+    console.print(table)
+    console.print("Full rules: [bold]pedro rules VARIANT[/] (house rules: [bold]--option NAME=VALUE[/]).")
+    return 0
+
+
+def show_rules(
+    console: Console, variant_id: str, option_args: Sequence[str] = (), *, markdown: bool = True
+) -> int:
+    """Print the rule sheet of ``variant_id`` with ``--option`` texts applied; returns the exit status.
+
+    ``markdown=False`` prints the sheet as plain markdown text (for files and pipes).
+    """
+    try:
+        rules = make_ruleset(variant_id, parse_option_args(option_args))
+    except (UnknownVariantError, OptionError) as error:
+        _error(console, str(error))
+        return USAGE_ERROR
+    sheet = rule_sheet(rules)
+    if markdown:
+        console.print(Markdown(sheet))
+    else:
+        console.print(sheet, markup=False, highlight=False, soft_wrap=True, end="")
+    return 0
+
+
+def show_options(console: Console, variant_id: str) -> int:
+    """Print the house-rule options of ``variant_id`` with their allowed and current values."""
+    try:
+        rules = get_variant(variant_id)
+    except UnknownVariantError as error:
+        _error(console, str(error))
+        return USAGE_ERROR
+    current = option_values(rules)
+    table = Table(title=f"Options for {rules.name} ({rules.id})")
+    table.add_column("option", style="bold cyan", no_wrap=True)
+    table.add_column("allowed")
+    table.add_column("default", no_wrap=True)
+    table.add_column("effect")
+    for name, spec in OPTIONS.items():
+        if not spec.applies_to(rules.id):
+            continue
+        default = "" if name == "preset" else _show(current.get(name))
+        table.add_row(name, spec.allowed_text(), default, spec.description)
+    console.print(table)
+    return 0
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _error(console: Console, message: str) -> None:
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)

@@ -1,0 +1,120 @@
+"""Rule hook 1: the calls a seat may make in the auction (RULES.md §1.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pedro.cards import RANK_INDEX
+from pedro.engine.actions import PASS, PROTECT, Verb, bid_action, make
+from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
+
+
+@dataclass
+class Auction:
+    """The auction of one hand: who has passed, the high call, whose turn."""
+
+    dealer: int
+    players: int
+    turn: int
+    passed: list[bool]
+    high_value: int | None = None
+    high_seat: int | None = None
+    high_verb: Verb = Verb.BID
+    spoken: int = 0
+    #: suits the 28-56 caller may name (those where he held A, K and 2 when calling)
+    suits_28_56: tuple[int, ...] = ()
+    calls: list[tuple[int, int]] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, rules: Ruleset, dealer: int) -> Auction:
+        n = rules.players
+        return cls(dealer=dealer, players=n, turn=(dealer + 1) % n, passed=[False] * n)
+
+    def is_forced(self, rules: Ruleset, seat: int) -> bool:
+        return (
+            rules.all_pass_action == AllPassAction.DEALER_FORCED
+            and rules.dealer_forced_bid is not None
+            and seat == self.dealer
+            and self.high_value is None
+            and sum(self.passed) == self.players - 1
+        )
+
+
+def _suits_with_a_k_2(hand: int) -> tuple[int, ...]:
+    needed = (RANK_INDEX["A"], RANK_INDEX["K"], RANK_INDEX["2"])
+    return tuple(s for s in range(4) if all(hand >> (s * 13 + r) & 1 for r in needed))
+
+
+def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
+    """Every call ``seat`` may make now, as actions."""
+    forced = auction.is_forced(rules, seat)
+    calls: list[int] = [] if forced else [PASS]
+    high = auction.high_value
+    lo = rules.min_bid if high is None else high + 1
+    if forced:
+        assert rules.dealer_forced_bid is not None
+        calls.append(bid_action(rules.dealer_forced_bid))
+        lo = max(lo, rules.dealer_forced_bid)
+    values = set(range(lo, rules.max_bid + 1))
+    if high is not None and auction.high_verb == Verb.BID and high <= rules.max_bid:
+        if rules.dealer_may_equal and seat == auction.dealer:
+            values.add(high)
+        if rules.max_bid_rebid and high == rules.max_bid:
+            values.add(high)
+    calls.extend(bid_action(v) for v in sorted(values) if not (forced and v == rules.dealer_forced_bid))
+    above_max = high is None or high <= rules.max_bid
+    if (
+        rules.bid_28_56
+        and seat == auction.dealer
+        and above_max
+        and rules.auction == AuctionModel.SINGLE_ROUND
+        and _suits_with_a_k_2(hand)
+    ):
+        calls.append(make(Verb.BID_28_56))
+    if rules.double_max_bid and above_max:
+        calls.append(make(Verb.BID_DOUBLE))
+    if rules.protect and rules.partnerships and seat == (auction.dealer + 2) % rules.players:
+        if high is None or (rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID):
+            calls.append(PROTECT)
+    return calls
+
+
+def call_value(rules: Ruleset, action: int) -> int:
+    """The value a call ranks at (special calls rank just above the maximum)."""
+    verb = Verb(action >> 64)
+    if verb == Verb.BID:
+        return action & ((1 << 64) - 1)
+    if verb == Verb.PROTECT:
+        return rules.min_bid
+    return rules.max_bid + 1
+
+
+def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: int) -> None:
+    auction.calls.append((seat, action))
+    auction.spoken += 1
+    if action == PASS:
+        auction.passed[seat] = True
+    else:
+        auction.high_value = call_value(rules, action)
+        auction.high_seat = seat
+        auction.high_verb = Verb(action >> 64)
+        if auction.high_verb == Verb.BID_28_56:
+            auction.suits_28_56 = _suits_with_a_k_2(hand)
+
+
+def auction_over(rules: Ruleset, auction: Auction, seat: int) -> bool:
+    """Whether the auction ends after ``seat`` has spoken."""
+    if rules.auction == AuctionModel.SINGLE_ROUND:
+        return seat == auction.dealer
+    passed = sum(auction.passed)
+    if auction.high_value is not None:
+        return passed >= auction.players - 1
+    return passed == auction.players
+
+
+def next_speaker(auction: Auction, seat: int) -> int:
+    n = auction.players
+    p = (seat + 1) % n
+    while auction.passed[p]:
+        p = (p + 1) % n
+    return p

@@ -1,0 +1,97 @@
+"""Where the cards come from: a seeded shuffle, or the deals written in a record.
+
+The engine asks a ``DealSource`` for each hand's pack order and, when a fill
+runs the stock dry, for the order of the shuffled discard pile (the "wash").
+Keeping chance behind this small interface is what lets a record replay the
+exact game and a seed reproduce it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class DealError(ValueError):
+    """A recorded deal does not fit the rules (wrong pack, missing wash cards)."""
+
+
+class DealSource(Protocol):
+    def first_dealer(self, players: int) -> int: ...
+
+    def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
+        """The shuffled pack for a hand, top card first."""
+        ...
+
+    def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
+        """The order in which the discard pile is dealt when the stock runs out."""
+        ...
+
+
+class SeededDeals:
+    """Shuffles from a seed: the same seed always gives the same game."""
+
+    def __init__(self, seed: int | str | None = None, first_dealer: int | None = None) -> None:
+        self.seed = random.randrange(2**63) if seed is None else seed
+        self._first_dealer = first_dealer
+
+    def _rng(self, *parts: object) -> random.Random:
+        return random.Random("pedro:" + ":".join(str(p) for p in (self.seed, *parts)))
+
+    def first_dealer(self, players: int) -> int:
+        if self._first_dealer is not None:
+            return self._first_dealer
+        return self._rng("dealer").randrange(players)
+
+    def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
+        cards = list(deck)
+        self._rng("hand", hand_index).shuffle(cards)
+        return cards
+
+    def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
+        cards = sorted(pile)
+        self._rng("wash", hand_index).shuffle(cards)
+        return cards
+
+
+class RecordedDeal:
+    """One hand's recorded pack order and wash list."""
+
+    def __init__(self, pack: list[int], wash: list[int]) -> None:
+        self.pack = pack
+        self.wash = wash
+
+
+class RecordedDeals:
+    """Replays the packs of a game record; refuses a pack that is not the variant's."""
+
+    def __init__(self, first_dealer: int, hands: list[RecordedDeal]) -> None:
+        self._first_dealer = first_dealer
+        self.hands = hands
+
+    def first_dealer(self, players: int) -> int:
+        return self._first_dealer
+
+    def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
+        if hand_index >= len(self.hands):
+            raise DealError(f"the record has only {len(self.hands)} hands but the game is not over")
+        pack = self.hands[hand_index].pack
+        if sorted(pack) != sorted(deck) or len(pack) != len(deck):
+            raise DealError(
+                f"hand {hand_index + 1}: deal, kitty and stock together must be exactly the "
+                f"variant's pack of {len(deck)} cards, each once"
+            )
+        return list(pack)
+
+    def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
+        wash = self.hands[hand_index].wash
+        missing = [c for c in wash if c not in pile]
+        if missing or len(set(wash)) != len(wash):
+            from pedro.cards import format_cards
+
+            raise DealError(
+                f"hand {hand_index + 1}: the wash must list cards of the discard pile "
+                f"({format_cards(sorted(pile))}), each once; got {format_cards(wash)}"
+            )
+        return list(wash)

@@ -1,0 +1,619 @@
+"""Rule hook 3: everything between naming trumps and the first lead (RULES.md §1.6).
+
+The exchange is a list of steps, each ``(kind, seat)``, built from the
+ruleset's policies when trumps are named: folding, discarding, giving to
+partner, filling, the dealer's pick of the stock, and excess trumps. A step
+either happens by itself (forced) or poses one decision; steps run seat by
+seat clockwise from the dealer's left, the dealer last.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pedro.cards import format_cards
+from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
+from pedro.engine.choices import CardChoice
+from pedro.variants.model import (
+    DiscardedScoringTrumps,
+    DiscardPolicy,
+    ExcessTrumps,
+    FillPolicy,
+    Ruleset,
+    TrumpTables,
+)
+
+if TYPE_CHECKING:
+    from pedro.engine.state import GameState
+
+SIX = 6
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _fmt(mask: int) -> str:
+    return format_cards(_bits(mask))
+
+
+def start(state: GameState) -> None:
+    """Build the step list for this hand once trumps are known."""
+    rules = state.rules
+    n = state.players
+    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    others = order[:-1]
+    dealer = state.dealer
+    steps: list[tuple[str, int]] = []
+    if rules.fold:
+        steps += [("fold", s) for s in order]
+    reduce = rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
+    giving = rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships
+    if rules.discard != DiscardPolicy.NONE:
+        for s in order:
+            if reduce and giving:
+                steps.append(("give", s))
+            steps.append(("discard", s))
+    fill = rules.fill
+    if fill == FillPolicy.FILL_ALL_FROM_TOP:
+        steps += [("fill", s) for s in order]
+    elif fill != FillPolicy.NONE:
+        steps += [("fill", s) for s in others]
+    if not reduce:
+        steps += [("excess", s) for s in others]
+    if fill == FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS:
+        steps.append(("rob", dealer))
+    elif fill == FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6:
+        steps.append(("take_stock", dealer))
+    elif fill == FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS:
+        steps.append(("pick", dealer))
+    if not reduce:
+        steps.append(("excess", dealer))
+    state.ex_steps = steps
+    state.ex_index = 0
+    state.ex_done = set()
+    state.ex_choice = None
+    state.ex_committed = 0
+
+
+def step(state: GameState) -> bool:
+    """Run the current step; True when it waits for a decision of ``state.current_player``."""
+    if state.ex_index >= len(state.ex_steps):
+        state.ex_choice = None
+        state.start_play()
+        return False
+    kind, seat = state.ex_steps[state.ex_index]
+    choice = _STEPS[kind](state, seat)
+    if choice is None:
+        _finish_step(state)
+        return False
+    state.ex_choice = choice
+    state.current_player = seat
+    return True
+
+
+def _finish_step(state: GameState) -> None:
+    state.ex_done.add(state.ex_steps[state.ex_index])
+    state.ex_index += 1
+    state.ex_choice = None
+
+
+def apply(state: GameState, seat: int, action: int) -> None:
+    kind, _ = state.ex_steps[state.ex_index]
+    _APPLY[kind](state, seat, action)
+    _finish_step(state)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _tt(state: GameState) -> TrumpTables:
+    assert state.tt is not None
+    return state.tt
+
+
+def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False) -> None:
+    """Move cards from a hand to that seat's discards, face up or down by the rules."""
+    rules = state.rules
+    tt = _tt(state)
+    state.hands[seat] &= ~mask
+    if dead:
+        state.dead |= mask
+        state.face_up |= mask
+        state.killed[seat] |= mask
+        return
+    state.discards[seat] |= mask
+    trumps = mask & tt.trump_mask
+    if rules.trump_discards_face_up:
+        state.face_up |= trumps
+    if rules.discards_face_up:
+        state.face_up |= mask & ~tt.trump_mask
+
+
+def _partner(state: GameState, seat: int) -> int:
+    return (seat + 2) % state.players
+
+
+def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
+    """Sorted categories of the cheapest ``k`` cards of ``pool`` (note J6 / K19 order)."""
+    from pedro.engine.play import _category
+
+    return tuple(sorted(_category(tt, c) for c in _bits(pool))[:k])
+
+
+def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[object, str]:
+    from pedro.engine.play import _category
+
+    cheapest = _category_minimal(tt, pool, k)
+
+    def check(mask: int) -> str | None:
+        trumps = mask & tt.trump_mask
+        got = tuple(sorted(_category(tt, c) for c in _bits(trumps)))
+        if got != cheapest:
+            return f"{what}: non-scoring trumps first, then the two, then 1-point trumps"
+        return None
+
+    return check, what
+
+
+# ---------------------------------------------------------------- fold (king_pedro_canadian)
+
+
+def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+    rules = state.rules
+    tt = _tt(state)
+    if state.status[seat] != 0:
+        return None
+    hand = state.hands[seat]
+    trumps = hand & tt.trump_mask
+    t = trumps.bit_count()
+    if t == 0:
+        if rules.fold_mandatory:
+            _fold(state, seat)
+            return None
+        return [PASS, FOLD]
+    low = any(tt.roles[c] == "2" for c in _bits(trumps))
+    partner = _partner(state, seat)
+    if (
+        (t == 1 or (t == 2 and low))
+        and rules.partnerships
+        and state.status[partner] == 0
+        and not any(frm == partner for frm, _ in state.received[seat])
+    ):
+        return [PASS, cards_action(Verb.GIVE, trumps)]
+    return None
+
+
+def _fold(state: GameState, seat: int) -> None:
+    from pedro.engine.state import Status
+
+    hand = state.hands[seat]
+    state.hands[seat] = 0
+    state.discards[seat] |= hand
+    state.dead |= hand
+    state.status[seat] = Status.FOLDED
+
+
+def _apply_fold(state: GameState, seat: int, action: int) -> None:
+    if action == FOLD:
+        _fold(state, seat)
+    elif verb_of(action) == Verb.GIVE:
+        _give(state, seat, arg_of(action))
+        _fold(state, seat)
+
+
+def _give(state: GameState, seat: int, mask: int) -> None:
+    partner = _partner(state, seat)
+    state.hands[seat] &= ~mask
+    state.hands[partner] |= mask
+    state.received[partner].append((seat, mask))
+
+
+# ---------------------------------------------------------------- discard
+
+
+def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+    rules = state.rules
+    tt = _tt(state)
+    if state.status[seat] != 0:
+        return None
+    hand = state.hands[seat]
+    n = hand.bit_count()
+    nontrumps = hand & ~tt.trump_mask
+    policy = rules.discard
+    if policy == DiscardPolicy.ALL_NONTRUMPS:
+        if not rules.keep_nontrumps:
+            if nontrumps:
+                lay_aside(state, seat, nontrumps)
+            return None
+        k_all = nontrumps.bit_count()
+        sizes = sorted({k_all} | {k for k in range(k_all + 1) if n - k <= SIX})
+        return _card_choice(
+            Verb.DISCARD, nontrumps, sizes,
+            f"discard non-trumps, keeping at most {SIX} cards (more only if all are trumps)",
+        )  # fmt: skip
+    if policy == DiscardPolicy.ANY_CARDS:
+        low = max(0, n - rules.play_hand_size)
+        return _card_choice(
+            Verb.DISCARD, hand, list(range(low, n + 1)),
+            f"discard any {low} or more of your cards" if low else "discard any cards you do not want",
+        )  # fmt: skip
+    if policy == DiscardPolicy.AT_LEAST_3_ANY:
+        stock = len(state.stock) - state.stock_pos
+        cap = min(n, 3 + max(0, stock - state.ex_committed))
+        return _card_choice(
+            Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
+            f"discard at least 3 and at most {cap} cards (the talon can refill only so many)",
+        )  # fmt: skip
+    return _reduce_choice(state, seat)
+
+
+def _card_choice(
+    verb: Verb, pool: int, sizes: list[int], rule: str, check: object = None
+) -> CardChoice:
+    """A card choice where choosing nothing is written as ``pass``."""
+    alternatives = (PASS,) if 0 in sizes else ()
+    kwargs = {"check": check} if check is not None else {}
+    return CardChoice(verb, pool, tuple(k for k in sizes if k > 0), rule, alternatives=alternatives, **kwargs)  # type: ignore[arg-type]
+
+
+def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
+    """``reduce_to_6_nontrumps_first`` with the variant's excess-trump policy."""
+    rules = state.rules
+    tt = _tt(state)
+    hand = state.hands[seat]
+    n = hand.bit_count()
+    nontrumps = hand & ~tt.trump_mask
+    trumps = hand & tt.trump_mask
+    t = trumps.bit_count()
+    policy = rules.excess_trumps
+    if n <= SIX:
+        return None
+    if policy == ExcessTrumps.PASS_TO_PARTNER:
+        # note E10: non-scoring trumps may be discarded freely, scoring trumps never
+        pool = hand & ~tt.scoring_mask
+        return CardChoice(
+            Verb.DISCARD, pool, (n - SIX,),
+            f"discard {n - SIX} cards to keep {SIX}; scoring trumps may not be discarded",
+        )  # fmt: skip
+    if t <= SIX:
+        return CardChoice(
+            Verb.DISCARD, nontrumps, (n - SIX,), f"discard {n - SIX} non-trumps to keep {SIX} cards, all trumps kept"
+        )
+    if policy == ExcessTrumps.KEEP_AND_BURY:
+        lay_aside(state, seat, nontrumps)
+        return None
+    over = t - SIX
+    check, rule = _excess_check(state, seat, trumps, over)
+    full = n - SIX
+
+    def with_nontrumps(mask: int) -> str | None:
+        if mask & nontrumps != nontrumps:
+            return f"all non-trumps must be discarded ({_fmt(nontrumps)})"
+        return check(mask)  # type: ignore[operator, no-any-return]
+
+    return CardChoice(Verb.DISCARD, hand, (full,), f"discard all non-trumps and {over} trumps: {rule}", with_nontrumps)
+
+
+def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[object, str]:
+    rules = state.rules
+    tt = _tt(state)
+    policy = rules.excess_trumps
+    if policy == ExcessTrumps.MUST_DISCARD_TO_6 and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS:
+        return (lambda mask: None), "any trumps (scoring ones are credited to the opponents)"
+    if policy in (ExcessTrumps.DISCARD_NONSCORING_FACE_UP, ExcessTrumps.KILL_NONSCORING_FACE_UP, ExcessTrumps.MUST_DISCARD_TO_6):
+        return _minimal_check(tt, trumps, over, "non-scoring trumps only, where possible")
+    return (lambda mask: None), "any trumps"
+
+
+def _apply_discard(state: GameState, seat: int, action: int) -> None:
+    if action == PASS:
+        return
+    mask = arg_of(action)
+    rules = state.rules
+    tt = _tt(state)
+    if rules.discard == DiscardPolicy.AT_LEAST_3_ANY:
+        state.ex_committed += max(0, mask.bit_count() - 3)
+    _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
+    lay_aside(state, seat, mask)
+
+
+def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
+    """Notes K11/K19 and option ``discarded_scoring_trumps = to_opponents``."""
+    if not scoring:
+        return
+    rules = state.rules
+    tt = _tt(state)
+    points = sum(tt.points[c] for c in _bits(scoring))
+    side = rules.side_of(seat)
+    if rules.excess_trumps == ExcessTrumps.DISCARD_NONSCORING_FACE_UP:
+        state.credits[side] += points
+        state.credited |= scoring
+    elif rules.excess_trumps == ExcessTrumps.MUST_DISCARD_TO_6:
+        opponents = [other for other in range(rules.num_sides) if other != side]
+        state.credits[opponents[0]] += points
+        state.credited |= scoring
+
+
+# ---------------------------------------------------------------- give (pass_to_partner)
+
+
+def _give_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+    tt = _tt(state)
+    if state.status[seat] != 0:
+        return None
+    hand = state.hands[seat]
+    trumps = hand & tt.trump_mask
+    over = trumps.bit_count() - SIX
+    if over <= 0:
+        return None
+    partner = _partner(state, seat)
+    if any(frm == partner for frm, _ in state.received[seat]):
+        return None
+    scoring = tt.scoring_mask
+    own_scoring = (trumps & scoring).bit_count()
+    partner_scoring = (state.hands[partner] & tt.trump_mask & scoring).bit_count()
+
+    def check(mask: int) -> str | None:
+        if own_scoring - (mask & scoring).bit_count() > SIX:
+            return f"you hold {own_scoring} scoring trumps and may keep only {SIX}: give the excess"
+        if partner_scoring + (mask & scoring).bit_count() > SIX:
+            return "your partner would hold more than 6 scoring trumps"
+        return None
+
+    sizes = list(range(1, over + 1))
+    alternatives = (PASS,) if own_scoring <= SIX else ()
+    return CardChoice(
+        Verb.GIVE, trumps, tuple(sizes),
+        f"give up to {over} trumps to your partner (or pass and discard non-scoring trumps)",
+        check, alternatives,
+    )  # fmt: skip
+
+
+def _apply_give(state: GameState, seat: int, action: int) -> None:
+    if action == PASS:
+        return
+    _give(state, seat, arg_of(action))
+    partner = _partner(state, seat)
+    kind = "discard" if state.rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST else "excess_discard"
+    if (kind, partner) in state.ex_done or ("excess", partner) in state.ex_done:
+        state.ex_steps.insert(state.ex_index + 1, (kind, partner))
+
+
+# ---------------------------------------------------------------- fills and the dealer's pick
+
+
+def _fill_step(state: GameState, seat: int) -> None:
+    if state.status[seat] != 0:
+        return None
+    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    if want > 0:
+        state.give_from_stock(seat, want)
+    return None
+
+
+def _take_rest(state: GameState, seat: int) -> int:
+    """The dealer looks through the rest of the stock: its cards leave the stock."""
+    rest = 0
+    for c in state.stock_left():
+        rest |= 1 << c
+    state.stock_pos = len(state.stock)
+    state.known[seat] |= rest
+    return rest
+
+
+def _rob_step(state: GameState, seat: int) -> CardChoice | None:
+    """``dealer_fills_others_then_robs``: all stock trumps, then non-trumps up to 6."""
+    rules = state.rules
+    tt = _tt(state)
+    rest = _take_rest(state, seat)
+    stock_trumps = rest & tt.trump_mask
+    state.hands[seat] |= stock_trumps
+    for c in _bits(stock_trumps):
+        state.dealt_to.setdefault(c, seat)
+    state.rob_pool = rest & ~tt.trump_mask
+    extra = 0
+    if rules.dealer_robs_discards:
+        for s in range(state.players):
+            if s != seat:
+                extra |= state.discards[s] & tt.trump_mask
+    have = state.hands[seat].bit_count()
+    pool_nt = state.rob_pool
+    if not extra:
+        need = max(0, SIX - have)
+        if need == 0 or pool_nt.bit_count() <= need:
+            _take(state, seat, pool_nt)
+            _finish_rob(state, seat)
+            return None
+        return CardChoice(Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards")
+    nt_count = pool_nt.bit_count()
+
+    def check(mask: int) -> str | None:
+        chosen_trumps = (mask & extra).bit_count()
+        need = max(0, SIX - have - chosen_trumps)
+        if (mask & pool_nt).bit_count() != min(need, nt_count):
+            return f"take non-trumps from the stock only to make {SIX} cards"
+        return None
+
+    sizes = tuple(range(1, extra.bit_count() + nt_count + 1))
+    alternatives = (PASS,) if check(0) is None else ()
+    return CardChoice(
+        Verb.KEEP, pool_nt | extra, sizes,
+        f"take any trumps from the others' discards, then non-trumps from the stock to make {SIX}",
+        check, alternatives,
+    )  # fmt: skip
+
+
+def _take(state: GameState, seat: int, mask: int) -> None:
+    state.hands[seat] |= mask
+    for s in range(state.players):
+        state.discards[s] &= ~mask
+    state.face_up &= ~mask
+    for c in _bits(mask):
+        state.dealt_to.setdefault(c, seat)
+
+
+def _finish_rob(state: GameState, seat: int) -> None:
+    """Leftover stock cards are out of play; a short stock is made up from the wash."""
+    left = state.rob_pool & ~state.hands[seat]
+    state.dead |= left
+    want = SIX - state.hands[seat].bit_count()
+    if want > 0:
+        state.give_from_stock(seat, want)
+
+
+def _apply_keep(state: GameState, seat: int, action: int) -> None:
+    if action != PASS:
+        _take(state, seat, arg_of(action))
+    kind = state.ex_steps[state.ex_index][0]
+    if kind == "rob":
+        _finish_rob(state, seat)
+    elif kind == "take_stock":
+        _finish_take_stock(state, seat)
+    else:
+        _finish_pick(state, seat)
+
+
+def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
+    """``pidro``: the dealer takes the rest of the stock and keeps six, trumps first."""
+    tt = _tt(state)
+    rest = _take_rest(state, seat)
+    stock_trumps = rest & tt.trump_mask
+    state.hands[seat] |= stock_trumps
+    for c in _bits(stock_trumps):
+        state.dealt_to.setdefault(c, seat)
+    state.rob_pool = rest & ~tt.trump_mask
+    have = state.hands[seat].bit_count()
+    need = max(0, SIX - have)
+    if need == 0 or state.rob_pool.bit_count() <= need:
+        _take(state, seat, state.rob_pool if need else 0)
+        _finish_take_stock(state, seat)
+        return None
+    return CardChoice(Verb.KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards")
+
+
+def _finish_take_stock(state: GameState, seat: int) -> None:
+    left = state.rob_pool & ~state.hands[seat]
+    if left:
+        state.discards[seat] |= left
+        if state.rules.discards_face_up:
+            state.face_up |= left
+    want = SIX - state.hands[seat].bit_count()
+    if want > 0:
+        state.give_from_stock(seat, want)
+
+
+def _pick_step(state: GameState, seat: int) -> CardChoice | None:
+    """``nicaragua``: the dealer makes his hand up from the stock and the others' discards."""
+    rules = state.rules
+    rest = _take_rest(state, seat)
+    others = 0
+    for s in range(state.players):
+        if s != seat:
+            others |= state.discards[s]
+    state.known[seat] |= others
+    pool = rest | others
+    state.rob_pool = rest
+    need = rules.play_hand_size - state.hands[seat].bit_count()
+    if need <= 0:
+        _finish_pick(state, seat)
+        return None
+    if pool.bit_count() <= need:
+        _take(state, seat, pool)
+        _finish_pick(state, seat)
+        return None
+    return CardChoice(
+        Verb.KEEP, pool, (need,), f"take {need} cards from the stock and the other players' discards"
+    )
+
+
+def _finish_pick(state: GameState, seat: int) -> None:
+    state.dead |= state.rob_pool & ~state.hands[seat]
+    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    if want > 0:
+        state.give_from_stock(seat, want)
+
+
+# ---------------------------------------------------------------- excess trumps after the fill
+
+
+def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+    rules = state.rules
+    tt = _tt(state)
+    if state.status[seat] != 0:
+        return None
+    hand = state.hands[seat]
+    over = hand.bit_count() - SIX
+    policy = rules.excess_trumps
+    if over <= 0 or policy == ExcessTrumps.KEEP_AND_BURY:
+        return None
+    if rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.NONE) and policy != ExcessTrumps.PASS_TO_PARTNER:
+        return None  # nicaragua's seven and undiscarded hands have no excess rule
+    if policy == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships:
+        choice = _give_step(state, seat)
+        if choice is not None:
+            state.ex_steps.insert(state.ex_index + 1, ("excess_discard", seat))
+            return choice
+    return _excess_discard_step(state, seat)
+
+
+def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
+    rules = state.rules
+    tt = _tt(state)
+    hand = state.hands[seat]
+    over = hand.bit_count() - SIX
+    if over <= 0:
+        return None
+    trumps = hand & tt.trump_mask
+    check, rule = _excess_check(state, seat, trumps, over)
+    verb = Verb.KILL if rules.excess_trumps == ExcessTrumps.KILL_NONSCORING_FACE_UP else Verb.DISCARD
+    pool = hand
+    if rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER:
+        pool = hand & ~tt.scoring_mask
+        return CardChoice(verb, pool, (over,), f"discard {over} non-scoring cards to keep {SIX}")
+    verb_word = "kill" if verb == Verb.KILL else "discard"
+    return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)  # type: ignore[arg-type]
+
+
+def _apply_excess(state: GameState, seat: int, action: int) -> None:
+    verb = verb_of(action)
+    if verb == Verb.GIVE or action == PASS:
+        _apply_give(state, seat, action)
+        return
+    mask = arg_of(action)
+    if verb == Verb.KILL:
+        lay_aside(state, seat, mask, dead=True)
+        return
+    tt = _tt(state)
+    _credit_scoring_discards(state, seat, mask & tt.scoring_mask)
+    lay_aside(state, seat, mask)
+    state.face_up |= mask & tt.trump_mask
+
+
+_STEPS = {
+    "fold": _fold_step,
+    "discard": _discard_step,
+    "give": _give_step,
+    "fill": _fill_step,
+    "rob": _rob_step,
+    "take_stock": _take_stock_step,
+    "pick": _pick_step,
+    "excess": _excess_step,
+    "excess_discard": _excess_discard_step,
+}
+_APPLY = {
+    "fold": _apply_fold,
+    "discard": _apply_discard,
+    "give": _apply_give,
+    "fill": lambda state, seat, action: None,
+    "rob": _apply_keep,
+    "take_stock": _apply_keep,
+    "pick": _apply_keep,
+    "excess": _apply_excess,
+    "excess_discard": _apply_excess,
+}

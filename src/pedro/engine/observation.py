@@ -1,0 +1,153 @@
+"""What one seat may know: the only door from the game state to a player.
+
+An ``Observation`` is built from plain values (ints and tuples), never a
+reference to the state, so a player holding one cannot reach another seat's
+hand, the stock or a face-down discard through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pedro.engine.actions import play_cards
+from pedro.engine.choices import CardChoice
+
+if TYPE_CHECKING:
+    from pedro.engine.state import GameState
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class SeenTrick:
+    leader: int
+    plays: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, cards, top card first)
+    winner: int  # -1 while the trick is in progress
+
+
+@dataclass(frozen=True)
+class SeenHand:
+    """A finished hand as everyone saw it."""
+
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    call: str | None
+    trump: int | None
+    points: tuple[int, ...]
+    made: bool | None
+    score: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Observation:
+    seat: int
+    variant: str
+    phase: int
+    hand_index: int
+    dealer: int
+    current_player: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    calls: tuple[tuple[int, int], ...]
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    #: each seat's cards laid aside face up (discards, kills); public
+    face_up: tuple[tuple[int, ...], ...]
+    #: this seat's own discards, face up or down
+    own_discards: tuple[int, ...]
+    #: other cards this seat has seen (the stock it looked through, cards it gave)
+    seen: tuple[int, ...]
+    statuses: tuple[int, ...]
+    #: cards shown by players who went cold / up / out (when shown face up)
+    shown: tuple[tuple[int, ...], ...]
+    tricks: tuple[SeenTrick, ...]
+    trick: SeenTrick | None
+    scores: tuple[int, ...]
+    history: tuple[SeenHand, ...]
+    winner: int | None
+    #: the legal actions when it is this seat's turn, else None
+    legal: tuple[int, ...] | CardChoice | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current_player == self.seat
+
+
+def _seen_trick(t: object) -> SeenTrick:
+    leader = t.leader  # type: ignore[attr-defined]
+    plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)  # type: ignore[attr-defined]
+    return SeenTrick(leader, plays, t.winner)  # type: ignore[attr-defined]
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """Build ``seat``'s observation from the state."""
+    n = state.players
+    rules = state.rules
+    contract = state.contract
+    legal: tuple[int, ...] | CardChoice | None = None
+    if state.current_player == seat and not state.is_over:
+        raw = state.legal()
+        legal = raw if isinstance(raw, CardChoice) else tuple(raw)
+    face_up = tuple(_cards((state.discards[s] & state.face_up) | _killed(state, s)) for s in range(n))
+    shown = tuple(
+        _cards(state.laid_down[s]) if state.laid_down[s] and _shown_face_up(state, s) else ()
+        for s in range(n)
+    )
+    trump = state.trump if state.trump >= 0 else None
+    history = tuple(
+        SeenHand(
+            r.dealer, r.bidder, r.bid, r.call, r.trump, tuple(r.points), r.made, tuple(r.score)
+        )
+        for r in state.results
+    )
+    seen = state.known[seat]
+    for frm, mask in state.received[(seat + 2) % n] if rules.partnerships else ():
+        if frm == seat:
+            seen |= mask
+    return Observation(
+        seat=seat,
+        variant=rules.id,
+        phase=int(state.phase),
+        hand_index=state.hand_index,
+        dealer=state.dealer,
+        current_player=state.current_player,
+        hand=_cards(state.hands[seat]),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        calls=tuple(state.auction.calls),
+        bidder=contract.bidder if contract else None,
+        bid=contract.value if contract else None,
+        trump=trump,
+        face_up=face_up,
+        own_discards=_cards(state.discards[seat]),
+        seen=_cards(seen & ~state.hands[seat]),
+        statuses=tuple(int(s) for s in state.status),
+        shown=shown,
+        tricks=tuple(_seen_trick(t) for t in state.tricks),
+        trick=_seen_trick(state.trick) if state.trick is not None and state.phase == 3 else None,
+        scores=tuple(state.scores),
+        history=history,
+        winner=state.winner,
+        legal=legal,
+    )
+
+
+def _killed(state: GameState, seat: int) -> int:
+    return state.killed[seat]
+
+
+def _shown_face_up(state: GameState, seat: int) -> bool:
+    from pedro.engine.state import Status
+
+    if state.status[seat] == Status.COLD:
+        return state.rules.cold_cards_face_up
+    return state.status[seat] in (Status.UP, Status.OUT)

@@ -1,0 +1,124 @@
+"""Rule hooks 4 and 5: legal plays, the multi-card first trick, and trick winners.
+
+Everything works on bitmasks so that the legal plays of a turn cost a few
+integer operations (RULES.md §1.7).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from pedro.cards import SUIT_MASKS, cards_of
+from pedro.engine.actions import PLAY_BASE, play_action
+from pedro.variants.model import BuryRule, OutOfTrumps, PlainLead, Ruleset, TrumpTables
+
+TRUMP_SUIT = 4
+
+
+def effective_suit(card: int, trump_mask: int) -> int:
+    if trump_mask >> card & 1:
+        return TRUMP_SUIT
+    return card // 13
+
+
+def legal_play_mask(
+    rules: Ruleset, tt: TrumpTables, hand: int, led: int, must_lead_trump: bool
+) -> int:
+    """The single cards ``hand`` may play; ``led`` is the led effective suit or -1 when leading."""
+    trumps = hand & tt.trump_mask
+    if led < 0:
+        if trumps and (must_lead_trump or rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN):
+            return trumps
+        return hand
+    if led == TRUMP_SUIT:
+        return trumps or hand
+    if rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN:
+        return trumps or hand
+    policy = rules.plain_lead
+    if policy == PlainLead.ANY:
+        return hand
+    suit = hand & SUIT_MASKS[led] & ~tt.trump_mask
+    if policy == PlainLead.FOLLOW_OR_TRUMP:
+        return (suit | trumps) if suit else hand
+    if policy == PlainLead.MUST_FOLLOW:
+        return suit or hand
+    if policy == PlainLead.NONTRUMP_IF_ABLE:
+        return (hand & ~tt.trump_mask) or hand
+    # FOLLOW_OR_TRUMP_VOID_MUST_TRUMP
+    if suit:
+        return suit | trumps
+    return trumps or hand
+
+
+def single_plays(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(PLAY_BASE | low)
+        mask ^= low
+    return out
+
+
+def _category(tt: TrumpTables, card: int) -> int:
+    """Burying preference of note J6: non-scoring, the Low, 1-point, then bigger cards."""
+    points = tt.points[card]
+    if points == 0:
+        return 0
+    if tt.roles[card] == "2":
+        return 1
+    return 2 if points == 1 else 3
+
+
+def stack_plays(rules: Ruleset, tt: TrumpTables, hand: int, tops: int, size: int) -> list[int]:
+    """Multi-card first-trick plays: a legal top card and ``size - 1`` buried cards."""
+    out = []
+    for top in cards_of(tops):
+        rest = cards_of(hand & ~(1 << top))
+        for buried in _legal_buried(rules, tt, top, rest, size - 1):
+            out.append(play_action([top, *buried]))
+    return out
+
+
+def _legal_buried(
+    rules: Ruleset, tt: TrumpTables, top: int, rest: list[int], k: int
+) -> list[tuple[int, ...]]:
+    combos = list(combinations(rest, k))
+    if rules.bury_rule == BuryRule.AT_MOST_ONE_SCORING:
+        scoring = tt.scoring_mask
+        low_card = next((c for c in rest + [top] if tt.roles[c] == "2"), -1)
+        nonscoring = sum(1 for c in rest + [top] if not scoring >> c & 1)
+        least = max(0, k + 1 - nonscoring)
+        allowed = max(1, least)
+
+        def ok(stack: tuple[int, ...]) -> bool:
+            n = sum(1 for c in (*stack, top) if scoring >> c & 1)
+            if n > allowed:
+                return False
+            return n < 2 or low_card in (*stack, top)
+
+        return [c for c in combos if ok(c)]
+    # NONSCORING with the J6 fall-back: bury the cheapest categories possible.
+    cats = sorted(_category(tt, c) for c in rest)
+    cheapest = cats[:k]
+    return [c for c in combos if sorted(_category(tt, x) for x in c) == cheapest]
+
+
+def trick_winner(rules: Ruleset, tt: TrumpTables, leader: int, tops: list[tuple[int, int]]) -> int:
+    """Seat that wins a trick given ``(seat, top_card)`` pairs in play order."""
+    strength = tt.strength
+    best_seat, best = -1, 0
+    for seat, c in tops:
+        s = strength[c]
+        if s > best:
+            best, best_seat = s, seat
+    if best_seat >= 0:
+        return best_seat
+    if not rules.plain_ranking:
+        return leader
+    led_card = tops[0][1]
+    led = led_card // 13
+    best_seat, best_rank = tops[0][0], led_card % 13
+    for seat, c in tops[1:]:
+        if c < 52 and c // 13 == led and c % 13 > best_rank:
+            best_seat, best_rank = seat, c % 13
+    return best_seat

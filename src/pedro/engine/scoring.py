@@ -1,0 +1,240 @@
+"""Rule hooks 6-8: counting a hand's points, scoring it, and deciding the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pedro.engine.actions import Verb
+from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
+
+#: Game-point values of classic Pitch, for option ``relative_high_low``.
+_GAME_VALUES = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}
+
+
+@dataclass(frozen=True)
+class Contract:
+    bidder: int
+    value: int
+    verb: Verb
+
+
+@dataclass(frozen=True)
+class TrickCards:
+    """What counting needs of a finished trick."""
+
+    leader: int
+    winner: int
+    cards: tuple[tuple[int, int], ...]  # (seat, card) for every card, top and buried
+    tops: tuple[tuple[int, int], ...]  # (seat, top card)
+
+
+def count_points(
+    rules: Ruleset,
+    tt: TrumpTables,
+    tricks: list[TrickCards],
+    holder_of: dict[int, int],
+    dealt_to: dict[int, int],
+    credits: list[int],
+    credited: int = 0,
+) -> tuple[list[int], list[list[tuple[str, int]]]]:
+    """Points per side and, per side, the scoring roles it took in capture order.
+
+    ``holder_of`` maps cards to the seat holding them when play started;
+    ``dealt_to`` maps cards to the seat that first received them.
+    """
+    sides = rules.num_sides
+    points = list(credits)
+    taken: list[list[tuple[str, int]]] = [[] for _ in range(sides)]
+    if rules.relative_high_low:
+        return _count_relative(rules, tt, tricks, holder_of, credits)
+    low_card = next((c for c in range(55) if tt.roles[c] == "2"), -1)
+    for trick in tricks:
+        winner_side = rules.side_of(trick.winner)
+        for _seat, c in trick.cards:
+            p = tt.points[c]
+            if not p:
+                continue
+            side = winner_side
+            if c == low_card and rules.low_rule != LowRule.CAPTURER:
+                continue  # counted below
+            points[side] += p
+            taken[side].append((tt.roles[c] or "plain", p))
+    if low_card >= 0 and tt.points[low_card] and not credited >> low_card & 1:
+        owner: int | None = None
+        if rules.low_rule == LowRule.HOLDER:
+            owner = holder_of.get(low_card)
+        elif rules.low_rule == LowRule.DEALT:
+            owner = dealt_to.get(low_card)
+        if owner is not None:
+            side = rules.side_of(owner)
+            points[side] += tt.points[low_card]
+            taken[side].append(("2", tt.points[low_card]))
+    return points, taken
+
+
+def _count_relative(
+    rules: Ruleset,
+    tt: TrumpTables,
+    tricks: list[TrickCards],
+    holder_of: dict[int, int],
+    credits: list[int],
+) -> tuple[list[int], list[list[tuple[str, int]]]]:
+    """Classic Pitch counting: High and Low are the highest and lowest trumps played."""
+    sides = rules.num_sides
+    points = list(credits)
+    taken: list[list[tuple[str, int]]] = [[] for _ in range(sides)]
+    played = [(seat, c, trick.winner) for trick in tricks for seat, c in trick.cards if tt.trump_mask >> c & 1]
+    if played:
+        high = max(played, key=lambda x: tt.strength[x[1]])
+        low = min(played, key=lambda x: tt.strength[x[1]])
+        points[rules.side_of(high[0])] += 1
+        taken[rules.side_of(high[0])].append(("A", 1))
+        low_owner = low[2] if rules.low_rule == LowRule.CAPTURER else low[0]
+        points[rules.side_of(low_owner)] += 1
+        taken[rules.side_of(low_owner)].append(("2", 1))
+    game = [0] * sides
+    for trick in tricks:
+        side = rules.side_of(trick.winner)
+        for _seat, c in trick.cards:
+            if c < 52:
+                game[side] += _GAME_VALUES.get(c % 13, 0)
+            role = tt.roles[c]
+            if role in ("J", "5"):
+                p = dict(rules.points).get(role, 0)
+                points[side] += p
+                taken[side].append((role, p))
+    best = max(game) if game else 0
+    if best and game.count(best) == 1:
+        side = game.index(best)
+        points[side] += 1
+        taken[side].append(("T", 1))
+    return points, taken
+
+
+def special_values(rules: Ruleset, contract: Contract) -> tuple[int, int] | None:
+    """(made, set) values of a special call, or None for an ordinary bid."""
+    top = rules.max_bid
+    if contract.verb == Verb.BID_28_56:
+        return 4 * top, 2 * top
+    if contract.verb == Verb.BID_DOUBLE:
+        return 2 * top, 2 * top
+    if rules.slam and contract.verb == Verb.BID and contract.value == top:
+        return 2 * top, top
+    return None
+
+
+def is_made(rules: Ruleset, contract: Contract, taken: int) -> bool:
+    if special_values(rules, contract) is not None or contract.verb in (Verb.BID_28_56, Verb.BID_DOUBLE):
+        return taken >= rules.total_points
+    return taken >= contract.value
+
+
+def score_hand(rules: Ruleset, contract: Contract, points: list[int]) -> tuple[list[int], bool]:
+    """Score change per side and whether the bid was made (RULES.md §1.9)."""
+    sides = rules.num_sides
+    bside = rules.side_of(contract.bidder)
+    pb = points[bside]
+    made = is_made(rules, contract, pb)
+    special = special_values(rules, contract)
+    change = [0] * sides
+    if rules.scoring == Scoring.DIFFERENCE:
+        other = 1 - bside
+        pd = points[other]
+        if made:
+            if special:
+                change[bside] = special[0]
+            elif pb > pd:
+                change[bside] = pb - pd
+            elif pd > pb:
+                change[other] = pd - pb
+        else:
+            change[other] = (special[1] if special else contract.value) + pd
+        return change, made
+    if made:
+        if special:
+            change[bside] = special[0]
+        elif rules.made_scores == MadeScores.BID:
+            change[bside] = contract.value
+        else:
+            change[bside] = pb
+    else:
+        change[bside] = -(special[1] if special else contract.value)
+    if made or rules.defenders_score_when_set:
+        for side in range(sides):
+            if side != bside:
+                change[side] += points[side]
+    return change, made
+
+
+def decide_winner(
+    rules: Ruleset,
+    before: list[int],
+    after: list[int],
+    contract: Contract | None,
+    made: bool | None,
+    bgo_hand: bool,
+    taken: list[list[tuple[str, int]]],
+) -> tuple[int | None, bool]:
+    """(winning side or None, whether the next hand is a forced bidder-goes-out hand)."""
+    sides = rules.num_sides
+    if contract is None:  # hand thrown in: nothing changed
+        return None, bgo_hand
+    bside = rules.side_of(contract.bidder)
+    if rules.lose_at is not None:
+        losers = [s for s in range(sides) if after[s] <= rules.lose_at]
+        if losers:
+            rest = [s for s in range(sides) if s not in losers]
+            if rest:
+                return max(rest, key=lambda s: after[s]), False
+    target = rules.target
+    reached = [s for s in range(sides) if after[s] >= target]
+    end = rules.end_rule
+    if end == EndRule.BIDDER_GOES_OUT:
+        if bgo_hand and made:
+            return bside, False
+        if len(reached) == 1:
+            return reached[0], False
+        return None, len(reached) >= 2
+    if end == EndRule.SUCCESSFUL_BID_ONLY:
+        if made and after[bside] >= target:
+            return bside, False
+        return None, False
+    if end == EndRule.COUNT_OUT and len(reached) > 1:
+        return _count_out(rules, before, after, contract, made, taken), False
+    if len(reached) == 1:
+        return reached[0], False
+    if not reached:
+        return None, False
+    if bside in reached:
+        return bside, False
+    best = max(after[s] for s in reached)
+    leaders = [s for s in reached if after[s] == best]
+    return (leaders[0] if len(leaders) == 1 else None), False
+
+
+def _count_out(
+    rules: Ruleset,
+    before: list[int],
+    after: list[int],
+    contract: Contract,
+    made: bool | None,
+    taken: list[list[tuple[str, int]]],
+) -> int | None:
+    """Re-add the hand's points category by category; the first side to the target wins."""
+    running = list(before)
+    bside = rules.side_of(contract.bidder)
+    scoring_sides = set(range(rules.num_sides))
+    if not made:
+        running[bside] -= contract.value
+        scoring_sides.discard(bside)
+        if not rules.defenders_score_when_set:
+            scoring_sides = set()
+    for role in rules.count_out_order:
+        for side in sorted(scoring_sides):
+            for got_role, p in taken[side]:
+                if got_role == role:
+                    running[side] += p
+                    if running[side] >= rules.target:
+                        return side
+    reached = [s for s in range(rules.num_sides) if after[s] >= rules.target]
+    return reached[0] if len(reached) == 1 else None

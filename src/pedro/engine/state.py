@@ -1,0 +1,631 @@
+"""The game state: one state machine driven by a Ruleset, from the first deal to the winner.
+
+In the spirit of OpenSpiel: ``current_player``, ``legal_actions()``,
+``apply(action)``, ``observation(seat)``. Chance (shuffles) comes from a
+``DealSource``, so a seed or a record fixes every card. A decision with only
+one legal outcome is taken by the engine itself and not written to the
+history, except plays, which are always written (records list every play).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from pedro.cards import format_cards
+from pedro.engine import exchange
+from pedro.engine.actions import PASS, Verb, action_words, play_mask, play_top, verb_of
+from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
+from pedro.engine.choices import CardChoice
+from pedro.engine.deal import DealSource, SeededDeals
+from pedro.engine.play import (
+    TRUMP_SUIT,
+    effective_suit,
+    legal_play_mask,
+    single_plays,
+    stack_plays,
+    trick_winner,
+)
+from pedro.engine.scoring import Contract, TrickCards, count_points, decide_winner, score_hand
+from pedro.variants.model import AllPassAction, ExcessTrumps, OutOfTrumps, Ruleset, TrumpTables
+
+if TYPE_CHECKING:
+    from pedro.engine.observation import Observation
+
+
+class Phase(IntEnum):
+    AUCTION = 0
+    TRUMP = 1
+    EXCHANGE = 2
+    PLAY = 3
+    GAME_OVER = 4
+
+
+class Status(IntEnum):
+    """Whether a seat takes part in the rest of the card play."""
+
+    ACTIVE = 0
+    FOLDED = 1
+    COLD = 2
+    UP = 3
+    OUT = 4
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow now; says why and what is allowed."""
+
+    def __init__(self, reason: str, legal: str) -> None:
+        super().__init__(f"{reason}; legal: {legal}")
+        self.reason = reason
+        self.legal = legal
+
+
+@dataclass
+class Trick:
+    leader: int
+    plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, play action)
+    winner: int = -1
+
+
+@dataclass
+class HandResult:
+    """Everything a record or a score sheet needs to know about a finished hand."""
+
+    index: int
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    call: str | None
+    trump: int | None
+    hands_at_play: list[list[int]]
+    tricks: list[Trick]
+    points: list[int]
+    made: bool | None
+    change: list[int]
+    score: list[int]
+    bidder_goes_out: bool = False
+
+
+class GameState:
+    """A whole game of one variant; mutate with ``apply``, copy with ``clone``."""
+
+    def __init__(self, rules: Ruleset, deals: DealSource | None = None, seed: int | str | None = None) -> None:
+        self.rules = rules
+        self.deals: DealSource = deals if deals is not None else SeededDeals(seed)
+        self.players = rules.players
+        self.scores = [0] * rules.num_sides
+        self.results: list[HandResult] = []
+        self.winner: int | None = None
+        self.first_dealer = self.deals.first_dealer(rules.players)
+        self.force_bgo = False
+        self.hand_index = -1
+        #: Per hand, the written decisions in order: (seat, action).
+        self.histories: list[list[tuple[int, int]]] = []
+        #: Per hand: the first deal, kitty and stock (for records).
+        self.deal_records: list[tuple[list[list[int]], list[int], list[int]]] = []
+        #: Per hand: the discarded cards dealt from the wash, in order.
+        self.washes: list[list[int]] = []
+        self._start_hand()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """The current hand's written decisions."""
+        return self.histories[-1]
+
+    def legal(self) -> list[int] | CardChoice:
+        """The current decision's legal actions: a list, or a rule for choosing cards."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """All legal actions as a list (may be long for card-set choices)."""
+        legal = self.legal()
+        return legal if isinstance(legal, list) else list(legal)
+
+    def why_illegal(self, action: int) -> str | None:
+        """None if ``action`` is legal now, else the reason it is not."""
+        if self.phase == Phase.GAME_OVER:
+            return "the game is over"
+        legal = self.legal()
+        if isinstance(legal, CardChoice):
+            return legal.reason_illegal(action)
+        if action in legal:
+            return None
+        return self._explain(action, legal)
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current player; raises IllegalActionError and changes nothing."""
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalActionError(reason, self.describe_legal())
+        self._apply(action, written=True)
+        self._advance()
+
+    def describe_legal(self, limit: int = 40) -> str:
+        """Legal actions as record text, for messages."""
+        if self.phase == Phase.GAME_OVER:
+            return "none (the game is over)"
+        legal = self.legal()
+        seat = self.current_player
+        if isinstance(legal, CardChoice):
+            if legal.upper_bound() <= limit:
+                return ", ".join(f"{seat} {self.words(a)}" for a in legal)
+            alts = "".join(f" or {seat} {self.words(a)}" for a in legal.alternatives)
+            return f"{seat} {legal.verb.name.lower()} CARDS where {legal.rule}{alts}"
+        texts = [f"{seat} {self.words(a)}" for a in legal[:limit]]
+        more = f" (and {len(legal) - limit} more)" if len(legal) > limit else ""
+        return ", ".join(texts) + more
+
+    def words(self, action: int) -> str:
+        return action_words(action, self.rules.max_bid)
+
+    def clone(self) -> GameState:
+        new = copy.copy(self)
+        for name in _MUTABLE_FIELDS:
+            setattr(new, name, copy.deepcopy(getattr(self, name)))
+        return new
+
+    # ------------------------------------------------------------------ hand set-up
+
+    def _start_hand(self) -> None:
+        rules = self.rules
+        n = self.players
+        self.hand_index += 1
+        self.dealer = (self.first_dealer + self.hand_index) % n
+        self.bgo_hand = self.force_bgo or (
+            rules.num_sides == 2 and all(s >= rules.effective_bgo_threshold for s in self.scores)
+        )
+        self.force_bgo = False
+        pack = self.deals.pack(self.hand_index, rules.deck)
+        hands = [0] * n
+        deal: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        size = rules.first_deal_size
+        packets = (1,) if rules.deal_all_out else rules.packets
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        k = 0
+        while any(len(deal[s]) < size for s in order):
+            want = packets[k % len(packets)]
+            k += 1
+            for s in order:
+                take = min(want, size - len(deal[s]))
+                deal[s].extend(pack[pos : pos + take])
+                pos += take
+        self.dealt_to: dict[int, int] = {}
+        for s in range(n):
+            for c in deal[s]:
+                hands[s] |= 1 << c
+                self.dealt_to[c] = s
+        kitty = pack[pos : pos + rules.kitty_size]
+        pos += len(kitty)
+        self.hands = hands
+        self.kitty = kitty
+        self.stock = pack[pos:]
+        self.stock_pos = 0
+        self.wash_order: list[int] | None = None
+        self.histories.append([])
+        self.washes.append([])
+        self.deal_records.append((deal, list(kitty), list(self.stock)))
+        self.auction = Auction.start(rules, self.dealer)
+        self.trump = -1
+        self.tt: TrumpTables | None = None
+        self.contract: Contract | None = None
+        self.status = [Status.ACTIVE] * n
+        self.discards = [0] * n  # everything each seat laid aside
+        self.face_up = 0  # cards laid aside face up (public)
+        self.dead = 0  # cards out of play
+        self.credits = [0] * rules.num_sides
+        self.credited = 0  # scoring trumps whose points were credited when laid aside
+        self.laid_down = [0] * n  # cards shown by cold / up / out players
+        self.killed = [0] * n  # trumps each seat laid dead face up
+        self.rob_pool = 0
+        self.ex_choice: list[int] | CardChoice | None = None
+        self.ex_committed = 0
+        self.known = [0] * n  # cards a seat has seen that are not in its hand
+        self.received: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (from seat, mask)
+        self.ex_steps: list[tuple[str, int]] = []
+        self.ex_index = 0
+        self.ex_done: set[tuple[str, int]] = set()
+        self.tricks: list[Trick] = []
+        self.trick: Trick | None = None
+        self.hands_at_play: list[int] = []
+        self.first_lead_pending = False
+        self.phase = Phase.AUCTION
+        self.current_player = self.auction.turn
+        self._legal: list[int] | CardChoice | None = None
+        self._advance()
+
+    # ------------------------------------------------------------------ driver
+
+    def _advance(self) -> None:
+        """Take every automatic step until a player has a decision to make."""
+        while True:
+            self._legal = None
+            if self.phase == Phase.GAME_OVER:
+                return
+            if self.phase == Phase.EXCHANGE:
+                if not exchange.step(self):
+                    continue
+            elif self.phase == Phase.PLAY:
+                if not self._prepare_play_turn():
+                    continue
+                return
+            legal = self.legal()
+            only = legal.only_action() if isinstance(legal, CardChoice) else (legal[0] if len(legal) == 1 else None)
+            if only is None:
+                return
+            self._apply(only, written=False)
+
+    def _compute_legal(self) -> list[int] | CardChoice:
+        seat = self.current_player
+        if self.phase == Phase.AUCTION:
+            return legal_calls(self.rules, self.auction, seat, self.hands[seat])
+        if self.phase == Phase.TRUMP:
+            from pedro.engine.actions import trump_action
+
+            suits = self.auction.suits_28_56 if self.contract and self.contract.verb == Verb.BID_28_56 else range(4)
+            return [trump_action(s) for s in suits]
+        if self.phase == Phase.EXCHANGE:
+            assert self.ex_choice is not None
+            return self.ex_choice
+        if self.phase == Phase.PLAY:
+            return self._legal_plays(seat)
+        return []
+
+    def _apply(self, action: int, written: bool) -> None:
+        seat = self.current_player
+        if written:
+            self.histories[-1].append((seat, action))
+        self._legal = None
+        if self.phase == Phase.AUCTION:
+            self._apply_call(seat, action)
+        elif self.phase == Phase.TRUMP:
+            self._name_trump(action & 3)
+        elif self.phase == Phase.EXCHANGE:
+            exchange.apply(self, seat, action)
+        elif self.phase == Phase.PLAY:
+            self._apply_play(seat, action)
+
+    # ------------------------------------------------------------------ auction
+
+    def _apply_call(self, seat: int, action: int) -> None:
+        rules = self.rules
+        apply_call(rules, self.auction, seat, action, self.hands[seat])
+        if not auction_over(rules, self.auction, seat):
+            self.current_player = next_speaker(self.auction, seat)
+            return
+        a = self.auction
+        if a.high_seat is None or a.high_value is None:
+            assert rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
+            self._finish_hand(thrown_in=True)
+            return
+        self.contract = Contract(a.high_seat, a.high_value, a.high_verb)
+        if rules.kitty_before_trump:
+            self._take_kitty()
+        self.phase = Phase.TRUMP
+        self.current_player = a.high_seat
+
+    def _take_kitty(self) -> None:
+        assert self.contract is not None
+        bidder = self.contract.bidder
+        for c in self.kitty:
+            self.hands[bidder] |= 1 << c
+            self.dealt_to.setdefault(c, bidder)
+        self.kitty_taken = True
+
+    def _name_trump(self, suit: int) -> None:
+        rules = self.rules
+        self.trump = suit
+        self.tt = rules.tables(suit)
+        if rules.kitty_size and not rules.kitty_before_trump:
+            self._take_kitty()
+        if rules.second_deal:
+            n = self.players
+            for i in range(n):
+                s = (self.dealer + 1 + i) % n
+                self.give_from_stock(s, rules.second_deal)
+        self.phase = Phase.EXCHANGE
+        exchange.start(self)
+
+    # ------------------------------------------------------------------ stock and wash
+
+    def stock_left(self) -> list[int]:
+        return self.stock[self.stock_pos :]
+
+    def give_from_stock(self, seat: int, count: int) -> None:
+        """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
+        for _ in range(count):
+            if self.stock_pos < len(self.stock):
+                c = self.stock[self.stock_pos]
+                self.stock_pos += 1
+            else:
+                c = self._draw_wash()
+            self.hands[seat] |= 1 << c
+            self.dealt_to.setdefault(c, seat)
+
+    def _draw_wash(self) -> int:
+        from pedro.engine.deal import DealError
+
+        if self.wash_order is None:
+            pile = [c for s in range(self.players) for c in _bits(self.discards[s]) if not self.dead >> c & 1]
+            pile = [c for c in pile if not (self.face_up >> c & 1 and self._is_trump(c))]
+            self.wash_order = self.deals.wash(self.hand_index, pile)
+        dealt = self.washes[-1]
+        if len(dealt) >= len(self.wash_order):
+            raise DealError(f"hand {self.hand_index + 1}: the stock and the wash ran out of cards")
+        c = self.wash_order[len(dealt)]
+        dealt.append(c)
+        for s in range(self.players):
+            self.discards[s] &= ~(1 << c)
+        self.face_up &= ~(1 << c)
+        return c
+
+    def _is_trump(self, c: int) -> bool:
+        return self.tt is not None and bool(self.tt.trump_mask >> c & 1)
+
+    # ------------------------------------------------------------------ play
+
+    def start_play(self) -> None:
+        rules = self.rules
+        assert self.contract is not None and self.tt is not None
+        self.phase = Phase.PLAY
+        self.hands_at_play = list(self.hands)
+        exchanged = rules.discard.value != "none" or rules.fill.value != "none"
+        self.normal_hand = rules.play_hand_size if exchanged else rules.first_deal_size
+        self.holder_of = {c: s for s in range(self.players) for c in _bits(self.hands[s])}
+        if rules.out_of_trumps == OutOfTrumps.UP:
+            self._check_up()
+        self.first_lead_pending = rules.first_lead_trump
+        leader = self._next_active(self.contract.bidder)
+        self.trick = Trick(leader)
+        self.current_player = leader
+
+    def _next_active(self, seat: int) -> int:
+        """``seat`` itself if still playing, else the next playing seat clockwise; -1 if none."""
+        n = self.players
+        for i in range(n):
+            s = (seat + i) % n
+            if self.status[s] == Status.ACTIVE and self.hands[s]:
+                return s
+        return -1
+
+    def _check_up(self) -> None:
+        assert self.tt is not None
+        for s in range(self.players):
+            if self.status[s] == Status.ACTIVE and not self.hands[s] & self.tt.trump_mask:
+                self._lay_down(s, Status.UP)
+
+    def _lay_down(self, seat: int, status: Status) -> None:
+        self.status[seat] = status
+        self.laid_down[seat] = self.hands[seat]
+
+    def _play_over(self) -> bool:
+        assert self.tt is not None
+        active = [s for s in range(self.players) if self.status[s] == Status.ACTIVE and self.hands[s]]
+        if not active:
+            return True
+        if self.rules.out_of_trumps != OutOfTrumps.CONTINUE:
+            return not any(self.hands[s] & self.tt.trump_mask for s in active)
+        return False
+
+    def _prepare_play_turn(self) -> bool:
+        """Move to the next seat that must play; False if the engine acted instead."""
+        assert self.tt is not None and self.trick is not None
+        rules = self.rules
+        if not self.trick.plays and self._play_over():
+            self._end_play()
+            return False
+        seat = self.current_player
+        led = self._led()
+        if self.status[seat] != Status.ACTIVE or not self.hands[seat]:
+            self._next_in_trick(seat)
+            return False
+        trumps = self.hands[seat] & self.tt.trump_mask
+        if not trumps:
+            if rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN:
+                self._lay_down(seat, Status.COLD)
+                self._next_in_trick(seat)
+                return False
+            if rules.out_of_trumps == OutOfTrumps.OUT_ON_TRUMP_LEAD and led == TRUMP_SUIT:
+                self._lay_down(seat, Status.OUT)
+                self._next_in_trick(seat)
+                return False
+        return True
+
+    def _led(self) -> int:
+        assert self.trick is not None and self.tt is not None
+        if not self.trick.plays:
+            return -1
+        return effective_suit(play_top(self.trick.plays[0][1]), self.tt.trump_mask)
+
+    def _legal_plays(self, seat: int) -> list[int]:
+        assert self.tt is not None and self.trick is not None
+        hand = self.hands[seat]
+        led = self._led()
+        must_trump = led < 0 and self.first_lead_pending and not self.tricks
+        mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
+        size = hand.bit_count() - (self.normal_hand - 1)
+        if not self.tricks and size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
+            return stack_plays(self.rules, self.tt, hand, mask, size)
+        return single_plays(mask)
+
+    def _apply_play(self, seat: int, action: int) -> None:
+        assert self.trick is not None and self.tt is not None
+        self.hands[seat] &= ~play_mask(action)
+        if not self.trick.plays:
+            self.first_lead_pending = False
+        self.trick.plays.append((seat, action))
+        if self.rules.out_of_trumps == OutOfTrumps.UP and not self.hands[seat] & self.tt.trump_mask:
+            self._lay_down(seat, Status.UP)
+        self._next_in_trick(seat)
+
+    def _next_in_trick(self, seat: int) -> None:
+        """Pass the turn on, or close the trick when everyone still playing has been asked."""
+        assert self.trick is not None
+        n = self.players
+        trick = self.trick
+        nxt = (seat + 1) % n
+        if nxt == trick.leader or (not trick.plays and self._next_active(nxt) in (-1, trick.leader)):
+            self._close_trick()
+            return
+        if not trick.plays:
+            # the leader could not lead (went cold): the next seat leads instead
+            trick.leader = nxt
+        self.current_player = nxt
+
+    def _close_trick(self) -> None:
+        assert self.trick is not None and self.tt is not None
+        trick = self.trick
+        if not trick.plays:
+            # nobody could lead: the card play is over
+            self._end_play()
+            return
+        tops = [(s, play_top(a)) for s, a in trick.plays]
+        trick.winner = trick_winner(self.rules, self.tt, trick.leader, tops)
+        self.tricks.append(trick)
+        if self.rules.out_of_trumps == OutOfTrumps.UP:
+            self._check_up()
+        if self._play_over():
+            self._end_play()
+            return
+        leader = self._next_active(trick.winner)
+        self.trick = Trick(leader)
+        self.current_player = leader
+
+    def _end_play(self) -> None:
+        self._finish_hand(thrown_in=False)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _finish_hand(self, thrown_in: bool) -> None:
+        rules = self.rules
+        before = list(self.scores)
+        if thrown_in:
+            result = HandResult(
+                self.hand_index, self.dealer, None, None, None, None, [], [], [0] * rules.num_sides,
+                None, [0] * rules.num_sides, list(self.scores),
+            )  # fmt: skip
+            self.results.append(result)
+            self._next_hand_or_end(None)
+            return
+        assert self.contract is not None and self.tt is not None
+        tricks = [
+            TrickCards(
+                t.leader, t.winner,
+                tuple((s, c) for s, a in t.plays for c in _bits(play_mask(a))),
+                tuple((s, play_top(a)) for s, a in t.plays),
+            )
+            for t in self.tricks
+        ]  # fmt: skip
+        points, taken = count_points(
+            rules, self.tt, tricks, self.holder_of, self.dealt_to, self.credits, self.credited
+        )
+        change, made = score_hand(rules, self.contract, points)
+        self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
+        contract = self.contract
+        call = None
+        if contract.verb == Verb.BID_28_56:
+            call = "28-56"
+        elif contract.verb == Verb.BID_DOUBLE:
+            call = f"{rules.max_bid}-double"
+        elif contract.verb == Verb.PROTECT:
+            call = "protect"
+        result = HandResult(
+            self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
+            [_bits(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
+            list(self.scores), self.bgo_hand,
+        )  # fmt: skip
+        self.results.append(result)
+        winner, force = decide_winner(rules, before, self.scores, contract, made, self.bgo_hand, taken)
+        self.force_bgo = force
+        self._next_hand_or_end(winner)
+
+    def _next_hand_or_end(self, winner: int | None) -> None:
+        if winner is not None:
+            self.winner = winner
+            self.phase = Phase.GAME_OVER
+            self.current_player = -1
+            return
+        self._start_hand()
+
+    # ------------------------------------------------------------------ messages
+
+    def _explain(self, action: int, legal: list[int]) -> str:
+        """Why an action that is not in ``legal`` is refused, in a player's words."""
+        verb = verb_of(action) if action >= 0 else None
+        if self.phase == Phase.PLAY and verb == Verb.PLAY:
+            return self._explain_play(action, legal)
+        if self.phase == Phase.AUCTION:
+            if action == PASS:
+                return "the dealer may not pass when everyone else has passed"
+            a = self.auction
+            if verb == Verb.BID and a.high_value is not None:
+                return f"a bid must be higher than the current bid of {a.high_value}"
+            return "that call is not allowed now"
+        if self.phase == Phase.TRUMP:
+            if verb == Verb.TRUMP:
+                return "after 28-56 the dealer must name the suit in which he holds ace, king and two"
+            return "the bidder must name trumps now"
+        return "that is not a decision the rules ask for now"
+
+    def _explain_play(self, action: int, legal: list[int]) -> str:
+        assert self.tt is not None and self.trick is not None
+        seat = self.current_player
+        cards = play_mask(action)
+        if cards & ~self.hands[seat]:
+            return f"{format_cards(_bits(cards & ~self.hands[seat]))} not in hand"
+        need = self.hands[seat].bit_count() - (self.normal_hand - 1)
+        if self.rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY:
+            need = 1
+        if not self.tricks and need > 1 and cards.bit_count() != need:
+            return f"holding {self.hands[seat].bit_count()} cards, play {need} cards to the first trick"
+        if cards.bit_count() != 1 and (self.tricks or need <= 1):
+            return "play one card"
+        if not self.tricks and need > 1:
+            top = play_top(action)
+            if any(play_top(a) == top for a in legal):
+                return "those cards may not be buried under it (see the burying rule)"
+        led = self._led()
+        if led < 0:
+            return "the first lead must be a trump" if self.first_lead_pending else "must lead a trump"
+        if led == TRUMP_SUIT:
+            return "must play a trump when a trump is led"
+        return {
+            "follow_or_trump": "must follow suit or trump",
+            "must_follow": "must follow suit",
+            "nontrump_if_able": "must play a non-trump when a plain suit is led",
+            "follow_or_trump_void_must_trump": "must follow suit or trump, and trump when void",
+        }.get(self.rules.plain_lead.value, "that card may not be played now")
+
+    # ------------------------------------------------------------------ observation
+
+    def observation(self, seat: int) -> Observation:
+        from pedro.engine.observation import observe
+
+        return observe(self, seat)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_MUTABLE_FIELDS = (
+    "scores", "results", "histories", "deal_records", "washes", "hands", "kitty", "stock", "wash_order",
+    "auction", "status", "discards", "credits", "known", "received", "ex_steps", "ex_done",
+    "tricks", "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
+)  # fmt: skip
+

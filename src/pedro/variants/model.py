@@ -1,0 +1,331 @@
+"""The Ruleset: one value that says everything a variant's rules decide.
+
+The engine never branches on a variant's name, only on these fields, so a
+house rule is a changed field and a new variant is a new value (RULES.md §1.11:
+the rules are data plus a handful of hooks selected by the enums below).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from pedro.cards import JOKERS, RANK_INDEX, sister_suit
+
+
+class AuctionModel(StrEnum):
+    SINGLE_ROUND = "single_round"
+    UNTIL_ONE_LEFT = "until_one_left"
+
+
+class AllPassAction(StrEnum):
+    DEALER_FORCED = "dealer_forced"
+    REDEAL_NEXT_DEALER = "redeal_next_dealer"
+
+
+class DiscardPolicy(StrEnum):
+    ALL_NONTRUMPS = "all_nontrumps"
+    ANY_CARDS = "any_cards"
+    AT_LEAST_3_ANY = "at_least_3_any"
+    REDUCE_TO_6_NONTRUMPS_FIRST = "reduce_to_6_nontrumps_first"
+    NONE = "none"
+
+
+class FillPolicy(StrEnum):
+    DEALER_FILLS_OTHERS_THEN_ROBS = "dealer_fills_others_then_robs"
+    FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6 = "fill_others_dealer_takes_stock_keeps_6"
+    FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS = "fill_others_dealer_robs_stock_and_discards"
+    FILL_ALL_FROM_TOP = "fill_all_from_top"
+    NONE = "none"
+
+
+class ExcessTrumps(StrEnum):
+    KEEP_AND_BURY = "keep_and_bury"
+    MUST_DISCARD_TO_6 = "must_discard_to_6"
+    KILL_NONSCORING_FACE_UP = "kill_nonscoring_face_up"
+    DISCARD_NONSCORING_FACE_UP = "discard_nonscoring_face_up"
+    PASS_TO_PARTNER = "pass_to_partner"
+
+
+class DiscardedScoringTrumps(StrEnum):
+    FORBIDDEN = "forbidden"
+    TO_OPPONENTS = "to_opponents"
+
+
+class BuryRule(StrEnum):
+    """Which cards may go under the top card of a multi-card first-trick stack."""
+
+    NONSCORING = "nonscoring"  # cinch; piedro falls back to note J6's order
+    AT_MOST_ONE_SCORING = "at_most_one_scoring"  # king_pedro
+
+
+class PlainLead(StrEnum):
+    FOLLOW_OR_TRUMP = "follow_or_trump"
+    MUST_FOLLOW = "must_follow"
+    ANY = "any"
+    NONTRUMP_IF_ABLE = "nontrump_if_able"
+    FOLLOW_OR_TRUMP_VOID_MUST_TRUMP = "follow_or_trump_void_must_trump"
+
+
+class NoTrumpWinner(StrEnum):
+    HIGHEST_OF_LED = "highest_of_led"
+    LEADER = "leader"
+
+
+class OutOfTrumps(StrEnum):
+    CONTINUE = "continue"
+    UP = "up"
+    COLD_ON_TURN = "cold_on_turn"
+    OUT_ON_TRUMP_LEAD = "out_on_trump_lead"
+
+
+class LowRule(StrEnum):
+    HOLDER = "holder"
+    DEALT = "dealt"
+    CAPTURER = "capturer"
+
+
+class Scoring(StrEnum):
+    STANDARD = "standard"
+    DIFFERENCE = "difference"
+
+
+class MadeScores(StrEnum):
+    POINTS_MADE = "points_made"
+    BID = "bid"
+
+
+class EndRule(StrEnum):
+    FIRST_TO_TARGET_BIDDER_PRIORITY = "first_to_target_bidder_priority"
+    BIDDER_GOES_OUT = "bidder_goes_out"
+    SUCCESSFUL_BID_ONLY = "successful_bid_only"
+    COUNT_OUT = "count_out"
+
+
+class TrumpDiscardClaim(StrEnum):
+    NONE = "none"
+    OPPONENTS = "opponents"
+    ANYONE = "anyone"
+
+
+#: Trump-relative roles (RULES.md §0). A suited role is a rank letter of the
+#: trump suit; L5 and OJ are the five and jack of the sister suit.
+ROLE_NAMES = {
+    "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",
+    "7": "seven", "6": "six", "5": "five (right pedro)", "4": "four", "3": "three", "2": "two",
+    "L5": "left pedro (five of the sister suit)", "OJ": "off-jack (jack of the sister suit)",
+    "JK": "joker", "BJ": "big joker", "SJ": "small joker",
+}  # fmt: skip
+
+#: Named scoring cards, for rule sheets and the count-out order.
+POINT_NAMES = {
+    "A": "High", "2": "Low", "J": "Jack", "T": "Game", "5": "Pedro", "9": "Sancho",
+    "3": "Three", "JK": "Snoozer", "L5": "Left pedro", "K": "King", "Q": "Queen",
+    "OJ": "Off-jack", "BJ": "Big joker", "SJ": "Small joker",
+}  # fmt: skip
+
+STANDARD_TRUMP_ORDER = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2")
+
+
+def role_card(role: str, trump: int) -> int:
+    """The physical card that plays ``role`` when ``trump`` is the trump suit."""
+    if role in JOKERS:
+        return JOKERS[role]
+    if role == "L5":
+        return sister_suit(trump) * 13 + RANK_INDEX["5"]
+    if role == "OJ":
+        return sister_suit(trump) * 13 + RANK_INDEX["J"]
+    return trump * 13 + RANK_INDEX[role]
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpTables:
+    """Everything the hot paths need once the trump suit is known."""
+
+    trump: int
+    trump_mask: int
+    #: 0 for a non-trump; larger is stronger among trumps.
+    strength: tuple[int, ...]
+    #: points of each card (trumps by role, non-trumps by ``plain_points``).
+    points: tuple[int, ...]
+    scoring_mask: int
+    #: role of each card as a trump ("" for non-trumps).
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete, validated set of rules; build variants with ``dataclasses.replace``."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+
+    # seats
+    players: int = 4
+    min_players: int = 4
+    max_players: int = 4
+    partnerships: bool = True
+
+    # pack and card values
+    jokers: tuple[str, ...] = ()
+    trump_order: tuple[str, ...] = STANDARD_TRUMP_ORDER
+    plain_ranking: bool = True  # False: plain cards never rank (leader wins a trick without trumps)
+    points: tuple[tuple[str, int], ...] = (("A", 1), ("J", 1), ("T", 1), ("5", 5), ("L5", 5), ("2", 1))
+    plain_points: tuple[tuple[str, int], ...] = ()  # rank letter -> points for non-trumps (petro option)
+    relative_high_low: bool = False
+
+    # deal
+    hand_size: int = 9
+    packets: tuple[int, ...] = (3,)
+    kitty_size: int = 0
+    second_deal: int = 0
+    deal_all_out: bool = False
+
+    # auction
+    auction: AuctionModel = AuctionModel.SINGLE_ROUND
+    min_bid: int = 7
+    max_bid: int = 14
+    dealer_may_equal: bool = False
+    max_bid_rebid: bool = False
+    all_pass_action: AllPassAction = AllPassAction.DEALER_FORCED
+    dealer_forced_bid: int | None = 7
+    slam: bool = False
+    bid_28_56: bool = False
+    double_max_bid: bool = False
+    protect: bool = False
+    protect_may_equal: bool = False
+
+    # trumps and exchange
+    kitty_before_trump: bool = False  # eighty_three: take the kitty, then name trumps
+    discard: DiscardPolicy = DiscardPolicy.ALL_NONTRUMPS
+    discards_face_up: bool = False
+    trump_discards_face_up: bool = True
+    keep_nontrumps: bool = False
+    fill: FillPolicy = FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS
+    play_hand_size: int = 6
+    excess_trumps: ExcessTrumps = ExcessTrumps.KEEP_AND_BURY
+    discarded_scoring_trumps: DiscardedScoringTrumps = DiscardedScoringTrumps.FORBIDDEN
+    dealer_robs_discards: bool = False
+    trump_discard_claim: TrumpDiscardClaim = TrumpDiscardClaim.NONE
+    fold: bool = False  # king_pedro_canadian's step 5
+    fold_mandatory: bool = True
+    nine_card_deal: bool = False
+
+    # play
+    first_lead_trump: bool = False
+    plain_lead: PlainLead = PlainLead.FOLLOW_OR_TRUMP
+    out_of_trumps: OutOfTrumps = OutOfTrumps.CONTINUE
+    bury_rule: BuryRule = BuryRule.NONSCORING
+    cold_cards_face_up: bool = True
+
+    # counting and scoring
+    low_rule: LowRule = LowRule.HOLDER
+    scoring: Scoring = Scoring.STANDARD
+    made_scores: MadeScores = MadeScores.POINTS_MADE
+    defenders_score_when_set: bool = True
+
+    # game end
+    target: int = 62
+    end_rule: EndRule = EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY
+    bgo_threshold: int | None = None  # None: target - 7
+    lose_at: int | None = None
+    count_out_order: tuple[str, ...] = ()
+
+    # the options applied to the base variant, for records and rule sheets
+    options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+
+    # ---- derived values -------------------------------------------------
+
+    @property
+    def no_trump_winner(self) -> NoTrumpWinner:
+        return NoTrumpWinner.HIGHEST_OF_LED if self.plain_ranking else NoTrumpWinner.LEADER
+
+    @property
+    def num_sides(self) -> int:
+        return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnerships else seat
+
+    def sides(self) -> list[list[int]]:
+        """Seats of each side: teams (s, s+2) or one seat each."""
+        if self.partnerships:
+            return [[s for s in range(self.players) if s % 2 == side] for side in range(2)]
+        return [[s] for s in range(self.players)]
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        return tuple(range(52)) + tuple(JOKERS[j] for j in self.jokers)
+
+    @property
+    def deck_mask(self) -> int:
+        m = (1 << 52) - 1
+        for j in self.jokers:
+            m |= 1 << JOKERS[j]
+        return m
+
+    @property
+    def point_map(self) -> dict[str, int]:
+        return dict(self.points)
+
+    @property
+    def total_points(self) -> int:
+        """Points in the pack (all trumps of any suit score the same total)."""
+        if self.relative_high_low:
+            return sum(p for role, p in self.points if role in ("J", "5")) + 2 + 1  # High, Low, Game
+        tables = self.tables(0)
+        return sum(tables.points[c] for c in self.deck)
+
+    @property
+    def effective_bgo_threshold(self) -> int:
+        return self.target - 7 if self.bgo_threshold is None else self.bgo_threshold
+
+    @property
+    def first_deal_size(self) -> int:
+        if self.deal_all_out:
+            return len(self.deck) // self.players
+        return self.hand_size
+
+    def tables(self, trump: int) -> TrumpTables:
+        return _tables(self, trump)
+
+    @cached_property
+    def _all_tables(self) -> tuple[TrumpTables, ...]:
+        return tuple(_build_tables(self, s) for s in range(4))
+
+
+def _tables(rules: Ruleset, trump: int) -> TrumpTables:
+    return rules._all_tables[trump]
+
+
+def _build_tables(rules: Ruleset, trump: int) -> TrumpTables:
+    from pedro.cards import NUM_CARDS
+
+    strength = [0] * NUM_CARDS
+    roles = [""] * NUM_CARDS
+    n = len(rules.trump_order)
+    trump_mask = 0
+    deck = set(rules.deck)
+    for i, role in enumerate(rules.trump_order):
+        c = role_card(role, trump)
+        if c not in deck:
+            continue
+        strength[c] = n - i
+        roles[c] = role
+        trump_mask |= 1 << c
+    point_map = dict(rules.points)
+    plain = dict(rules.plain_points)
+    points = [0] * NUM_CARDS
+    scoring = 0
+    for c in deck:
+        if trump_mask >> c & 1:
+            p = point_map.get(roles[c], 0)
+            if p:
+                scoring |= 1 << c
+        else:
+            p = plain.get("23456789TJQKA"[c % 13], 0) if c < 52 else 0
+        points[c] = p
+    return TrumpTables(trump, trump_mask, tuple(strength), tuple(points), scoring, tuple(roles))
