@@ -74,7 +74,9 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
     if rules.double_max_bid and above_max:
         calls.append(make(Verb.BID_DOUBLE))
     if rules.protect and rules.partnerships and seat == (auction.dealer + 2) % rules.players:
-        if high is None or (rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID):
+        if high is None or (
+            rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID
+        ):
             calls.append(PROTECT)
     return calls
 

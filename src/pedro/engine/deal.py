@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Protocol
 
 
@@ -95,3 +96,45 @@ class RecordedDeals:
                 f"({format_cards(sorted(pile))}), each once; got {format_cards(wash)}"
             )
         return list(wash)
+
+
+@cache
+def deal_order(players: int, dealer: int, hand_size: int, packets: tuple[int, ...]) -> list[int]:
+    """The seat receiving each successive card of the first deal (RULES.md §1.3).
+
+    Packets go clockwise from the dealer's left, the dealer last, repeating the
+    packet pattern until every hand is full.
+    """
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    got = dict.fromkeys(order, 0)
+    seats: list[int] = []
+    k = 0
+    while any(got[s] < hand_size for s in order):
+        want = packets[k % len(packets)]
+        k += 1
+        for s in order:
+            take = min(want, hand_size - got[s])
+            seats.extend([s] * take)
+            got[s] += take
+    return seats
+
+
+def pack_from_deal(
+    players: int,
+    dealer: int,
+    hand_size: int,
+    packets: Sequence[int],
+    deal: Sequence[Sequence[int]],
+    kitty: Sequence[int],
+    stock: Sequence[int],
+) -> list[int]:
+    """Rebuild the pack order that deals ``deal``, then ``kitty``, then ``stock``."""
+    if len(deal) != players or any(len(h) != hand_size for h in deal):
+        sizes = ", ".join(str(len(h)) for h in deal)
+        raise DealError(f"the deal must give {players} hands of {hand_size} cards; got hands of {sizes}")
+    position = [0] * players
+    pack: list[int] = []
+    for seat in deal_order(players, dealer, hand_size, tuple(packets)):
+        pack.append(deal[seat][position[seat]])
+        position[seat] += 1
+    return pack + list(kitty) + list(stock)

@@ -19,7 +19,6 @@ from pedro.variants.model import (
     DiscardPolicy,
     ExcessTrumps,
     FillPolicy,
-    Ruleset,
     TrumpTables,
 )
 
@@ -60,11 +59,14 @@ def start(state: GameState) -> None:
                 steps.append(("give", s))
             steps.append(("discard", s))
     fill = rules.fill
+    if rules.nine_card_deal and not reduce:
+        # note E9: excess trumps go to partner before the fill
+        steps += [("excess", s) for s in others]
     if fill == FillPolicy.FILL_ALL_FROM_TOP:
         steps += [("fill", s) for s in order]
     elif fill != FillPolicy.NONE:
         steps += [("fill", s) for s in others]
-    if not reduce:
+    if not reduce and not rules.nine_card_deal:
         steps += [("excess", s) for s in others]
     if fill == FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS:
         steps.append(("rob", dealer))
@@ -253,9 +255,7 @@ def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     return _reduce_choice(state, seat)
 
 
-def _card_choice(
-    verb: Verb, pool: int, sizes: list[int], rule: str, check: object = None
-) -> CardChoice:
+def _card_choice(verb: Verb, pool: int, sizes: list[int], rule: str, check: object = None) -> CardChoice:
     """A card choice where choosing nothing is written as ``pass``."""
     alternatives = (PASS,) if 0 in sizes else ()
     kwargs = {"check": check} if check is not None else {}
@@ -283,7 +283,10 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
         )  # fmt: skip
     if t <= SIX:
         return CardChoice(
-            Verb.DISCARD, nontrumps, (n - SIX,), f"discard {n - SIX} non-trumps to keep {SIX} cards, all trumps kept"
+            Verb.DISCARD,
+            nontrumps,
+            (n - SIX,),
+            f"discard {n - SIX} non-trumps to keep {SIX} cards, all trumps kept",
         )
     if policy == ExcessTrumps.KEEP_AND_BURY:
         lay_aside(state, seat, nontrumps)
@@ -297,16 +300,25 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
             return f"all non-trumps must be discarded ({_fmt(nontrumps)})"
         return check(mask)  # type: ignore[operator, no-any-return]
 
-    return CardChoice(Verb.DISCARD, hand, (full,), f"discard all non-trumps and {over} trumps: {rule}", with_nontrumps)
+    return CardChoice(
+        Verb.DISCARD, hand, (full,), f"discard all non-trumps and {over} trumps: {rule}", with_nontrumps
+    )
 
 
 def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[object, str]:
     rules = state.rules
     tt = _tt(state)
     policy = rules.excess_trumps
-    if policy == ExcessTrumps.MUST_DISCARD_TO_6 and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS:
+    if (
+        policy == ExcessTrumps.MUST_DISCARD_TO_6
+        and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS
+    ):
         return (lambda mask: None), "any trumps (scoring ones are credited to the opponents)"
-    if policy in (ExcessTrumps.DISCARD_NONSCORING_FACE_UP, ExcessTrumps.KILL_NONSCORING_FACE_UP, ExcessTrumps.MUST_DISCARD_TO_6):
+    if policy in (
+        ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
+        ExcessTrumps.KILL_NONSCORING_FACE_UP,
+        ExcessTrumps.MUST_DISCARD_TO_6,
+    ):
         return _minimal_check(tt, trumps, over, "non-scoring trumps only, where possible")
     return (lambda mask: None), "any trumps"
 
@@ -430,7 +442,9 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
             _take(state, seat, pool_nt)
             _finish_rob(state, seat)
             return None
-        return CardChoice(Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards")
+        return CardChoice(
+            Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards"
+        )
     nt_count = pool_nt.bit_count()
 
     def check(mask: int) -> str | None:
@@ -494,7 +508,9 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _take(state, seat, state.rob_pool if need else 0)
         _finish_take_stock(state, seat)
         return None
-    return CardChoice(Verb.KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards")
+    return CardChoice(
+        Verb.KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards"
+    )
 
 
 def _finish_take_stock(state: GameState, seat: int) -> None:
@@ -552,7 +568,10 @@ def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     policy = rules.excess_trumps
     if over <= 0 or policy == ExcessTrumps.KEEP_AND_BURY:
         return None
-    if rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.NONE) and policy != ExcessTrumps.PASS_TO_PARTNER:
+    if (
+        rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.NONE)
+        and policy != ExcessTrumps.PASS_TO_PARTNER
+    ):
         return None  # nicaragua's seven and undiscarded hands have no excess rule
     if policy == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships:
         choice = _give_step(state, seat)

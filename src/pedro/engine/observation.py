@@ -105,9 +105,7 @@ def observe(state: GameState, seat: int) -> Observation:
     )
     trump = state.trump if state.trump >= 0 else None
     history = tuple(
-        SeenHand(
-            r.dealer, r.bidder, r.bid, r.call, r.trump, tuple(r.points), r.made, tuple(r.score)
-        )
+        SeenHand(r.dealer, r.bidder, r.bid, r.call, r.trump, tuple(r.points), r.made, tuple(r.score))
         for r in state.results
     )
     seen = state.known[seat]

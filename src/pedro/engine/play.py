@@ -21,28 +21,24 @@ def effective_suit(card: int, trump_mask: int) -> int:
     return card // 13
 
 
-def legal_play_mask(
-    rules: Ruleset, tt: TrumpTables, hand: int, led: int, must_lead_trump: bool
-) -> int:
+def legal_play_mask(rules: Ruleset, tt: TrumpTables, hand: int, led: int, must_lead_trump: bool) -> int:
     """The single cards ``hand`` may play; ``led`` is the led effective suit or -1 when leading."""
     trumps = hand & tt.trump_mask
     if led < 0:
-        if trumps and (must_lead_trump or rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN):
+        if trumps and (must_lead_trump or rules.out_of_trumps is OutOfTrumps.COLD_ON_TURN):
             return trumps
         return hand
-    if led == TRUMP_SUIT:
-        return trumps or hand
-    if rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN:
+    if led == TRUMP_SUIT or rules.out_of_trumps is OutOfTrumps.COLD_ON_TURN:
         return trumps or hand
     policy = rules.plain_lead
-    if policy == PlainLead.ANY:
+    if policy is PlainLead.ANY:
         return hand
     suit = hand & SUIT_MASKS[led] & ~tt.trump_mask
-    if policy == PlainLead.FOLLOW_OR_TRUMP:
+    if policy is PlainLead.FOLLOW_OR_TRUMP:
         return (suit | trumps) if suit else hand
-    if policy == PlainLead.MUST_FOLLOW:
+    if policy is PlainLead.MUST_FOLLOW:
         return suit or hand
-    if policy == PlainLead.NONTRUMP_IF_ABLE:
+    if policy is PlainLead.NONTRUMP_IF_ABLE:
         return (hand & ~tt.trump_mask) or hand
     # FOLLOW_OR_TRUMP_VOID_MUST_TRUMP
     if suit:
@@ -82,8 +78,8 @@ def stack_plays(rules: Ruleset, tt: TrumpTables, hand: int, tops: int, size: int
 def _legal_buried(
     rules: Ruleset, tt: TrumpTables, top: int, rest: list[int], k: int
 ) -> list[tuple[int, ...]]:
-    combos = list(combinations(rest, k))
     if rules.bury_rule == BuryRule.AT_MOST_ONE_SCORING:
+        combos = list(combinations(rest, k))
         scoring = tt.scoring_mask
         low_card = next((c for c in rest + [top] if tt.roles[c] == "2"), -1)
         nonscoring = sum(1 for c in rest + [top] if not scoring >> c & 1)
@@ -97,10 +93,21 @@ def _legal_buried(
             return n < 2 or low_card in (*stack, top)
 
         return [c for c in combos if ok(c)]
-    # NONSCORING with the J6 fall-back: bury the cheapest categories possible.
-    cats = sorted(_category(tt, c) for c in rest)
-    cheapest = cats[:k]
-    return [c for c in combos if sorted(_category(tt, x) for x in c) == cheapest]
+    # NONSCORING with the J6 fall-back: bury the cheapest categories possible,
+    # i.e. every card of the categories wholly needed and a choice in the last one.
+    by_cat: dict[int, list[int]] = {}
+    for c in rest:
+        by_cat.setdefault(_category(tt, c), []).append(c)
+    fixed: list[int] = []
+    left = k
+    for cat in sorted(by_cat):
+        cards = by_cat[cat]
+        if len(cards) <= left:
+            fixed += cards
+            left -= len(cards)
+            continue
+        return [(*fixed, *extra) for extra in combinations(cards, left)]
+    return [tuple(fixed)] if left == 0 else []
 
 
 def trick_winner(rules: Ruleset, tt: TrumpTables, leader: int, tops: list[tuple[int, int]]) -> int:

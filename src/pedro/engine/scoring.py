@@ -20,12 +20,17 @@ class Contract:
 
 @dataclass(frozen=True)
 class TrickCards:
-    """What counting needs of a finished trick."""
+    """What counting needs of a finished trick: its winner and who put which cards in."""
 
-    leader: int
     winner: int
-    cards: tuple[tuple[int, int], ...]  # (seat, card) for every card, top and buried
-    tops: tuple[tuple[int, int], ...]  # (seat, top card)
+    plays: tuple[tuple[int, int], ...]  # (seat, mask of the cards it played, top and buried)
+
+    @property
+    def mask(self) -> int:
+        m = 0
+        for _seat, cards in self.plays:
+            m |= cards
+        return m
 
 
 def count_points(
@@ -39,8 +44,9 @@ def count_points(
 ) -> tuple[list[int], list[list[tuple[str, int]]]]:
     """Points per side and, per side, the scoring roles it took in capture order.
 
-    ``holder_of`` maps cards to the seat holding them when play started;
-    ``dealt_to`` maps cards to the seat that first received them.
+    ``holder_of`` maps cards (at least the Low) to the seat holding them when
+    play started; ``dealt_to`` maps cards (at least the Low) to the seat that
+    first received them.
     """
     sides = rules.num_sides
     points = list(credits)
@@ -48,17 +54,19 @@ def count_points(
     if rules.relative_high_low:
         return _count_relative(rules, tt, tricks, holder_of, credits)
     low_card = next((c for c in range(55) if tt.roles[c] == "2"), -1)
+    counted = tt.scoring_mask | (tt.points_mask if rules.plain_points else 0)
+    if low_card >= 0 and rules.low_rule != LowRule.CAPTURER:
+        counted &= ~(1 << low_card)  # counted below by its rule
     for trick in tricks:
         winner_side = rules.side_of(trick.winner)
-        for _seat, c in trick.cards:
+        m = trick.mask & counted
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
             p = tt.points[c]
-            if not p:
-                continue
-            side = winner_side
-            if c == low_card and rules.low_rule != LowRule.CAPTURER:
-                continue  # counted below
-            points[side] += p
-            taken[side].append((tt.roles[c] or "plain", p))
+            points[winner_side] += p
+            taken[winner_side].append((tt.roles[c] or "plain", p))
     if low_card >= 0 and tt.points[low_card] and not credited >> low_card & 1:
         owner: int | None = None
         if rules.low_rule == LowRule.HOLDER:
@@ -83,7 +91,13 @@ def _count_relative(
     sides = rules.num_sides
     points = list(credits)
     taken: list[list[tuple[str, int]]] = [[] for _ in range(sides)]
-    played = [(seat, c, trick.winner) for trick in tricks for seat, c in trick.cards if tt.trump_mask >> c & 1]
+    played = [
+        (seat, c, trick.winner)
+        for trick in tricks
+        for seat, cards in trick.plays
+        for c in _bits(cards)
+        if tt.trump_mask >> c & 1
+    ]
     if played:
         high = max(played, key=lambda x: tt.strength[x[1]])
         low = min(played, key=lambda x: tt.strength[x[1]])
@@ -95,7 +109,7 @@ def _count_relative(
     game = [0] * sides
     for trick in tricks:
         side = rules.side_of(trick.winner)
-        for _seat, c in trick.cards:
+        for c in _bits(trick.mask):
             if c < 52:
                 game[side] += _GAME_VALUES.get(c % 13, 0)
             role = tt.roles[c]
@@ -109,6 +123,15 @@ def _count_relative(
         points[side] += 1
         taken[side].append(("T", 1))
     return points, taken
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def special_values(rules: Ruleset, contract: Contract) -> tuple[int, int] | None:

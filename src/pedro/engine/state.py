@@ -19,7 +19,7 @@ from pedro.engine import exchange
 from pedro.engine.actions import PASS, Verb, action_words, play_mask, play_top, verb_of
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals
+from pedro.engine.deal import DealSource, SeededDeals, deal_order
 from pedro.engine.play import (
     TRUMP_SUIT,
     effective_suit,
@@ -91,7 +91,50 @@ class HandResult:
 class GameState:
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``."""
 
-    def __init__(self, rules: Ruleset, deals: DealSource | None = None, seed: int | str | None = None) -> None:
+    # the current hand (set up by ``_start_hand``)
+    phase: Phase
+    current_player: int
+    dealer: int
+    bgo_hand: bool
+    hands: list[int]  # card masks per seat
+    dealt_hands: list[int]  # each seat's first-deal hand
+    dealt_to: dict[int, int]  # first receivers of cards given after the first deal
+    kitty: list[int]
+    stock: list[int]  # top first; cards before ``stock_pos`` have been dealt
+    stock_pos: int
+    wash_order: list[int] | None
+    auction: Auction
+    contract: Contract | None
+    trump: int
+    tt: TrumpTables | None
+    status: list[Status]
+    discards: list[int]  # per seat, every card laid aside (face up or down)
+    face_up: int  # cards laid aside face up: public
+    dead: int  # cards out of play
+    killed: list[int]
+    credits: list[int]  # points credited per side for trumps laid aside (notes K11, K19)
+    credited: int
+    known: list[int]  # per seat, cards seen that are not in its hand
+    received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
+    laid_down: list[int]  # cards shown by cold / up / out players
+    rob_pool: int
+    ex_steps: list[tuple[str, int]]
+    ex_index: int
+    ex_done: set[tuple[str, int]]
+    ex_choice: list[int] | CardChoice | None
+    ex_committed: int
+    tricks: list[Trick]
+    trick: Trick | None
+    hands_at_play: list[int]
+    normal_hand: int
+    first_lead_pending: bool
+    led: int
+    all_active: bool
+    _legal: list[int] | CardChoice | None
+
+    def __init__(
+        self, rules: Ruleset, deals: DealSource | None = None, seed: int | str | None = None
+    ) -> None:
         self.rules = rules
         self.deals: DealSource = deals if deals is not None else SeededDeals(seed)
         self.players = rules.players
@@ -144,6 +187,23 @@ class GameState:
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player; raises IllegalActionError and changes nothing."""
+        if self.phase == Phase.PLAY:
+            # the hot path of simulations: plays are always in a plain list
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._legal_plays(self.current_player)
+            if action not in legal:
+                raise IllegalActionError(self._explain(action, legal), self.describe_legal())  # type: ignore[arg-type]
+            seat = self.current_player
+            self.histories[-1].append((seat, action))
+            self._legal = None
+            self._apply_play(seat, action)
+            if self.all_active and self.trick and self.trick.plays:
+                return  # everyone plays every trick: the next seat simply plays
+            if self.phase == Phase.PLAY and self._prepare_play_turn():
+                return
+            self._advance()
+            return
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(reason, self.describe_legal())
@@ -188,23 +248,18 @@ class GameState:
         pack = self.deals.pack(self.hand_index, rules.deck)
         hands = [0] * n
         deal: list[list[int]] = [[] for _ in range(n)]
-        pos = 0
-        size = rules.first_deal_size
         packets = (1,) if rules.deal_all_out else rules.packets
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
-        k = 0
-        while any(len(deal[s]) < size for s in order):
-            want = packets[k % len(packets)]
-            k += 1
-            for s in order:
-                take = min(want, size - len(deal[s]))
-                deal[s].extend(pack[pos : pos + take])
-                pos += take
-        self.dealt_to: dict[int, int] = {}
+        size = rules.first_deal_size
+        seats = deal_order(n, self.dealer, size, packets)
+        for c, s in zip(pack, seats, strict=False):
+            deal[s].append(c)
+        pos = len(seats)
         for s in range(n):
             for c in deal[s]:
                 hands[s] |= 1 << c
-                self.dealt_to[c] = s
+        self.dealt_hands = list(hands)
+        #: first receivers of cards given after the first deal (kitty, fills, picks)
+        self.dealt_to: dict[int, int] = {}
         kitty = pack[pos : pos + rules.kitty_size]
         pos += len(kitty)
         self.hands = hands
@@ -228,7 +283,7 @@ class GameState:
         self.laid_down = [0] * n  # cards shown by cold / up / out players
         self.killed = [0] * n  # trumps each seat laid dead face up
         self.rob_pool = 0
-        self.ex_choice: list[int] | CardChoice | None = None
+        self.ex_choice = None
         self.ex_committed = 0
         self.known = [0] * n  # cards a seat has seen that are not in its hand
         self.received: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (from seat, mask)
@@ -239,9 +294,11 @@ class GameState:
         self.trick: Trick | None = None
         self.hands_at_play: list[int] = []
         self.first_lead_pending = False
+        self.led = -1
+        self.all_active = False
         self.phase = Phase.AUCTION
         self.current_player = self.auction.turn
-        self._legal: list[int] | CardChoice | None = None
+        self._legal = None
         self._advance()
 
     # ------------------------------------------------------------------ driver
@@ -260,7 +317,11 @@ class GameState:
                     continue
                 return
             legal = self.legal()
-            only = legal.only_action() if isinstance(legal, CardChoice) else (legal[0] if len(legal) == 1 else None)
+            only = (
+                legal.only_action()
+                if isinstance(legal, CardChoice)
+                else (legal[0] if len(legal) == 1 else None)
+            )
             if only is None:
                 return
             self._apply(only, written=False)
@@ -272,7 +333,11 @@ class GameState:
         if self.phase == Phase.TRUMP:
             from pedro.engine.actions import trump_action
 
-            suits = self.auction.suits_28_56 if self.contract and self.contract.verb == Verb.BID_28_56 else range(4)
+            suits = (
+                self.auction.suits_28_56
+                if self.contract and self.contract.verb == Verb.BID_28_56
+                else range(4)
+            )
             return [trump_action(s) for s in suits]
         if self.phase == Phase.EXCHANGE:
             assert self.ex_choice is not None
@@ -305,7 +370,9 @@ class GameState:
             return
         a = self.auction
         if a.high_seat is None or a.high_value is None:
-            assert rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
+            assert (
+                rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
+            )
             self._finish_hand(thrown_in=True)
             return
         self.contract = Contract(a.high_seat, a.high_value, a.high_verb)
@@ -381,12 +448,15 @@ class GameState:
         self.hands_at_play = list(self.hands)
         exchanged = rules.discard.value != "none" or rules.fill.value != "none"
         self.normal_hand = rules.play_hand_size if exchanged else rules.first_deal_size
-        self.holder_of = {c: s for s in range(self.players) for c in _bits(self.hands[s])}
         if rules.out_of_trumps == OutOfTrumps.UP:
             self._check_up()
         self.first_lead_pending = rules.first_lead_trump
+        self.all_active = rules.out_of_trumps == OutOfTrumps.CONTINUE and all(
+            st == Status.ACTIVE for st in self.status
+        )
         leader = self._next_active(self.contract.bidder)
         self.trick = Trick(leader)
+        self.led = -1
         self.current_player = leader
 
     def _next_active(self, seat: int) -> int:
@@ -410,6 +480,8 @@ class GameState:
 
     def _play_over(self) -> bool:
         assert self.tt is not None
+        if self.all_active:
+            return not any(self.hands)
         active = [s for s in range(self.players) if self.status[s] == Status.ACTIVE and self.hands[s]]
         if not active:
             return True
@@ -442,30 +514,38 @@ class GameState:
         return True
 
     def _led(self) -> int:
-        assert self.trick is not None and self.tt is not None
-        if not self.trick.plays:
-            return -1
-        return effective_suit(play_top(self.trick.plays[0][1]), self.tt.trump_mask)
+        """Effective suit of the current trick's lead, -1 before the lead."""
+        return self.led
 
     def _legal_plays(self, seat: int) -> list[int]:
-        assert self.tt is not None and self.trick is not None
+        assert self.tt is not None
         hand = self.hands[seat]
-        led = self._led()
-        must_trump = led < 0 and self.first_lead_pending and not self.tricks
+        led = self.led
+        if self.tricks:
+            return single_plays(legal_play_mask(self.rules, self.tt, hand, led, False))
+        must_trump = led < 0 and self.first_lead_pending
         mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
         size = hand.bit_count() - (self.normal_hand - 1)
-        if not self.tricks and size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
+        if size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
             return stack_plays(self.rules, self.tt, hand, mask, size)
         return single_plays(mask)
 
     def _apply_play(self, seat: int, action: int) -> None:
-        assert self.trick is not None and self.tt is not None
-        self.hands[seat] &= ~play_mask(action)
-        if not self.trick.plays:
+        tt = self.tt
+        trick = self.trick
+        assert trick is not None and tt is not None
+        hand = self.hands[seat] & ~play_mask(action)
+        self.hands[seat] = hand
+        if not trick.plays:
             self.first_lead_pending = False
-        self.trick.plays.append((seat, action))
-        if self.rules.out_of_trumps == OutOfTrumps.UP and not self.hands[seat] & self.tt.trump_mask:
+            self.led = effective_suit(play_top(action), tt.trump_mask)
+        trick.plays.append((seat, action))
+        if self.rules.out_of_trumps == OutOfTrumps.UP and not hand & tt.trump_mask:
             self._lay_down(seat, Status.UP)
+        nxt = (seat + 1) % self.players
+        if self.all_active and nxt != trick.leader:
+            self.current_player = nxt
+            return
         self._next_in_trick(seat)
 
     def _next_in_trick(self, seat: int) -> None:
@@ -499,6 +579,7 @@ class GameState:
             return
         leader = self._next_active(trick.winner)
         self.trick = Trick(leader)
+        self.led = -1
         self.current_player = leader
 
     def _end_play(self) -> None:
@@ -519,15 +600,10 @@ class GameState:
             return
         assert self.contract is not None and self.tt is not None
         tricks = [
-            TrickCards(
-                t.leader, t.winner,
-                tuple((s, c) for s, a in t.plays for c in _bits(play_mask(a))),
-                tuple((s, play_top(a)) for s, a in t.plays),
-            )
-            for t in self.tricks
-        ]  # fmt: skip
+            TrickCards(t.winner, tuple((seat, play_mask(a)) for seat, a in t.plays)) for t in self.tricks
+        ]
         points, taken = count_points(
-            rules, self.tt, tricks, self.holder_of, self.dealt_to, self.credits, self.credited
+            rules, self.tt, tricks, self._holders(), self._first_receivers(), self.credits, self.credited
         )
         change, made = score_hand(rules, self.contract, points)
         self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
@@ -548,6 +624,23 @@ class GameState:
         winner, force = decide_winner(rules, before, self.scores, contract, made, self.bgo_hand, taken)
         self.force_bgo = force
         self._next_hand_or_end(winner)
+
+    def _low_card(self) -> int:
+        assert self.tt is not None
+        return self.tt.roles.index("2") if "2" in self.tt.roles else -1
+
+    def _holders(self) -> dict[int, int]:
+        """Seat holding the Low when play started (counting needs no other card's holder)."""
+        low = self._low_card()
+        return {low: s for s in range(self.players) if low >= 0 and self.hands_at_play[s] >> low & 1}
+
+    def _first_receivers(self) -> dict[int, int]:
+        """Seat that first received the Low, in the first deal or later."""
+        low = self._low_card()
+        first = {low: s for s in range(self.players) if low >= 0 and self.dealt_hands[s] >> low & 1}
+        if low in self.dealt_to:
+            first.setdefault(low, self.dealt_to[low])
+        return first
 
     def _next_hand_or_end(self, winner: int | None) -> None:
         if winner is not None:
@@ -626,6 +719,5 @@ def _bits(mask: int) -> list[int]:
 _MUTABLE_FIELDS = (
     "scores", "results", "histories", "deal_records", "washes", "hands", "kitty", "stock", "wash_order",
     "auction", "status", "discards", "credits", "known", "received", "ex_steps", "ex_done",
-    "tricks", "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
+    "tricks", "trick", "hands_at_play", "dealt_to", "dealt_hands", "laid_down", "killed",
 )  # fmt: skip
-

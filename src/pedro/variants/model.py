@@ -150,6 +150,8 @@ class TrumpTables:
     #: points of each card (trumps by role, non-trumps by ``plain_points``).
     points: tuple[int, ...]
     scoring_mask: int
+    #: every card worth points (scoring trumps and plain point cards)
+    points_mask: int
     #: role of each card as a trump ("" for non-trumps).
     roles: tuple[str, ...]
 
@@ -328,4 +330,5 @@ def _build_tables(rules: Ruleset, trump: int) -> TrumpTables:
         else:
             p = plain.get("23456789TJQKA"[c % 13], 0) if c < 52 else 0
         points[c] = p
-    return TrumpTables(trump, trump_mask, tuple(strength), tuple(points), scoring, tuple(roles))
+    points_mask = sum(1 << c for c in deck if points[c])
+    return TrumpTables(trump, trump_mask, tuple(strength), tuple(points), scoring, points_mask, tuple(roles))

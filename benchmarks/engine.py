@@ -1,0 +1,94 @@
+"""Random-play throughput of the engine, per variant, on one core.
+
+Prints decisions per second (every ``apply`` of a player's decision) and hands
+per second. If OpenSpiel is importable, also runs its ``euchre`` with random
+play in the same process and prints our cinch rate relative to it.
+
+    python benchmarks/engine.py [--seconds 2] [--variant cinch ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from pedro.engine.choices import CardChoice
+from pedro.engine.state import GameState
+from pedro.variants.catalog import VARIANTS
+
+#: Random bidding rarely reaches a target, so games are cut after this many hands.
+MAX_HANDS = 50
+
+
+def random_play(variant: str, seconds: float) -> tuple[int, int, float]:
+    """Play random games for about ``seconds``; returns (decisions, hands, elapsed)."""
+    rules = VARIANTS[variant]
+    decisions = hands = 0
+    seed = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = GameState(rules, seed=seed)
+        rng = random.Random(seed)
+        seed += 1
+        while not state.is_over and state.hand_index < MAX_HANDS:
+            legal = state.legal()
+            action = legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal)
+            state.apply(action)
+            decisions += 1
+        hands += len(state.results)
+    return decisions, hands, time.perf_counter() - start
+
+
+def openspiel_euchre(seconds: float) -> float | None:
+    """Random-play decisions per second of OpenSpiel's euchre, or None without OpenSpiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("euchre")
+    rng = random.Random(0)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per variant")
+    parser.add_argument(
+        "--variant", action="append", choices=sorted(VARIANTS), help="variants (default: all)"
+    )
+    args = parser.parse_args()
+    variants = args.variant or list(VARIANTS)
+    print(f"{'variant':22} {'decisions/s':>12} {'hands/s':>9} {'decisions/hand':>15}")
+    rates: dict[str, float] = {}
+    for variant in variants:
+        decisions, hands, elapsed = random_play(variant, args.seconds)
+        rates[variant] = decisions / elapsed
+        print(
+            f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {decisions / max(hands, 1):15.1f}"
+        )
+    euchre = openspiel_euchre(args.seconds)
+    if euchre is None:
+        print("OpenSpiel is not installed: no euchre comparison (pip install open-spiel).")
+    else:
+        print(f"{'openspiel euchre':22} {euchre:12,.0f}")
+        if "cinch" in rates:
+            print(f"cinch / euchre decisions per second: {rates['cinch'] / euchre:.2f}")
+
+
+if __name__ == "__main__":
+    main()
