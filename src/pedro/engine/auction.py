@@ -73,11 +73,10 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
         calls.append(make(Verb.BID_28_56))
     if rules.double_max_bid and above_max:
         calls.append(make(Verb.BID_DOUBLE))
-    if rules.protect and rules.partnerships and seat == (auction.dealer + 2) % rules.players:
-        if high is None or (
-            rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID
-        ):
-            calls.append(PROTECT)
+    protector = rules.protect and rules.partnerships and seat == (auction.dealer + 2) % rules.players
+    may_equal = rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID
+    if protector and (high is None or may_equal):
+        calls.append(PROTECT)
     return calls
 
 

@@ -19,6 +19,10 @@ class DealError(ValueError):
 
 
 class DealSource(Protocol):
+    #: A shuffled wash may hold cards taken back later; a seeded source skips them,
+    #: a recorded one lists only cards actually dealt.
+    skips_taken_wash_cards: bool
+
     def first_dealer(self, players: int) -> int: ...
 
     def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
@@ -32,6 +36,8 @@ class DealSource(Protocol):
 
 class SeededDeals:
     """Shuffles from a seed: the same seed always gives the same game."""
+
+    skips_taken_wash_cards = True
 
     def __init__(self, seed: int | str | None = None, first_dealer: int | None = None) -> None:
         self.seed = random.randrange(2**63) if seed is None else seed
@@ -66,6 +72,8 @@ class RecordedDeal:
 
 class RecordedDeals:
     """Replays the packs of a game record; refuses a pack that is not the variant's."""
+
+    skips_taken_wash_cards = False
 
     def __init__(self, first_dealer: int, hands: list[RecordedDeal]) -> None:
         self._first_dealer = first_dealer

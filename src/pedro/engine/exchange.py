@@ -19,6 +19,8 @@ from pedro.variants.model import (
     DiscardPolicy,
     ExcessTrumps,
     FillPolicy,
+    Ruleset,
+    TrumpDiscardClaim,
     TrumpTables,
 )
 
@@ -90,7 +92,7 @@ def step(state: GameState) -> bool:
         state.start_play()
         return False
     kind, seat = state.ex_steps[state.ex_index]
-    choice = _STEPS[kind](state, seat)
+    choice = _STEPS[kind.split(":")[0]](state, seat)
     if choice is None:
         _finish_step(state)
         return False
@@ -107,7 +109,7 @@ def _finish_step(state: GameState) -> None:
 
 def apply(state: GameState, seat: int, action: int) -> None:
     kind, _ = state.ex_steps[state.ex_index]
-    _APPLY[kind](state, seat, action)
+    _APPLY[kind.split(":")[0]](state, seat, action)
     _finish_step(state)
 
 
@@ -221,24 +223,13 @@ def _give(state: GameState, seat: int, mask: int) -> None:
 
 def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     rules = state.rules
-    tt = _tt(state)
     if state.status[seat] != 0:
         return None
     hand = state.hands[seat]
     n = hand.bit_count()
-    nontrumps = hand & ~tt.trump_mask
     policy = rules.discard
     if policy == DiscardPolicy.ALL_NONTRUMPS:
-        if not rules.keep_nontrumps:
-            if nontrumps:
-                lay_aside(state, seat, nontrumps)
-            return None
-        k_all = nontrumps.bit_count()
-        sizes = sorted({k_all} | {k for k in range(k_all + 1) if n - k <= SIX})
-        return _card_choice(
-            Verb.DISCARD, nontrumps, sizes,
-            f"discard non-trumps, keeping at most {SIX} cards (more only if all are trumps)",
-        )  # fmt: skip
+        return _all_nontrumps_choice(state, seat)
     if policy == DiscardPolicy.ANY_CARDS:
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
@@ -253,6 +244,41 @@ def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
             f"discard at least 3 and at most {cap} cards (the talon can refill only so many)",
         )  # fmt: skip
     return _reduce_choice(state, seat)
+
+
+def _trumps_may_be_discarded(rules: Ruleset) -> bool:
+    """House rules under which throwing away trumps matters (C5: robbing or claiming discards)."""
+    return rules.dealer_robs_discards or rules.trump_discard_claim != TrumpDiscardClaim.NONE
+
+
+def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
+    """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
+    rules = state.rules
+    tt = _tt(state)
+    hand = state.hands[seat]
+    nontrumps = hand & ~tt.trump_mask
+    throw_trumps = _trumps_may_be_discarded(rules)
+    if not rules.keep_nontrumps and not throw_trumps:
+        if nontrumps:
+            lay_aside(state, seat, nontrumps)
+        return None
+    pool = hand if throw_trumps else nontrumps
+    keep_rule = rules.keep_nontrumps
+
+    def check(mask: int) -> str | None:
+        kept = hand & ~mask
+        if keep_rule:
+            if kept.bit_count() > SIX and kept & ~tt.trump_mask:
+                return f"keep at most {SIX} cards unless all of them are trumps"
+        elif kept & ~tt.trump_mask:
+            return f"every non-trump must be discarded ({_fmt(nontrumps)})"
+        return None
+
+    rule = "discard every non-trump" if not keep_rule else f"discard non-trumps to keep at most {SIX} cards"
+    if throw_trumps:
+        rule += "; trumps may be thrown away too"
+    sizes = list(range(pool.bit_count() + 1))
+    return _card_choice(Verb.DISCARD, pool, sizes, rule, check)
 
 
 def _card_choice(verb: Verb, pool: int, sizes: list[int], rule: str, check: object = None) -> CardChoice:
@@ -333,6 +359,45 @@ def _apply_discard(state: GameState, seat: int, action: int) -> None:
         state.ex_committed += max(0, mask.bit_count() - 3)
     _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
     lay_aside(state, seat, mask)
+    thrown = mask & tt.trump_mask & state.face_up
+    if thrown and rules.trump_discard_claim != TrumpDiscardClaim.NONE:
+        claimants = [(seat + i) % state.players for i in range(1, state.players)]
+        if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
+            claimants = [c for c in claimants if rules.side_of(c) != rules.side_of(seat)]
+        for offset, claimant in enumerate(claimants, start=1):
+            state.ex_steps.insert(state.ex_index + offset, (f"claim:{seat}", claimant))
+
+
+# ---------------------------------------------------------------- claims of face-up trumps (note C5)
+
+
+def _claim_step(state: GameState, seat: int) -> list[int] | None:
+    """A face-up discarded trump may be taken by giving a non-trump face up for it."""
+    tt = _tt(state)
+    kind, _ = state.ex_steps[state.ex_index]
+    discarder = int(kind.split(":")[1])
+    trumps = state.discards[discarder] & tt.trump_mask & state.face_up
+    nontrumps = state.hands[seat] & ~tt.trump_mask
+    if not trumps or not nontrumps or state.status[seat] != 0:
+        return None
+    claims = [cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in _bits(trumps) for c in _bits(nontrumps)]
+    return [PASS, *claims]
+
+
+def _apply_claim(state: GameState, seat: int, action: int) -> None:
+    if action == PASS:
+        return
+    tt = _tt(state)
+    kind, _ = state.ex_steps[state.ex_index]
+    discarder = int(kind.split(":")[1])
+    mask = arg_of(action)
+    trump = mask & tt.trump_mask
+    given = mask & ~tt.trump_mask
+    state.discards[discarder] &= ~trump
+    state.face_up &= ~trump
+    state.hands[seat] = (state.hands[seat] | trump) & ~given
+    state.discards[seat] |= given
+    state.face_up |= given
 
 
 def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
@@ -560,7 +625,6 @@ def _finish_pick(state: GameState, seat: int) -> None:
 
 def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     rules = state.rules
-    tt = _tt(state)
     if state.status[seat] != 0:
         return None
     hand = state.hands[seat]
@@ -624,6 +688,7 @@ _STEPS = {
     "pick": _pick_step,
     "excess": _excess_step,
     "excess_discard": _excess_discard_step,
+    "claim": _claim_step,
 }
 _APPLY = {
     "fold": _apply_fold,
@@ -635,4 +700,5 @@ _APPLY = {
     "pick": _apply_keep,
     "excess": _apply_excess,
     "excess_discard": _apply_excess,
+    "claim": _apply_claim,
 }

@@ -81,8 +81,9 @@ def _legal_buried(
     if rules.bury_rule == BuryRule.AT_MOST_ONE_SCORING:
         combos = list(combinations(rest, k))
         scoring = tt.scoring_mask
-        low_card = next((c for c in rest + [top] if tt.roles[c] == "2"), -1)
-        nonscoring = sum(1 for c in rest + [top] if not scoring >> c & 1)
+        stack_cards = [*rest, top]
+        low_card = next((c for c in stack_cards if tt.roles[c] == "2"), -1)
+        nonscoring = sum(1 for c in stack_cards if not scoring >> c & 1)
         least = max(0, k + 1 - nonscoring)
         allowed = max(1, least)
 

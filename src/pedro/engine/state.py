@@ -103,6 +103,7 @@ class GameState:
     stock: list[int]  # top first; cards before ``stock_pos`` have been dealt
     stock_pos: int
     wash_order: list[int] | None
+    wash_pos: int
     auction: Auction
     contract: Contract | None
     trump: int
@@ -266,7 +267,8 @@ class GameState:
         self.kitty = kitty
         self.stock = pack[pos:]
         self.stock_pos = 0
-        self.wash_order: list[int] | None = None
+        self.wash_order = None
+        self.wash_pos = 0
         self.histories.append([])
         self.washes.append([])
         self.deal_records.append((deal, list(kitty), list(self.stock)))
@@ -427,9 +429,18 @@ class GameState:
             pile = [c for c in pile if not (self.face_up >> c & 1 and self._is_trump(c))]
             self.wash_order = self.deals.wash(self.hand_index, pile)
         dealt = self.washes[-1]
-        if len(dealt) >= len(self.wash_order):
-            raise DealError(f"hand {self.hand_index + 1}: the stock and the wash ran out of cards")
-        c = self.wash_order[len(dealt)]
+        while True:
+            if self.wash_pos >= len(self.wash_order):
+                raise DealError(f"hand {self.hand_index + 1}: the stock and the wash ran out of cards")
+            c = self.wash_order[self.wash_pos]
+            self.wash_pos += 1
+            if any(d >> c & 1 for d in self.discards):
+                break
+            # taken back from the discards (dealer's pick, a claim) after the pile was shuffled
+            if not self.deals.skips_taken_wash_cards:
+                raise DealError(
+                    f"hand {self.hand_index + 1}: wash card {format_cards([c])} is no longer discarded"
+                )
         dealt.append(c)
         for s in range(self.players):
             self.discards[s] &= ~(1 << c)
@@ -632,12 +643,14 @@ class GameState:
     def _holders(self) -> dict[int, int]:
         """Seat holding the Low when play started (counting needs no other card's holder)."""
         low = self._low_card()
-        return {low: s for s in range(self.players) if low >= 0 and self.hands_at_play[s] >> low & 1}
+        holders = [s for s in range(self.players) if low >= 0 and self.hands_at_play[s] >> low & 1]
+        return {low: holders[0]} if holders else {}
 
     def _first_receivers(self) -> dict[int, int]:
         """Seat that first received the Low, in the first deal or later."""
         low = self._low_card()
-        first = {low: s for s in range(self.players) if low >= 0 and self.dealt_hands[s] >> low & 1}
+        dealt = [s for s in range(self.players) if low >= 0 and self.dealt_hands[s] >> low & 1]
+        first = {low: dealt[0]} if dealt else {}
         if low in self.dealt_to:
             first.setdefault(low, self.dealt_to[low])
         return first
