@@ -38,6 +38,8 @@ class CardChoice:
     rule: str
     check: Check = field(default=_always, compare=False)
     alternatives: tuple[int, ...] = ()
+    #: cards every chosen set must contain (part of ``pool``)
+    required: int = 0
 
     def reason_illegal(self, action: int) -> str | None:
         if action in self.alternatives:
@@ -49,6 +51,8 @@ class CardChoice:
             return f"only these cards may be chosen: {_fmt(self.pool)}; {self.rule}"
         if mask.bit_count() not in self.sizes:
             return self.rule
+        if mask & self.required != self.required:
+            return f"{self.rule} (these must be included: {_fmt(self.required)})"
         return self.check(mask)
 
     def _expected(self) -> str:
@@ -62,10 +66,13 @@ class CardChoice:
         return self.reason_illegal(action) is None
 
     def masks(self) -> Iterator[int]:
-        cards = cards_of(self.pool)
+        cards = cards_of(self.pool & ~self.required)
+        base = self.required.bit_count()
         for k in self.sizes:
-            for combo in combinations(cards, k):
-                mask = 0
+            if k < base:
+                continue
+            for combo in combinations(cards, k - base):
+                mask = self.required
                 for c in combo:
                     mask |= 1 << c
                 if self.check(mask) is None:
@@ -77,8 +84,9 @@ class CardChoice:
             yield cards_action(self.verb, mask)
 
     def upper_bound(self) -> int:
-        n = self.pool.bit_count()
-        return len(self.alternatives) + sum(comb(n, k) for k in self.sizes)
+        n = (self.pool & ~self.required).bit_count()
+        base = self.required.bit_count()
+        return len(self.alternatives) + sum(comb(n, k - base) for k in self.sizes if k >= base)
 
     def only_action(self) -> int | None:
         """The single legal action if there is exactly one, else None."""
@@ -90,20 +98,28 @@ class CardChoice:
         return found
 
     def sample(self, rng: random.Random) -> int:
-        """A random legal action (not uniform over sets; good enough for random play)."""
-        if self.upper_bound() <= 4096:
-            return rng.choice(list(self))
-        if self.alternatives and rng.random() < 0.5:
-            return rng.choice(self.alternatives)
-        cards = cards_of(self.pool)
-        for _ in range(2000):
-            k = rng.choice(self.sizes)
-            mask = 0
-            for c in rng.sample(cards, k):
+        """A uniformly random legal action.
+
+        Sizes are drawn in proportion to the number of sets of that size, then
+        sets are drawn until one passes the check (rejection keeps it uniform).
+        """
+        cards = cards_of(self.pool & ~self.required)
+        n = len(cards)
+        base = self.required.bit_count()
+        sizes = [k - base for k in self.sizes if k >= base]
+        weights = [1] * len(self.alternatives) + [comb(n, k) for k in sizes]
+        options = list(self.alternatives) + [-1 - k for k in sizes]
+        for _ in range(200):
+            pick = rng.choices(options, weights)[0]
+            if pick >= 0:
+                return pick
+            mask = self.required
+            for c in rng.sample(cards, -1 - pick):
                 mask |= 1 << c
             if self.check(mask) is None:
                 return cards_action(self.verb, mask)
-        return next(iter(self))
+        # legal sets are rare among all sets: list them
+        return rng.choice(list(self))
 
 
 def _fmt(mask: int) -> str:

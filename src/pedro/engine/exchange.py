@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pedro.cards import format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
-from pedro.engine.choices import CardChoice
+from pedro.engine.choices import CardChoice, Check
 from pedro.variants.model import (
     DiscardedScoringTrumps,
     DiscardPolicy,
@@ -150,7 +150,7 @@ def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
     return tuple(sorted(_category(tt, c) for c in _bits(pool))[:k])
 
 
-def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[object, str]:
+def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check, str]:
     from pedro.engine.play import _category
 
     cheapest = _category_minimal(tt, pool, k)
@@ -281,11 +281,15 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     return _card_choice(Verb.DISCARD, pool, sizes, rule, check)
 
 
-def _card_choice(verb: Verb, pool: int, sizes: list[int], rule: str, check: object = None) -> CardChoice:
+def _card_choice(
+    verb: Verb, pool: int, sizes: list[int], rule: str, check: Check | None = None
+) -> CardChoice:
     """A card choice where choosing nothing is written as ``pass``."""
     alternatives = (PASS,) if 0 in sizes else ()
-    kwargs = {"check": check} if check is not None else {}
-    return CardChoice(verb, pool, tuple(k for k in sizes if k > 0), rule, alternatives=alternatives, **kwargs)  # type: ignore[arg-type]
+    positive = tuple(k for k in sizes if k > 0)
+    if check is None:
+        return CardChoice(verb, pool, positive, rule, alternatives=alternatives)
+    return CardChoice(verb, pool, positive, rule, check, alternatives)
 
 
 def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
@@ -321,17 +325,17 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
     check, rule = _excess_check(state, seat, trumps, over)
     full = n - SIX
 
-    def with_nontrumps(mask: int) -> str | None:
-        if mask & nontrumps != nontrumps:
-            return f"all non-trumps must be discarded ({_fmt(nontrumps)})"
-        return check(mask)  # type: ignore[operator, no-any-return]
-
     return CardChoice(
-        Verb.DISCARD, hand, (full,), f"discard all non-trumps and {over} trumps: {rule}", with_nontrumps
+        Verb.DISCARD,
+        hand,
+        (full,),
+        f"discard all non-trumps and {over} trumps: {rule}",
+        check,
+        required=nontrumps,
     )
 
 
-def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[object, str]:
+def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[Check, str]:
     rules = state.rules
     tt = _tt(state)
     policy = rules.excess_trumps
@@ -660,7 +664,7 @@ def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
         pool = hand & ~tt.scoring_mask
         return CardChoice(verb, pool, (over,), f"discard {over} non-scoring cards to keep {SIX}")
     verb_word = "kill" if verb == Verb.KILL else "discard"
-    return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)  # type: ignore[arg-type]
+    return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)
 
 
 def _apply_excess(state: GameState, seat: int, action: int) -> None:
