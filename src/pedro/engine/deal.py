@@ -127,6 +127,17 @@ def deal_order(players: int, dealer: int, hand_size: int, packets: tuple[int, ..
     return seats
 
 
+@cache
+def deal_positions(
+    players: int, dealer: int, hand_size: int, packets: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the positions in the pack of its first-deal cards, in order."""
+    positions: list[list[int]] = [[] for _ in range(players)]
+    for index, seat in enumerate(deal_order(players, dealer, hand_size, packets)):
+        positions[seat].append(index)
+    return tuple(tuple(p) for p in positions)
+
+
 def pack_from_deal(
     players: int,
     dealer: int,

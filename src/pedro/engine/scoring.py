@@ -53,7 +53,7 @@ def count_points(
     taken: list[list[tuple[str, int]]] = [[] for _ in range(sides)]
     if rules.relative_high_low:
         return _count_relative(rules, tt, tricks, holder_of, credits)
-    low_card = next((c for c in range(55) if tt.roles[c] == "2"), -1)
+    low_card = tt.low_card
     counted = tt.scoring_mask | (tt.points_mask if rules.plain_points else 0)
     if low_card >= 0 and rules.low_rule != LowRule.CAPTURER:
         counted &= ~(1 << low_card)  # counted below by its rule

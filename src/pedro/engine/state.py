@@ -19,7 +19,7 @@ from pedro.engine import exchange
 from pedro.engine.actions import PASS, Verb, action_words, play_mask, play_top, verb_of
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals, deal_order
+from pedro.engine.deal import DealSource, SeededDeals, deal_positions
 from pedro.engine.play import (
     TRUMP_SUIT,
     effective_suit,
@@ -247,17 +247,16 @@ class GameState:
         )
         self.force_bgo = False
         pack = self.deals.pack(self.hand_index, rules.deck)
-        hands = [0] * n
-        deal: list[list[int]] = [[] for _ in range(n)]
         packets = (1,) if rules.deal_all_out else rules.packets
-        size = rules.first_deal_size
-        seats = deal_order(n, self.dealer, size, packets)
-        for c, s in zip(pack, seats, strict=False):
-            deal[s].append(c)
-        pos = len(seats)
+        positions = deal_positions(n, self.dealer, rules.first_deal_size, packets)
+        deal = [[pack[i] for i in seat_positions] for seat_positions in positions]
+        hands = [0] * n
         for s in range(n):
+            mask = 0
             for c in deal[s]:
-                hands[s] |= 1 << c
+                mask |= 1 << c
+            hands[s] = mask
+        pos = n * rules.first_deal_size
         self.dealt_hands = list(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
         self.dealt_to: dict[int, int] = {}
@@ -271,7 +270,7 @@ class GameState:
         self.wash_pos = 0
         self.histories.append([])
         self.washes.append([])
-        self.deal_records.append((deal, list(kitty), list(self.stock)))
+        self.deal_records.append((deal, kitty, self.stock))  # neither list is changed later
         self.auction = Auction.start(rules, self.dealer)
         self.trump = -1
         self.tt: TrumpTables | None = None
@@ -638,7 +637,7 @@ class GameState:
 
     def _low_card(self) -> int:
         assert self.tt is not None
-        return self.tt.roles.index("2") if "2" in self.tt.roles else -1
+        return self.tt.low_card
 
     def _holders(self) -> dict[int, int]:
         """Seat holding the Low when play started (counting needs no other card's holder)."""

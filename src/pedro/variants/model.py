@@ -154,6 +154,8 @@ class TrumpTables:
     points_mask: int
     #: role of each card as a trump ("" for non-trumps).
     roles: tuple[str, ...]
+    #: the trump two (the Low), or -1
+    low_card: int
 
 
 @dataclass(frozen=True)
@@ -245,7 +247,7 @@ class Ruleset:
     def no_trump_winner(self) -> NoTrumpWinner:
         return NoTrumpWinner.HIGHEST_OF_LED if self.plain_ranking else NoTrumpWinner.LEADER
 
-    @property
+    @cached_property
     def num_sides(self) -> int:
         return 2 if self.partnerships else self.players
 
@@ -258,11 +260,11 @@ class Ruleset:
             return [[s for s in range(self.players) if s % 2 == side] for side in range(2)]
         return [[s] for s in range(self.players)]
 
-    @property
+    @cached_property
     def deck(self) -> tuple[int, ...]:
         return tuple(range(52)) + tuple(JOKERS[j] for j in self.jokers)
 
-    @property
+    @cached_property
     def deck_mask(self) -> int:
         m = (1 << 52) - 1
         for j in self.jokers:
@@ -273,7 +275,7 @@ class Ruleset:
     def point_map(self) -> dict[str, int]:
         return dict(self.points)
 
-    @property
+    @cached_property
     def total_points(self) -> int:
         """Points in the pack (all trumps of any suit score the same total)."""
         if self.relative_high_low:
@@ -281,11 +283,11 @@ class Ruleset:
         tables = self.tables(0)
         return sum(tables.points[c] for c in self.deck)
 
-    @property
+    @cached_property
     def effective_bgo_threshold(self) -> int:
         return self.target - 7 if self.bgo_threshold is None else self.bgo_threshold
 
-    @property
+    @cached_property
     def first_deal_size(self) -> int:
         if self.deal_all_out:
             return len(self.deck) // self.players
@@ -331,4 +333,7 @@ def _build_tables(rules: Ruleset, trump: int) -> TrumpTables:
             p = plain.get("23456789TJQKA"[c % 13], 0) if c < 52 else 0
         points[c] = p
     points_mask = sum(1 << c for c in deck if points[c])
-    return TrumpTables(trump, trump_mask, tuple(strength), tuple(points), scoring, points_mask, tuple(roles))
+    low_card = roles.index("2") if "2" in roles else -1
+    return TrumpTables(
+        trump, trump_mask, tuple(strength), tuple(points), scoring, points_mask, tuple(roles), low_card
+    )
