@@ -285,7 +285,7 @@ def _card_choice(
     verb: Verb, pool: int, sizes: list[int], rule: str, check: Check | None = None
 ) -> CardChoice:
     """A card choice where choosing nothing is written as ``pass``."""
-    alternatives = (PASS,) if 0 in sizes else ()
+    alternatives = (PASS,) if 0 in sizes and (check is None or check(0) is None) else ()
     positive = tuple(k for k in sizes if k > 0)
     if check is None:
         return CardChoice(verb, pool, positive, rule, alternatives=alternatives)
@@ -508,7 +508,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     if not extra:
         need = max(0, SIX - have)
         if need == 0 or pool_nt.bit_count() <= need:
-            _take(state, seat, pool_nt)
+            _take(state, seat, pool_nt if need else 0)
             _finish_rob(state, seat)
             return None
         return CardChoice(

@@ -1,0 +1,263 @@
+"""``pedro replay``: check a game record action by action and tell the game in words.
+
+A ``.json`` file holds one ``pedro-record/1`` record; a ``.jsonl`` file one
+record per line (as written by ``pedro simulate --record``). Any problem with
+the input, from a missing file to the first illegal action, is one message
+and exit status 1, never a traceback: records are often edited by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+
+from pedro.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty_card
+from pedro.engine.actions import Verb, action_cards, arg_of, play_cards, verb_of
+from pedro.engine.state import HandResult, Phase, Trick
+from pedro.records import ReplayError, ReplayResult, ReplayStep, replay, replay_json
+from pedro.variants.model import Ruleset
+
+#: Exit status for a record that cannot be read or replayed.
+REPLAY_FAILED = 1
+
+
+def run(console: Console, path: Path, as_json: bool, err_console: Console | None = None) -> int:
+    """Replay the record(s) in ``path`` and print an account (or JSON); return the exit status.
+
+    Errors go to ``err_console`` (standard error by default) so that ``--json``
+    output on standard output stays clean.
+    """
+    errors = err_console if err_console is not None else Console(stderr=True)
+    try:
+        for label, source in _sources(Path(path)):
+            try:
+                result = replay(source)
+            except ReplayError as exc:
+                _error(errors, f"{label}{exc}")
+                return REPLAY_FAILED
+            if as_json:
+                text = json.dumps(replay_json(result), ensure_ascii=False)
+                console.print(text, markup=False, highlight=False, soft_wrap=True)
+            else:
+                if label:
+                    console.print(Rule(f"[bold]{escape(label.rstrip(': '))}[/]"))
+                print_account(console, result)
+    except ReplayError as exc:
+        _error(errors, str(exc))
+        return REPLAY_FAILED
+    except Exception as exc:  # an engine bug must not look like a bad record, nor print a traceback
+        _error(errors, f"internal error while replaying {path}: {type(exc).__name__}: {exc} (please report)")
+        return REPLAY_FAILED
+    return 0
+
+
+def _sources(path: Path) -> Iterator[tuple[str, str | Path]]:
+    """``(label, record source)`` for each record in the file; labels name the line of a ``.jsonl``."""
+    if path.suffix.lower() != ".jsonl":
+        yield "", path
+        return
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"cannot read {path}: {exc}") from None
+    found = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        found = True
+        if not line.lstrip().startswith("{"):
+            raise ReplayError(f"{path}, line {number}: each line of a .jsonl file must be one JSON record")
+        yield f"{path.name}, line {number}: ", line
+    if not found:
+        raise ReplayError(f"{path} holds no records")
+
+
+def _error(console: Console, message: str) -> None:
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
+# ---------------------------------------------------------------------------
+# the account in words
+
+
+def print_account(console: Console, result: ReplayResult) -> None:
+    """A readable account of every hand: dealer, auction, trumps, exchange, tricks, points, score."""
+    rules = result.rules
+    names = result.names
+    sides = rules.sides()
+    options = replay_json(result)["options"]
+    shown = ", ".join(f"{k}={_value(v)}" for k, v in options.items())
+    console.print(f"[bold]{escape(rules.name)}[/] ({rules.id}){escape(' with ' + shown) if shown else ''}")
+    console.print("Sides: " + "; ".join(escape(_side_name(names, side)) for side in sides))
+    for k, hand_result in enumerate(result.results):
+        _print_hand(console, result, k, hand_result)
+    state = result.state
+    score = " – ".join(str(s) for s in state.scores)
+    if result.winner is not None:
+        console.print(
+            f"\n[bold green]{escape(_side_name(names, sides[result.winner]))} win[/] "
+            f"after {len(result.results)} hands; final score {score}."
+        )
+    else:
+        steps = result.steps[len(result.results)] if len(result.steps) > len(result.results) else []
+        done = len(result.results)
+        if steps:
+            _print_partial_hand(console, result, done, steps)
+        partly = f" (hand {done + 1} stopped after {_plural(len(steps), 'action')})" if steps else ""
+        console.print(
+            f"\n[bold yellow]Unfinished game[/]: the record stops after {_plural(done, 'complete hand')}"
+            f"{partly}; score {score}."
+        )
+
+
+def _print_hand(console: Console, result: ReplayResult, k: int, r: HandResult) -> None:
+    rules = result.rules
+    names = result.names
+    steps = result.steps[k] if k < len(result.steps) else []
+    console.print(Rule(f"Hand {k + 1}", align="left"))
+    console.print(f"Dealer: {escape(names[r.dealer])}")
+    calls = [s for s in steps if s.phase == Phase.AUCTION]
+    if calls:
+        console.print(
+            "Auction: " + ", ".join(escape(_call_words(names, rules, s.seat, s.action)) for s in calls)
+        )
+    if r.bidder is None:
+        console.print("Everybody passed: the hand is thrown in and the next dealer deals.")
+        return
+    bid = r.call if r.call is not None else str(r.bid)
+    trump = f"{SUIT_SYMBOLS[r.trump]} {SUIT_NAMES[r.trump]}" if r.trump is not None else "none"
+    console.print(f"Contract: {escape(names[r.bidder])} at {escape(bid)}, trumps {trump}")
+    exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
+    if exchange:
+        console.print(
+            "Exchange: "
+            + "; ".join(escape(_exchange_words(names, rules, s.seat, s.action)) for s in exchange)
+        )
+    held = [
+        f"{escape(names[s])}: {_cards(cards) if cards else '—'}" for s, cards in enumerate(r.hands_at_play)
+    ]
+    console.print("Hands at the first lead: " + "; ".join(held))
+    for i, trick in enumerate(r.tricks, start=1):
+        console.print(f"  Trick {i}: {_trick_words(names, trick)}")
+    sides = rules.sides()
+    points = ", ".join(
+        f"{escape(_side_name(names, side))} {p}" for side, p in zip(sides, r.points, strict=True)
+    )
+    outcome = "[green]made[/]" if r.made else "[red]set[/]"
+    console.print(f"Points: {points}. The bid of {escape(bid)} is {outcome}.")
+    score = ", ".join(
+        f"{escape(_side_name(names, side))} {s}" for side, s in zip(sides, r.score, strict=True)
+    )
+    console.print(f"Score: {score}")
+
+
+def _print_partial_hand(console: Console, result: ReplayResult, k: int, steps: list[ReplayStep]) -> None:
+    """The decisions of the hand the record stops in, phase by phase."""
+    rules = result.rules
+    names = result.names
+    console.print(Rule(f"Hand {k + 1} (unfinished)", align="left"))
+    console.print(f"Dealer: {escape(names[result.state.dealer])}")
+    calls = [s for s in steps if s.phase == Phase.AUCTION]
+    if calls:
+        console.print(
+            "Auction: " + ", ".join(escape(_call_words(names, rules, s.seat, s.action)) for s in calls)
+        )
+    for s in steps:
+        if s.phase == Phase.TRUMP:
+            suit = arg_of(s.action)
+            console.print(f"{escape(names[s.seat])} names {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} trumps")
+    exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
+    if exchange:
+        words = "; ".join(escape(_exchange_words(names, rules, s.seat, s.action)) for s in exchange)
+        console.print("Exchange: " + words)
+    plays = [s for s in steps if s.phase == Phase.PLAY]
+    if plays:
+        shown = ", ".join(f"{escape(names[s.seat])} {_cards(play_cards(s.action))}" for s in plays)
+        console.print(f"Plays so far: {shown}")
+
+
+def _trick_words(names: list[str], trick: Trick) -> str:
+    plays = []
+    for seat, action in trick.plays:
+        cards = play_cards(action)
+        text = f"{escape(names[seat])} {_card(cards[0])}"
+        if len(cards) > 1:
+            text += f" (burying {_cards(cards[1:])})"
+        plays.append(text)
+    return ", ".join(plays) + f" → [bold]{escape(names[trick.winner])}[/]"
+
+
+def _call_words(names: list[str], rules: Ruleset, seat: int, action: int) -> str:
+    verb = verb_of(action)
+    who = names[seat]
+    if verb == Verb.PASS:
+        return f"{who} passes"
+    if verb == Verb.BID:
+        return f"{who} bids {arg_of(action)}"
+    if verb == Verb.BID_28_56:
+        return f"{who} calls 28-56"
+    if verb == Verb.BID_DOUBLE:
+        return f"{who} calls {rules.max_bid} double"
+    if verb == Verb.PROTECT:
+        return f"{who} protects"
+    return f"{who} {verb.name.lower()}"
+
+
+def _exchange_words(names: list[str], rules: Ruleset, seat: int, action: int) -> str:
+    """An exchange decision in words; the record's verb names the card choice the rules asked for."""
+    verb = verb_of(action)
+    who = names[seat]
+    cards = _plain_cards(action_cards(action))
+    partner = names[(seat + 2) % rules.players] if rules.partnerships else "partner"
+    if verb == Verb.PASS:
+        return f"{who} passes (declines)"
+    if verb == Verb.FOLD:
+        return f"{who} folds"
+    if verb == Verb.DISCARD:
+        return f"{who} discards {cards}"
+    if verb == Verb.KEEP:
+        return f"{who} takes {cards}"
+    if verb == Verb.KILL:
+        return f"{who} kills {cards} face up"
+    if verb == Verb.GIVE:
+        return f"{who} gives {cards} to {partner}" + (" and folds" if rules.fold else "")
+    if verb == Verb.CLAIM:
+        return f"{who} claims {cards}"
+    return f"{who} {verb.name.lower()} {cards}".rstrip()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _side_name(names: list[str], seats: list[int]) -> str:
+    return " & ".join(names[s] for s in seats)
+
+
+def _card(c: int) -> str:
+    text = pretty_card(c)
+    return f"[red]{text}[/]" if text[-1] in "♥♦" else text
+
+
+def _cards(cards: list[int]) -> str:
+    return " ".join(_card(c) for c in cards)
+
+
+def _plain_cards(cards: list[int]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
