@@ -28,7 +28,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, Va
 
 from pedro.cards import SUITS, CardError, format_card, parse_card
 from pedro.engine.actions import ActionError, action_text, parse_action_text, play_cards
-from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals, deal_order
+from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
+from pedro.engine.deal import pack_from_deal as deal_pack
 from pedro.engine.state import GameState, HandResult, IllegalActionError, Phase
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
@@ -309,7 +310,7 @@ def pack_from_deal(
     """The shuffled pack (top first) that deals exactly ``deal``, ``kitty`` and ``stock``.
 
     Inverts the deal convention of RULES.md §1.3 with the engine's own
-    ``deal_order``: packets of ``rules.packets`` (single cards under
+    ``pack_from_deal``: packets of ``rules.packets`` (single cards under
     ``deal_all_out``) go clockwise from the dealer's left, the dealer last,
     until every hand has its first-deal size; then the kitty, then the stock.
     Raises ``RecordError`` if the sizes or the cards do not fit the variant.
@@ -332,14 +333,7 @@ def pack_from_deal(
         )
     _check_pack(rules, deal, kitty, stock)
     packets = (1,) if rules.deal_all_out else rules.packets
-    position = [0] * n
-    pack: list[int] = []
-    for seat in deal_order(n, dealer, size, tuple(packets)):
-        pack.append(deal[seat][position[seat]])
-        position[seat] += 1
-    pack.extend(kitty)
-    pack.extend(stock)
-    return pack
+    return deal_pack(n, dealer, size, packets, deal, kitty, stock)
 
 
 def _check_pack(
