@@ -37,7 +37,11 @@ def rules(
     list_options: bool = typer.Option(False, "--list-options", help="list the variant's house-rule options"),
 ) -> None:
     """Print a variant's rule sheet, generated from the rules data."""
-    code = show_options(console, variant) if list_options else show_rules(console, variant, option, markdown=not plain)
+    code = (
+        show_options(console, variant)
+        if list_options
+        else show_rules(console, variant, option, markdown=not plain)
+    )
     raise typer.Exit(code)
 
 
@@ -59,15 +63,26 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
     seed: int = typer.Option(0, "--seed", help="seed of the first game; game k uses seed+k"),
     players: str = typer.Option(None, "--players", help="comma-separated player names, one per seat"),
-    record: Path = typer.Option(None, "--record", help="write one pedro-record/1 per line to this .jsonl file"),
-    max_hands: int = typer.Option(500, "--max-hands", min=1, help="stop a game unfinished after this many hands"),
+    record: Path = typer.Option(
+        None, "--record", help="write one pedro-record/1 per line to this .jsonl file"
+    ),
+    max_hands: int = typer.Option(
+        500, "--max-hands", min=1, help="stop a game unfinished after this many hands"
+    ),
 ) -> None:
     """Play whole games between computer players and summarise them."""
     from pedro.cli import simulate_cmd
 
     raise typer.Exit(
         simulate_cmd.run(
-            console, variant, option, games=games, seed=seed, players=players, record=record, max_hands=max_hands
+            console,
+            variant,
+            option,
+            games=games,
+            seed=seed,
+            players=players,
+            record=record,
+            max_hands=max_hands,
         )
     )
 
@@ -76,17 +91,19 @@ def simulate(
 def play(
     variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
-    players: str = typer.Option(None, "--players", help="computer players for the other seats, e.g. basic,basic,basic"),
+    players: str = typer.Option(
+        None, "--players", help="computer players for the other seats, e.g. basic,basic,basic"
+    ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),
-    save: Path = typer.Option(None, "--save", help="where to save the game record (default: a new file in the current folder)"),
+    save: Path = typer.Option(
+        None, "--save", help="where to save the game record (default: a new file in the current folder)"
+    ),
     name: str = typer.Option("You", "--name", help="your name in the record"),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
 
-    raise typer.Exit(
-        play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name)
-    )
+    raise typer.Exit(play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name))
 
 
 def main() -> None:

@@ -503,33 +503,34 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
         for s in range(state.players):
             if s != seat:
                 extra |= state.discards[s] & tt.trump_mask
+    # the non-trumps from the stock come next, as a step of their own
+    state.ex_steps.insert(state.ex_index + 1, ("rob_stock", seat))
+    if extra:
+        return CardChoice(
+            Verb.KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
+            "take any of the trumps in the other players' discards (or pass)",
+            alternatives=(PASS,),
+        )  # fmt: skip
+    return None
+
+
+def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
+    """The dealer's non-trumps from the stock, only to make six cards."""
     have = state.hands[seat].bit_count()
     pool_nt = state.rob_pool
-    if not extra:
-        need = max(0, SIX - have)
-        if need == 0 or pool_nt.bit_count() <= need:
-            _take(state, seat, pool_nt if need else 0)
-            _finish_rob(state, seat)
-            return None
-        return CardChoice(
-            Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards"
-        )
-    nt_count = pool_nt.bit_count()
-
-    def check(mask: int) -> str | None:
-        chosen_trumps = (mask & extra).bit_count()
-        need = max(0, SIX - have - chosen_trumps)
-        if (mask & pool_nt).bit_count() != min(need, nt_count):
-            return f"take non-trumps from the stock only to make {SIX} cards"
+    need = max(0, SIX - have)
+    if need == 0 or pool_nt.bit_count() <= need:
+        _take(state, seat, pool_nt if need else 0)
+        _finish_rob(state, seat)
         return None
-
-    sizes = tuple(range(1, extra.bit_count() + nt_count + 1))
-    alternatives = (PASS,) if check(0) is None else ()
     return CardChoice(
-        Verb.KEEP, pool_nt | extra, sizes,
-        f"take any trumps from the others' discards, then non-trumps from the stock to make {SIX}",
-        check, alternatives,
-    )  # fmt: skip
+        Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards"
+    )
+
+
+def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
+    if action != PASS:
+        _take(state, seat, arg_of(action))
 
 
 def _take(state: GameState, seat: int, mask: int) -> None:
@@ -554,7 +555,7 @@ def _apply_keep(state: GameState, seat: int, action: int) -> None:
     if action != PASS:
         _take(state, seat, arg_of(action))
     kind = state.ex_steps[state.ex_index][0]
-    if kind == "rob":
+    if kind == "rob_stock":
         _finish_rob(state, seat)
     elif kind == "take_stock":
         _finish_take_stock(state, seat)
@@ -688,6 +689,7 @@ _STEPS = {
     "give": _give_step,
     "fill": _fill_step,
     "rob": _rob_step,
+    "rob_stock": _rob_stock_step,
     "take_stock": _take_stock_step,
     "pick": _pick_step,
     "excess": _excess_step,
@@ -699,7 +701,8 @@ _APPLY = {
     "discard": _apply_discard,
     "give": _apply_give,
     "fill": lambda state, seat, action: None,
-    "rob": _apply_keep,
+    "rob": _apply_rob_discards,
+    "rob_stock": _apply_keep,
     "take_stock": _apply_keep,
     "pick": _apply_keep,
     "excess": _apply_excess,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
+from pedro.variants.model import Ruleset
 
 if TYPE_CHECKING:
     from pedro.engine.state import GameState
@@ -51,6 +52,8 @@ class SeenHand:
 class Observation:
     seat: int
     variant: str
+    #: the rules in force, house rules included (public to everyone at the table)
+    rules: Ruleset
     phase: int
     hand_index: int
     dealer: int
@@ -115,6 +118,7 @@ def observe(state: GameState, seat: int) -> Observation:
     return Observation(
         seat=seat,
         variant=rules.id,
+        rules=rules,
         phase=int(state.phase),
         hand_index=state.hand_index,
         dealer=state.dealer,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pedro.cards import format_cards
 from pedro.engine import exchange
-from pedro.engine.actions import PASS, Verb, action_words, play_mask, play_top, verb_of
+from pedro.engine.actions import PASS, Verb, action_words, arg_of, play_mask, play_top, verb_of
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_positions
@@ -670,17 +670,36 @@ class GameState:
         if self.phase == Phase.PLAY and verb == Verb.PLAY:
             return self._explain_play(action, legal)
         if self.phase == Phase.AUCTION:
-            if action == PASS:
-                return "the dealer may not pass when everyone else has passed"
-            a = self.auction
-            if verb == Verb.BID and a.high_value is not None:
-                return f"a bid must be higher than the current bid of {a.high_value}"
-            return "that call is not allowed now"
+            return self._explain_call(action, verb)
         if self.phase == Phase.TRUMP:
             if verb == Verb.TRUMP:
                 return "after 28-56 the dealer must name the suit in which he holds ace, king and two"
             return "the bidder must name trumps now"
         return "that is not a decision the rules ask for now"
+
+    def _explain_call(self, action: int, verb: Verb | None) -> str:
+        rules = self.rules
+        a = self.auction
+        if action == PASS:
+            return "the dealer may not pass when everyone else has passed"
+        if verb == Verb.BID:
+            value = arg_of(action)
+            if value > rules.max_bid:
+                return f"bids go up to {rules.max_bid}"
+            if value < rules.min_bid and value != rules.dealer_forced_bid:
+                return f"the lowest bid is {rules.min_bid}"
+            if a.high_value is not None:
+                return f"a bid must be higher than the current bid of {a.high_value}"
+            if a.is_forced(rules, self.current_player) and rules.dealer_forced_bid is not None:
+                return f"the forced dealer bids {rules.dealer_forced_bid} or at least {rules.min_bid}"
+        names = {
+            Verb.BID_28_56: "28-56 is a dealer's call, with ace, king and two of one suit, above 14",
+            Verb.BID_DOUBLE: "the double call is not allowed now",
+            Verb.PROTECT: "only the dealer's partner may protect, before any bid",
+        }
+        if verb in names:
+            return names[verb]
+        return "that is not a call; call pass or bid a number"
 
     def _explain_play(self, action: int, legal: list[int]) -> str:
         assert self.tt is not None and self.trick is not None

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pedro.players.base import Player, RandomPlayer
+from pedro.players.basic import BasicPlayer
 
 PlayerFactory = Callable[[int | str | None], Player]
 
 #: Name -> factory taking a seed.
-PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer, "basic": BasicPlayer}
 
 
 class UnknownPlayerError(ValueError):
@@ -24,4 +25,4 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
     return factory(seed)
 
 
-__all__ = ["PLAYERS", "Player", "RandomPlayer", "UnknownPlayerError", "make_player"]
+__all__ = ["PLAYERS", "BasicPlayer", "Player", "RandomPlayer", "UnknownPlayerError", "make_player"]

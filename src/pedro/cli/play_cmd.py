@@ -1,0 +1,594 @@
+"""``pedro play``: one human against computer players in the terminal.
+
+The human's input is read through an injectable ``ask(prompt) -> str``
+function, so a test can drive a whole game with scripted answers; nothing
+sleeps. Every typed answer is parsed and checked with the engine's own
+``why_illegal`` before it is applied, so a bad answer only costs a message
+and the prompt again. The game is saved as a ``pedro-record/1`` file when it
+ends and when the player leaves (``quit``, end of input, Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+
+from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
+from pedro.cli import render
+from pedro.engine.actions import (
+    FOLD,
+    PASS,
+    PROTECT,
+    ActionError,
+    Verb,
+    arg_of,
+    bid_action,
+    cards_action,
+    make,
+    parse_action_words,
+    play_action,
+    play_cards,
+    play_top,
+    trump_action,
+    verb_of,
+)
+from pedro.engine.choices import CardChoice
+from pedro.engine.observation import Observation
+from pedro.engine.state import GameState, IllegalActionError, Phase, Status
+from pedro.players import PLAYERS, Player, UnknownPlayerError, make_player
+from pedro.variants.catalog import UnknownVariantError
+from pedro.variants.model import Ruleset
+from pedro.variants.options import OptionError, make_ruleset, parse_option_args
+from pedro.variants.sheet import rule_sheet
+
+#: Reads one line of the human's input after showing ``prompt``; raises EOFError at end of input.
+Ask = Callable[[str], str]
+
+USAGE_ERROR = 2
+INTERRUPTED = 130
+HUMAN = "human"
+#: Names of the computer players, seat by seat.
+COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+COMMANDS = ("help", "last", "rules", "score", "quit")
+
+_SUITS_BY_WORD = {
+    **{name: i for i, name in enumerate(SUIT_NAMES)},
+    **{name[:-1]: i for i, name in enumerate(SUIT_NAMES)},
+    **{name[0]: i for i, name in enumerate(SUIT_NAMES)},
+    **{sym: i for i, sym in enumerate("♠♥♦♣")},
+    **{sym: i for i, sym in enumerate("♤♡♢♧")},
+}
+_CARD_VERBS = {"discard": Verb.DISCARD, "keep": Verb.KEEP, "kill": Verb.KILL, "give": Verb.GIVE}
+
+HELP = """\
+[b]How to answer[/]
+  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]; special calls [b]28-56[/], [b]83-double[/], [b]protect[/]
+  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)
+  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]; jokers [b]JK[/] [b]BJ[/] [b]SJ[/]
+  play:     one card ([b]5h[/]); a first-trick stack names the top card first ([b]ah 7h 8h[/])
+  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/] / [b]fold[/]
+[b]Commands[/] (at any prompt)
+  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet
+  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave"""
+
+
+class InputError(ValueError):
+    """The human's answer could not be read or is not allowed; the message says why."""
+
+
+class _Quit(Exception):
+    """The human asked to leave."""
+
+
+def run(
+    console: Console,
+    variant: str,
+    option_args: Sequence[str] | None,
+    *,
+    players: str | None,
+    seed: int | None,
+    save: Path | None,
+    name: str,
+    ask: Ask | None = None,
+) -> int:
+    """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``)."""
+    try:
+        rules = make_ruleset(variant, parse_option_args(option_args or ()))
+        kinds = seat_players(players, rules.players)
+    except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
+        console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        return USAGE_ERROR
+    game = TerminalGame(console, rules, kinds, seed=seed, save=save, name=name, ask=ask)
+    return game.run()
+
+
+def seat_players(players: str | None, n: int) -> list[str]:
+    """Player kinds per seat: n-1 computer players (the human in seat 0), or n with one ``human``."""
+    if not players:
+        return [HUMAN] + ["basic"] * (n - 1)
+    names = [p.strip().lower() for p in players.split(",") if p.strip()]
+    if len(names) == n - 1 and HUMAN not in names:
+        names = [HUMAN, *names]
+    if len(names) != n or names.count(HUMAN) != 1:
+        raise ValueError(
+            f"--players needs {n - 1} computer players for seats 1..{n - 1} "
+            f"(e.g. {','.join(['basic'] * (n - 1))}), "
+            f"or {n} names with 'human' at your seat; got {players!r}; players are: {', '.join(PLAYERS)}"
+        )
+    for kind in names:
+        if kind != HUMAN and kind not in PLAYERS:
+            raise UnknownPlayerError(f"unknown player {kind!r}; players are: {HUMAN}, {', '.join(PLAYERS)}")
+    return names
+
+
+def default_save_path(rules: Ruleset, now: datetime | None = None) -> Path:
+    """``pedro-<variant>-<timestamp>.json`` in the current folder, not overwriting a file."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = Path(f"pedro-{rules.id}-{stamp}.json")
+    k = 2
+    while path.exists():
+        path = Path(f"pedro-{rules.id}-{stamp}-{k}.json")
+        k += 1
+    return path
+
+
+class TerminalGame:
+    """One game: the state, the computer players, the human's seat, and the saving."""
+
+    def __init__(
+        self,
+        console: Console,
+        rules: Ruleset,
+        kinds: Sequence[str],
+        *,
+        seed: int | None = None,
+        save: Path | None = None,
+        name: str = "You",
+        ask: Ask | None = None,
+    ) -> None:
+        self.console = console
+        self.rules = rules
+        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.state = GameState(rules, seed=self.seed)
+        self.human = list(kinds).index(HUMAN)
+        self.names = _seat_names(kinds, name)
+        self.players: dict[int, Player] = {}
+        for seat, kind in enumerate(kinds):
+            if kind == HUMAN:
+                continue
+            player_seed = self.seed * 16 + seat
+            # the basic player is given the ruleset so that house-rule options are known to it
+            self.players[seat] = make_player(kind, player_seed)
+        self.save_path = save
+        self.saved: Path | None = None
+        self.ask: Ask = ask if ask is not None else self._console_ask
+
+    def say(self, *objects: object, soft_wrap: bool = False) -> None:
+        """Print without rich's number highlighting, which would recolour the ranks of cards."""
+        self.console.print(*objects, highlight=False, soft_wrap=soft_wrap)
+
+    def _console_ask(self, prompt: str) -> str:
+        return self.console.input(prompt)
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> int:
+        self._intro()
+        try:
+            while not self.state.is_over:
+                seat = self.state.current_player
+                if seat == self.human:
+                    action = self.ask_human()
+                else:
+                    action = self.players[seat].act(self.state.observation(seat))
+                self.apply(seat, action)
+        except _Quit:
+            self.say("You leave the game.")
+            self.save()
+            return 0
+        except EOFError:
+            self.say("\nEnd of input: the game stops here.")
+            self.save()
+            return 0
+        except KeyboardInterrupt:
+            self.say("\nInterrupted: the game stops here.")
+            self.save()
+            return INTERRUPTED
+        self._game_over()
+        self.save()
+        return 0
+
+    def _intro(self) -> None:
+        rules = self.rules
+        seats = ", ".join(f"{escape(self.names[s])}" for s in range(rules.players))
+        self.say(
+            f"[bold]{escape(rules.name)}[/] ({rules.id}) · seed {self.seed} · game to {rules.target} · "
+            f"seats clockwise: {seats}"
+        )
+        if rules.partnerships:
+            sides = " vs ".join(
+                escape(render.side_name(rules, s, self.names)) for s in range(rules.num_sides)
+            )
+            self.say(f"Partners sit opposite: {sides}.")
+        self.say("Type [bold]help[/] at any prompt for how to answer, [bold]quit[/] to save and leave.")
+        self._announce_deal()
+
+    def _announce_deal(self) -> None:
+        dealer = self.state.dealer
+        self.say(
+            f"\n[bold]Hand {self.state.hand_index + 1}[/]: {escape(self.names[dealer])} "
+            f"{'deal' if self._is_you(dealer) else 'deals'}."
+        )
+
+    def _game_over(self) -> None:
+        winner = self.state.winner
+        obs = self.state.observation(self.human)
+        self.say(render.score_table(obs, self.rules, self.names))
+        if winner is None:
+            return
+        who = render.side_name(self.rules, winner, self.names)
+        mine = self.rules.side_of(self.human) == winner
+        style = "bold green" if mine else "bold red"
+        self.say(f"[{style}]{escape(who)} {'win' if mine or ' & ' in who else 'wins'} the game![/]")
+
+    # ------------------------------------------------------------------ applying and telling
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply ``seat``'s action and tell the table what everyone could see happen."""
+        state = self.state
+        before = state.observation(self.human)
+        hand_index = state.hand_index
+        tricks = len(state.tricks)
+        scores = list(state.scores)
+        try:
+            state.apply(action)
+        except IllegalActionError as error:  # a computer player's bug: say so, keep the game going
+            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({escape(str(error))})[/]")
+            action = state.legal_actions()[0]
+            state.apply(action)
+        self._tell_action(seat, action, before)
+        after = state.observation(self.human)
+        if state.hand_index == hand_index and not state.is_over:
+            self._tell_changes(before, after, named=verb_of(action) == Verb.TRUMP)
+            if len(state.tricks) > tricks:
+                trick = state.tricks[-1]
+                plays = [(s, play_cards(a)) for s, a in trick.plays]
+                tt = self.rules.tables(state.trump)
+                self.say("  " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+            return
+        # the hand ended (and maybe the game): its last trick, then the summary
+        result = state.results[hand_index] if hand_index < len(state.results) else None
+        if result is not None and result.tricks and result.trump is not None:
+            trick = result.tricks[-1]
+            plays = [(s, play_cards(a)) for s, a in trick.plays]
+            tt = self.rules.tables(result.trump)
+            self.say("  " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+        if hand_index < len(after.history):
+            self.say(render.hand_summary(after.history[hand_index], scores, self.rules, self.names))
+        if not state.is_over:
+            self._announce_deal()
+
+    def _is_you(self, seat: int) -> bool:
+        return seat == self.human and self.names[seat] == "You"
+
+    def _who(self, seat: int, third: str, second: str) -> str:
+        """``Bo bids`` / ``You bid``."""
+        verb = second if self._is_you(seat) else third
+        return f"{escape(self.names[seat])} {verb}"
+
+    def _tell_action(self, seat: int, action: int, before: Observation) -> None:
+        rules = self.rules
+        verb = verb_of(action)
+        tt = render.tables_of(rules, before)
+        cards = cards_of(arg_of(action)) if verb in _CARD_VERBS.values() else []
+        if before.phase == Phase.AUCTION:
+            if verb == Verb.PASS:
+                text = self._who(seat, "passes", "pass")
+            elif verb == Verb.PROTECT:
+                text = f"{self._who(seat, 'protects', 'protect')} (a bid of {rules.min_bid})"
+            else:
+                text = f"{self._who(seat, 'bids', 'bid')} {render.call_markup(action, rules)}"
+        elif verb == Verb.TRUMP:
+            text = f"{self._who(seat, 'names', 'name')} {render.suit_markup(arg_of(action) & 3)} as trumps"
+        elif verb == Verb.PLAY:
+            played = play_cards(action)
+            text = f"{self._who(seat, 'plays', 'play')} {render.card_markup(played[0], tt)}"
+            if len(played) > 1:
+                text += f", burying {render.cards_markup(played[1:], tt)}"
+        elif verb == Verb.FOLD:
+            text = self._who(seat, "folds", "fold")
+        elif verb == Verb.PASS:
+            text = self._who(seat, "passes", "pass")
+        elif seat == self.human:
+            word = {Verb.DISCARD: ("discards", "discard"), Verb.KEEP: ("keeps", "keep"),
+                    Verb.KILL: ("kills", "kill"), Verb.GIVE: ("gives", "give")}[verb]  # fmt: skip
+            text = f"{self._who(seat, *word)} {render.cards_markup(render.sort_hand(cards, tt), tt)}"
+        else:
+            text = self._hidden_exchange(seat, verb, len(cards))
+        self.say(text)
+
+    def _hidden_exchange(self, seat: int, verb: Verb, count: int) -> str:
+        """A computer's exchange move, without naming cards the rules keep face down."""
+        plural = "s" if count != 1 else ""
+        if verb == Verb.KEEP:
+            return f"{self._who(seat, 'takes', 'take')} {count} card{plural}"
+        if verb == Verb.GIVE:
+            partner = (seat + 2) % self.rules.players
+            return (
+                f"{self._who(seat, 'gives', 'give')} {count} trump{plural} to {escape(self.names[partner])}"
+            )
+        if verb == Verb.KILL:
+            return f"{self._who(seat, 'kills', 'kill')} {count} trump{plural}"
+        return f"{self._who(seat, 'discards', 'discard')} {count} card{plural}"
+
+    def _tell_changes(self, before: Observation, after: Observation, *, named: bool = False) -> None:
+        """What the engine did by itself in public: contract, trumps, face-up cards, seats dropping out."""
+        rules = self.rules
+        tt = render.tables_of(rules, after)
+        if before.bidder is None and after.bidder is not None:
+            call = next(a for s, a in reversed(after.calls) if s == after.bidder and a != PASS)
+            self.say(
+                f"[bold]{self._who(after.bidder, 'wins', 'win')} the bidding with "
+                f"{render.call_markup(call, rules)}.[/]"
+            )
+        elif before.trump is None and after.trump is not None and not named:
+            self.say(f"Trumps: {render.suit_markup(after.trump)}")
+        for s in range(rules.players):
+            new = set(after.face_up[s]) - set(before.face_up[s])
+            if new:
+                shown = render.cards_markup(render.sort_hand(sorted(new), tt), tt)
+                self.say(f"  {escape(self.names[s])}: face up {shown}")
+            status = Status(after.statuses[s])
+            if status != before.statuses[s] and status != Status.ACTIVE:
+                word = render.STATUS_WORDS[status]
+                shown_cards = (
+                    render.cards_markup(render.sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
+                )
+                verb = "are" if self._is_you(s) else "is"
+                self.say(
+                    f"  [yellow]{escape(self.names[s])} {verb} {word}[/]"
+                    + (f": {shown_cards}" if shown_cards else "")
+                )
+        if before.phase != Phase.PLAY and after.phase == Phase.PLAY and after.seat == self.human:
+            sizes = ", ".join(f"{escape(self.names[s])} {after.hand_sizes[s]}" for s in range(rules.players))
+            self.say(f"Play begins (cards in hand: {sizes}).")
+            self.say(f"Your hand: {render.hand_markup(after.hand, tt)}")
+
+    # ------------------------------------------------------------------ the human's turn
+
+    def ask_human(self) -> int:
+        """Show the table and ask until the human gives a legal answer; commands are answered on the way."""
+        obs = self.state.observation(self.human)
+        self.say(render.table_panel(obs, self.rules, self.names))
+        self._show_choices(obs)
+        prompt = _PROMPTS.get(Phase(obs.phase), "Your choice") + "> "
+        while True:
+            text = self.ask(prompt).strip()
+            word = text.lower()
+            if word in ("help", "?"):
+                self.say(HELP)
+                self._show_choices(obs)
+            elif word == "last":
+                self._show_last()
+            elif word == "rules":
+                self.say(Markdown(rule_sheet(self.rules)))
+            elif word == "score":
+                self.say(render.score_table(obs, self.rules, self.names))
+            elif word in ("quit", "exit"):
+                raise _Quit
+            elif word in ("hand", "table", "look"):
+                self.say(render.table_panel(obs, self.rules, self.names))
+                self._show_choices(obs)
+            else:
+                try:
+                    return self.read_action(text)
+                except InputError as error:
+                    self.say(f"[red]✗[/] {escape(str(error))}")
+                    self.say("  [dim]type help for how to answer; the choices are above[/]")
+
+    def _show_choices(self, obs: Observation) -> None:
+        self.say(f"[dim]choices:[/] {render.choices_markup(obs, self.rules)}")
+
+    def _show_last(self) -> None:
+        state = self.state
+        trick = state.tricks[-1] if state.tricks else None
+        trump = state.trump
+        if trick is None:
+            for result in reversed(state.results):
+                if result.tricks and result.trump is not None:
+                    trick, trump = result.tricks[-1], result.trump
+                    break
+        if trick is None or trump < 0:
+            self.say("No trick has been played yet.")
+            return
+        plays = [(s, play_cards(a)) for s, a in trick.plays]
+        tt = self.rules.tables(trump)
+        self.say("Last trick: " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+
+    def read_action(self, text: str) -> int:
+        """The action the human's ``text`` stands for, if it is legal now; else InputError saying why."""
+        state = self.state
+        action = parse_answer(text, state)
+        if (
+            state.phase == Phase.AUCTION
+            and verb_of(action) == Verb.BID
+            and arg_of(action) > state.rules.max_bid
+        ):
+            raise InputError(f"not allowed: bids go up to {state.rules.max_bid}")
+        reason = state.why_illegal(action)
+        if reason is not None:
+            raise InputError(f"not allowed: {reason}")
+        return action
+
+    # ------------------------------------------------------------------ saving
+
+    def save(self) -> Path | None:
+        """Write the game record (once); print where it went."""
+        if self.saved is not None:
+            return self.saved
+        try:
+            from pedro.records import record_from_game, write_record
+        except ImportError:  # pragma: no cover - the records module ships with the package
+            self.say("[red]The game could not be saved: pedro.records is not available.[/]")
+            return None
+        path = self.save_path or default_save_path(self.rules)
+        try:
+            write_record(record_from_game(self.state, self.names), path)
+        except OSError as error:
+            self.say(f"[red]The game could not be saved to {escape(str(path))}: {escape(str(error))}[/]")
+            return None
+        self.saved = path
+        self.say(
+            f"Game saved to [bold]{escape(str(path))}[/] (replay it with: pedro replay {escape(str(path))})",
+            soft_wrap=True,
+        )
+        return path
+
+
+_PROMPTS = {
+    Phase.AUCTION: "Your bid",
+    Phase.TRUMP: "Trumps",
+    Phase.EXCHANGE: "Your choice",
+    Phase.PLAY: "Your card",
+}
+
+
+def _seat_names(kinds: Sequence[str], human_name: str) -> list[str]:
+    pool = [n for n in COMPUTER_NAMES if n.lower() != human_name.lower()]
+    names = []
+    k = 0
+    for kind in kinds:
+        if kind == HUMAN:
+            names.append(human_name)
+        else:
+            names.append(pool[k % len(pool)])
+            k += 1
+    return names
+
+
+# --------------------------------------------------------------------------- reading answers
+
+
+def parse_answer(text: str, state: GameState) -> int:
+    """Read the human's answer in the current phase into an action (not yet checked for legality)."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise InputError("type your choice (or help)")
+    phase = state.phase
+    rules = state.rules
+    first = words[0].lower()
+    try:
+        if phase == Phase.AUCTION:
+            return _parse_call(words, rules.max_bid)
+        if phase == Phase.TRUMP:
+            return _parse_trump(words)
+        if phase == Phase.EXCHANGE:
+            return _parse_exchange(words, state.legal())
+        if phase == Phase.PLAY:
+            if first == "play":
+                words = words[1:]
+            return _parse_play(words, state)
+    except (ActionError, CardError) as error:
+        raise InputError(str(error)) from None
+    if phase == Phase.GAME_OVER:
+        raise InputError("the game is over")
+    return parse_action_words(text, rules.max_bid)
+
+
+def _parse_call(words: list[str], max_bid: int) -> int:
+    if words[0].lower() == "bid":
+        words = words[1:]
+    if len(words) != 1:
+        raise InputError("a call is one word: a number such as 8, or pass")
+    word = words[0].lower()
+    if word in ("pass", "p"):
+        return PASS
+    if word == "protect":
+        return PROTECT
+    if word == "28-56":
+        return make(Verb.BID_28_56)
+    if word in ("double", f"{max_bid}-double", "83-double"):
+        if word != "double" and word != f"{max_bid}-double":
+            raise InputError(f"the double call here is {max_bid}-double")
+        return make(Verb.BID_DOUBLE)
+    if word.isdigit():
+        return bid_action(int(word))
+    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass")
+
+
+def _parse_trump(words: list[str]) -> int:
+    if words[0].lower() in ("trump", "trumps") and len(words) > 1:
+        words = words[1:]
+    word = " ".join(words).lower()
+    suit = _SUITS_BY_WORD.get(word)
+    if suit is None:
+        raise InputError(
+            f"{' '.join(words)!r} is not a suit: name trumps as s, h, d, c (or ♠ ♥ ♦ ♣, or spades...)"
+        )
+    return trump_action(suit)
+
+
+def _parse_exchange(words: list[str], legal: list[int] | CardChoice) -> int:
+    first = words[0].lower()
+    if len(words) == 1 and first in ("pass", "p", "none"):
+        return PASS
+    if len(words) == 1 and first == "fold":
+        return FOLD
+    verb = _CARD_VERBS.get(first)
+    if verb is not None:
+        words = words[1:]
+    else:
+        verb = _expected_verb(legal)
+    if not words:
+        offers = [a for a in legal if verb_of(a) == verb] if isinstance(legal, list) else []
+        if len(offers) == 1:
+            return offers[0]
+        raise InputError(f"name the cards to {verb.name.lower()}, e.g. {verb.name.lower()} 3c 4d")
+    cards = parse_cards(words)
+    if len(set(cards)) != len(cards):
+        raise InputError("a card is named twice")
+    return cards_action(verb, mask_of(cards))
+
+
+def _expected_verb(legal: list[int] | CardChoice) -> Verb:
+    if isinstance(legal, CardChoice):
+        return legal.verb
+    for action in legal:
+        verb = verb_of(action)
+        if verb in _CARD_VERBS.values():
+            return verb
+    raise InputError("no cards are asked for now: answer with one of the choices shown")
+
+
+def _parse_play(words: list[str], state: GameState) -> int:
+    if not words:
+        raise InputError("name the card to play, e.g. 5h")
+    cards = parse_cards(words)
+    if len(set(cards)) != len(cards):
+        raise InputError("a card is named twice")
+    action = play_action(cards)
+    legal = state.legal()
+    if len(cards) == 1 and isinstance(legal, list) and action not in legal:
+        # on a multi-card first trick, a top card with only one legal stack is enough
+        stacks = [a for a in legal if play_top(a) == cards[0] and len(play_cards(a)) > 1]
+        if len(stacks) == 1:
+            return stacks[0]
+        if stacks:
+            size = len(play_cards(stacks[0]))
+            raise InputError(
+                f"play {size} cards to this trick: the top card first, then {size - 1} to bury, "
+                f"e.g. {' '.join(_plain(c) for c in play_cards(stacks[0]))}"
+            )
+    return action
+
+
+def _plain(c: int) -> str:
+    from pedro.cards import format_card
+
+    return format_card(c).lower()

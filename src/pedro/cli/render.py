@@ -1,0 +1,340 @@
+"""Terminal pictures for ``pedro play``: coloured cards, the table, tricks, hand results, scores.
+
+Everything here is drawn from one seat's ``Observation`` (plus the public
+hand results), never from the game state, so the terminal game cannot show
+the human a card the rules keep hidden. Functions return rich markup
+strings or renderables and print nothing, so they are easy to test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, pretty_card
+from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
+from pedro.engine.choices import CardChoice
+from pedro.engine.observation import Observation, SeenHand
+from pedro.engine.state import Phase, Status
+from pedro.variants.model import LowRule, Ruleset, TrumpTables
+
+#: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
+DISPLAY_SUITS = (0, 1, 3, 2)
+RED_SUITS = frozenset({1, 2})
+STATUS_WORDS = {
+    Status.ACTIVE: "",
+    Status.FOLDED: "folded",
+    Status.COLD: "cold",
+    Status.UP: "up",
+    Status.OUT: "out",
+}
+#: One played card per seat: (seat, cards with the top card first).
+Plays = Sequence[tuple[int, Sequence[int]]]
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def card_markup(c: int, trump: TrumpTables | None = None) -> str:
+    """A card with its suit symbol, red for ♥♦, magenta for jokers; trumps in bold."""
+    text = pretty_card(c)
+    bold = trump is not None and bool(trump.trump_mask >> c & 1)
+    if c in JOKER_NAMES:
+        style = "bold magenta"
+    elif c // 13 in RED_SUITS:
+        style = "bold red" if bold else "red"
+    else:
+        style = "bold" if bold else ""
+    return f"[{style}]{text}[/]" if style else text
+
+
+def cards_markup(cards: Sequence[int], trump: TrumpTables | None = None) -> str:
+    return " ".join(card_markup(c, trump) for c in cards) if cards else "—"
+
+
+def suit_markup(suit: int) -> str:
+    """``♥ hearts`` in the suit's colour."""
+    text = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
+    return f"[red]{text}[/]" if suit in RED_SUITS else text
+
+
+def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[int]:
+    """Trumps first, strongest first; then the other suits in alternating colours, high to low."""
+
+    def key(c: int) -> tuple[int, int, int]:
+        if trump is not None and trump.trump_mask >> c & 1:
+            return (0, -trump.strength[c], 0)
+        if c in JOKER_NAMES:
+            return (1, 0, -c)
+        return (2 + DISPLAY_SUITS.index(c // 13), -(c % 13), 0)
+
+    return sorted(cards, key=key)
+
+
+def hand_markup(cards: Sequence[int], trump: TrumpTables | None = None) -> str:
+    """A sorted hand, with a bar between the trumps and the rest once trumps are named."""
+    ordered = sort_hand(cards, trump)
+    if trump is None:
+        return cards_markup(ordered)
+    trumps = [c for c in ordered if trump.trump_mask >> c & 1]
+    rest = [c for c in ordered if not trump.trump_mask >> c & 1]
+    if trumps and rest:
+        return f"{cards_markup(trumps, trump)}  │  {cards_markup(rest, trump)}"
+    return cards_markup(trumps or rest, trump)
+
+
+def tables_of(rules: Ruleset, obs: Observation) -> TrumpTables | None:
+    return rules.tables(obs.trump) if obs.trump is not None else None
+
+
+# --------------------------------------------------------------------------- seats and sides
+
+
+def side_name(rules: Ruleset, side: int, names: Sequence[str]) -> str:
+    """``You & Cy`` for a partnership, the player's name otherwise."""
+    return " & ".join(names[s] for s in rules.sides()[side])
+
+
+def call_markup(action: int, rules: Ruleset) -> str:
+    """A call as said at the table: ``pass``, ``8``, ``28-56``, ``83-double``, ``protect``."""
+    verb = verb_of(action)
+    if verb == Verb.PASS:
+        return "[dim]pass[/]"
+    if verb == Verb.BID:
+        return f"[bold]{arg_of(action)}[/]"
+    if verb == Verb.BID_28_56:
+        return "[bold]28-56[/]"
+    if verb == Verb.BID_DOUBLE:
+        return f"[bold]{rules.max_bid}-double[/]"
+    if verb == Verb.PROTECT:
+        return f"[bold]protect[/] ({rules.min_bid})"
+    return verb.name.lower()
+
+
+def contract_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
+    if obs.bidder is None:
+        return "[dim]bidding[/]"
+    call = next((a for s, a in reversed(obs.calls) if s == obs.bidder and verb_of(a) != Verb.PASS), None)
+    bid = call_markup(call, rules) if call is not None else str(obs.bid)
+    trump = suit_markup(obs.trump) if obs.trump is not None else "[dim]not named yet[/]"
+    return f"{escape(names[obs.bidder])} bid {bid} · trumps {trump}"
+
+
+# --------------------------------------------------------------------------- tricks
+
+
+def trick_markup(plays: Plays, names: Sequence[str], trump: TrumpTables | None) -> str:
+    """``Bo 5♥ · Cy 2♥ (burying 3♥ 4♥)``."""
+    parts = []
+    for seat, cards in plays:
+        text = f"{escape(names[seat])} {card_markup(cards[0], trump)}"
+        if len(cards) > 1:
+            text += f" [dim](burying {cards_markup(list(cards[1:]), trump)})[/]"
+        parts.append(text)
+    return " · ".join(parts) if parts else "[dim]no cards yet[/]"
+
+
+def trick_points(plays: Plays, rules: Ruleset, trump: TrumpTables) -> int:
+    """Points the trick's cards carry to its winner (a Low scored by its holder is left out)."""
+    holder_low = rules.low_rule != LowRule.CAPTURER
+    return sum(
+        trump.points[c] for _, cards in plays for c in cards if not (holder_low and trump.roles[c] == "2")
+    )
+
+
+def won_markup(plays: Plays, winner: int, rules: Ruleset, names: Sequence[str], trump: TrumpTables) -> str:
+    """``Bo wins the trick (6 points): ...``."""
+    pts = trick_points(plays, rules, trump)
+    worth = f" ({pts} point{'s' if pts != 1 else ''})" if pts else ""
+    who = escape(names[winner])
+    verb = "win" if who == "You" else "wins"
+    return f"[bold]{who}[/] {verb} the trick{worth}: {trick_markup(plays, names, trump)}"
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel:
+    """Everything one seat can see, as a panel: seats, bids, contract, trick, score and hand."""
+    tt = tables_of(rules, obs)
+    n = len(names)
+    seats = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
+    for column in ("player", "side", "bid", "cards", "status", "face up"):
+        seats.add_column(column)
+    calls: dict[int, list[int]] = {}
+    for seat, action in obs.calls:
+        calls.setdefault(seat, []).append(action)
+    for i in range(n):
+        s = (obs.seat + i) % n
+        tags = []
+        if s == obs.dealer:
+            tags.append("dealer")
+        if s == obs.bidder:
+            tags.append("bidder")
+        label = escape(names[s]) + (f" [dim]({', '.join(tags)})[/]" if tags else "")
+        if s == obs.current_player and obs.phase != Phase.GAME_OVER:
+            label = "▶ " + label
+        side = side_name(rules, rules.side_of(s), names) if rules.partnerships else ""
+        bid = " ".join(call_markup(a, rules) for a in calls.get(s, []))
+        status = STATUS_WORDS[Status(obs.statuses[s])]
+        shown = list(obs.face_up[s]) + list(obs.shown[s])
+        seats.add_row(
+            label, escape(side), bid, str(obs.hand_sizes[s]), f"[yellow]{status}[/]" if status else "",
+            cards_markup(sort_hand(shown, tt), tt) if shown else "",
+        )  # fmt: skip
+    lines: list[RenderableType] = [seats, ""]
+    lines.append(f"[dim]contract[/]  {contract_markup(obs, rules, names)}")
+    if obs.trick is not None:
+        lines.append(f"[dim]trick[/]     {trick_markup(obs.trick.plays, names, tt)}")
+    lines.append(f"[dim]score[/]     {score_line(obs, rules, names)}")
+    lines.append(f"[dim]your hand[/] {hand_markup(obs.hand, tt)}")
+    title = f"[bold]{escape(rules.name)}[/] · hand {obs.hand_index + 1} · trick {len(obs.tricks) + 1}"
+    if obs.phase != Phase.PLAY:
+        title = f"[bold]{escape(rules.name)}[/] · hand {obs.hand_index + 1}"
+    return Panel(Group(*lines), title=title, title_align="left", expand=False)
+
+
+def score_line(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
+    """``You & Cy 12 · Bo & Di 20 (to 62)``."""
+    parts = [
+        f"{escape(side_name(rules, side, names))} [bold]{score}[/]" for side, score in enumerate(obs.scores)
+    ]
+    return " · ".join(parts) + f" [dim](game to {rules.target})[/]"
+
+
+def score_table(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Table:
+    """Every hand so far: who bid what, points taken and the running score."""
+    table = Table(title=f"Score (game to {rules.target})", title_justify="left")
+    table.add_column("hand", justify="right")
+    table.add_column("bid")
+    sides = range(rules.num_sides)
+    for side in sides:
+        table.add_column(escape(side_name(rules, side, names)), justify="right")
+    for k, hand in enumerate(obs.history):
+        table.add_row(str(k + 1), _hand_bid(hand, rules, names), *(_cell(hand, side) for side in sides))
+    table.add_row("", "[bold]total[/]", *(f"[bold]{s}[/]" for s in obs.scores))
+    return table
+
+
+def _hand_bid(hand: SeenHand, rules: Ruleset, names: Sequence[str]) -> str:
+    if hand.bidder is None:
+        return "[dim]all passed[/]"
+    trump = f" {suit_markup(hand.trump)}" if hand.trump is not None else ""
+    call = hand.call or str(hand.bid)
+    result = "made" if hand.made else "[red]set[/]"
+    return f"{escape(names[hand.bidder])} {call}{trump} {result}"
+
+
+def _cell(hand: SeenHand, side: int) -> str:
+    return (
+        f"{hand.score[side]} [dim]({hand.points[side]} pts)[/]"
+        if hand.bidder is not None
+        else str(hand.score[side])
+    )
+
+
+def hand_summary(hand: SeenHand, before: Sequence[int], rules: Ruleset, names: Sequence[str]) -> Group:
+    """A finished hand: the contract, made or set, points and the score change of each side."""
+    if hand.bidder is None:
+        title = "All passed: the hand is thrown in"
+    else:
+        bidder_side = rules.side_of(hand.bidder)
+        verdict = "[green]made it[/]" if hand.made else "[red]went set[/]"
+        trump = suit_markup(hand.trump) if hand.trump is not None else "?"
+        call = hand.call or str(hand.bid)
+        title = (
+            f"{escape(names[hand.bidder])} bid {call} in {trump} and {verdict} "
+            f"({hand.points[bidder_side]} point{'s' if hand.points[bidder_side] != 1 else ''})"
+        )
+    table = Table()
+    table.add_column("side")
+    table.add_column("points", justify="right")
+    table.add_column("change", justify="right")
+    table.add_column("score", justify="right")
+    for side in range(rules.num_sides):
+        change = hand.score[side] - before[side]
+        style = "green" if change > 0 else "red" if change < 0 else "dim"
+        table.add_row(
+            escape(side_name(rules, side, names)),
+            str(hand.points[side]) if hand.bidder is not None else "",
+            f"[{style}]{change:+d}[/]",
+            f"[bold]{hand.score[side]}[/]",
+        )
+    return Group(f"[bold]{title}[/]", table)
+
+
+# --------------------------------------------------------------------------- legal choices
+
+
+def ranges(values: Sequence[int]) -> str:
+    """``7–10 12 14`` from sorted values."""
+    out: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(str(values[i]) if i == j else f"{values[i]}–{values[j]}")
+        i = j + 1
+    return " ".join(out)
+
+
+def choices_markup(obs: Observation, rules: Ruleset, *, limit: int = 12) -> str:
+    """The legal choices of the seat to act, written the way they can be typed."""
+    legal = obs.legal
+    if legal is None:
+        return ""
+    tt = tables_of(rules, obs)
+    if isinstance(legal, CardChoice):
+        return _card_choice_markup(legal, tt, limit)
+    if obs.phase == Phase.AUCTION:
+        bids = sorted(arg_of(a) for a in legal if verb_of(a) == Verb.BID)
+        parts = ["pass"] if any(verb_of(a) == Verb.PASS for a in legal) else []
+        if bids:
+            parts.append(f"bid {ranges(bids)}")
+        parts += [call_markup(a, rules) for a in legal if verb_of(a) not in (Verb.PASS, Verb.BID)]
+        return " · ".join(parts)
+    if obs.phase == Phase.TRUMP:
+        return " · ".join(suit_markup(arg_of(a) & 3) for a in legal)
+    if obs.phase == Phase.PLAY:
+        return _plays_markup(legal, tt, limit)
+    return " · ".join(_action_markup(a, tt) for a in legal)
+
+
+def _action_markup(action: int, tt: TrumpTables | None) -> str:
+    verb = verb_of(action)
+    word = verb.name.lower()
+    cards = cards_of(arg_of(action)) if verb in (Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE) else []
+    return f"{word} {cards_markup(sort_hand(cards, tt), tt)}" if cards else word
+
+
+def _card_choice_markup(choice: CardChoice, tt: TrumpTables | None, limit: int) -> str:
+    alternatives = " · ".join(_action_markup(a, tt) for a in choice.alternatives)
+    if choice.upper_bound() <= limit:
+        options = [_action_markup(a, tt) for a in choice]
+        return " · ".join(options)
+    sizes = ranges(sorted(choice.sizes))
+    word = choice.verb.name.lower()
+    text = (
+        f"{word} {sizes} card{'s' if choice.sizes != (1,) else ''} from: "
+        f"{cards_markup(sort_hand(cards_of(choice.pool), tt), tt)}\n  rule: {escape(choice.rule)}"
+    )
+    return text + (f"\n  or: {alternatives}" if alternatives else "")
+
+
+def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> str:
+    tops = sort_hand(sorted({play_top(a) for a in legal}), tt)
+    if all(len(play_cards(a)) == 1 for a in legal):
+        return cards_markup(tops, tt)
+    if len(legal) <= limit:
+        return " · ".join(cards_markup(play_cards(a), tt) for a in legal)
+    size = len(play_cards(legal[0]))
+    example = cards_markup(play_cards(legal[0]), tt)
+    return (
+        f"{size} cards to this trick, the top card first, then {size - 1} to bury under it\n"
+        f"  top card one of: {cards_markup(tops, tt)}\n  e.g. {example}"
+    )

@@ -1,0 +1,378 @@
+"""``pedro play``: whole games driven by scripted input, refused answers, commands, and saving."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from pedro.cards import format_card, parse_card, parse_cards
+from pedro.cli import play_cmd, render
+from pedro.cli.main import app
+from pedro.cli.play_cmd import TerminalGame, default_save_path, parse_answer, seat_players
+from pedro.engine.actions import (
+    PASS,
+    Verb,
+    action_words,
+    bid_action,
+    cards_action,
+    play_action,
+    play_cards,
+    play_top,
+    trump_action,
+    verb_of,
+)
+from pedro.engine.choices import CardChoice
+from pedro.engine.state import GameState, Phase
+from pedro.players.basic import BasicPlayer
+from pedro.records import read_record, replay
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import make_ruleset
+
+
+def first_legal_text(game: TerminalGame) -> str:
+    """The first legal action, written as a person would type it (``bid 7``, ``discard 3C``, ``play 5H``)."""
+    legal = game.state.legal()
+    action = legal[0] if isinstance(legal, list) else next(iter(legal))
+    return action_words(action, game.rules.max_bid)
+
+
+class Script:
+    """Answers prompts: the scripted lines (text, or functions of the game), then the first legal choice."""
+
+    def __init__(self, *lines: str | Callable[[TerminalGame], str]) -> None:
+        self.lines = list(lines)
+        self.game: TerminalGame | None = None
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        assert self.game is not None
+        self.prompts.append(prompt)
+        if self.lines:
+            line = self.lines.pop(0)
+            return line if isinstance(line, str) else line(self.game)
+        return first_legal_text(self.game)
+
+
+def new_game(
+    tmp_path: Path, script: Script, variant: str = "cinch", seed: int = 1, **options: object
+) -> tuple[TerminalGame, Console]:
+    console = Console(record=True, width=110, force_terminal=False, color_system=None)
+    rules = make_ruleset(variant, options)
+    game = TerminalGame(
+        console, rules, seat_players(None, rules.players), seed=seed, save=tmp_path / "game.json", ask=script
+    )
+    script.game = game
+    return game, console
+
+
+def test_a_whole_game_with_scripted_input_finishes_and_saves_a_record(tmp_path: Path) -> None:
+    script = Script()
+    game, console = new_game(tmp_path, script, target=21)
+    assert game.run() == 0
+    assert game.state.is_over
+    text = console.export_text()
+    assert "wins the trick" in text or "win the trick" in text
+    assert "the game!" in text
+    assert f"Game saved to {tmp_path / 'game.json'}" in text
+    result = replay(read_record(tmp_path / "game.json"))
+    assert result.finished
+    assert result.names == game.names
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("king_pedro_canadian", {"target": 60}),
+        ("eighty_three", {"target": 80}),
+        ("nicaragua", {"target": 15}),
+        ("pidro", {"target": 15}),
+        ("petro_russian", {"target": 15}),
+    ],
+)
+def test_exchange_and_play_answers_typed_as_text_work_in_other_variants(
+    tmp_path: Path, variant: str, options: dict[str, object]
+) -> None:
+    script = Script()
+    game, _ = new_game(tmp_path, script, variant, seed=2, **options)
+    assert game.run() == 0
+    assert game.state.is_over
+    assert replay(read_record(tmp_path / "game.json")).finished
+
+
+def _text(card: int) -> str:
+    return format_card(card).lower()
+
+
+def test_refused_answers_explain_and_prompt_again_without_changing_the_game(tmp_path: Path) -> None:
+    script = Script("xyz", "bid", "bid 99", "9x", "")
+    game, console = new_game(tmp_path, script, seed=5)
+    histories: list[int] = []
+
+    def before_each(prompt: str) -> str:
+        histories.append(len(game.state.history))
+        return Script.__call__(script, prompt)
+
+    game.ask = before_each
+    game.ask_human()  # one decision
+    text = console.export_text()
+    assert "'xyz' is not a call" in text
+    assert "a call is one word" in text
+    assert "bids go up to 14" in text
+    assert "'9x' is not a call" in text
+    assert "type your choice" in text
+    assert len(set(histories)) == 1  # nothing was applied while the answers were refused
+    assert "Traceback" not in text
+
+
+def test_illegal_and_unknown_cards_in_play_are_refused_with_the_reason(tmp_path: Path) -> None:
+    asked: dict[str, bool] = {}
+
+    def answer(prompt: str) -> str:
+        state = game.state
+        if state.phase == Phase.PLAY and not asked.get("done"):
+            legal = state.legal()
+            assert isinstance(legal, list)
+            hand = state.observation(game.human).hand
+            tops = {play_top(a) for a in legal}
+            if any(c not in tops for c in hand) and all(len(play_cards(a)) == 1 for a in legal):
+                step = len(asked)
+                asked[str(step)] = True
+                if step == 0:
+                    return "1x"
+                if step == 1:
+                    missing = next(c for c in range(52) if c not in hand)
+                    return _text(missing)
+                if step == 2:
+                    return _text(next(c for c in hand if c not in tops))
+                asked["done"] = True
+        return first_legal_text(game)
+
+    console = Console(record=True, width=110, color_system=None)
+    rules = make_ruleset("cinch", {"target": 21})
+    game = TerminalGame(console, rules, seat_players(None, 4), seed=7, save=tmp_path / "g.json", ask=answer)
+    assert game.run() == 0
+    assert asked.get("done"), "the script never met a turn with an illegal card"
+    text = console.export_text()
+    assert "'1x' is not a card" in text
+    assert "not in hand" in text
+    assert "not allowed: must" in text  # "must follow suit or trump" / "must play a trump ..."
+
+
+def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
+    script = Script("help", "score", "last", "rules", "hand", "quit")
+    game, console = new_game(tmp_path, script, seed=3)
+    assert game.run() == 0
+    text = console.export_text()
+    assert "How to answer" in text
+    assert "Score (game to 62)" in text
+    assert "No trick has been played yet." in text
+    assert "Card points" in text  # a heading of the rule sheet
+    assert "You leave the game." in text
+    assert (tmp_path / "game.json").exists()
+    record = read_record(tmp_path / "game.json")
+    assert record["variant"] == "cinch"
+    assert record["names"] == ["You", "Bo", "Cy", "Di"]
+
+
+def test_last_shows_the_previous_trick(tmp_path: Path) -> None:
+    script = Script()
+    game, console = new_game(tmp_path, script, seed=3)
+    while not game.state.tricks and not game.state.is_over:
+        seat = game.state.current_player
+        action = (
+            game.ask_human() if seat == game.human else game.players[seat].act(game.state.observation(seat))
+        )
+        game.apply(seat, action)
+    script.lines = ["last", "quit"]
+    assert game.run() == 0
+    assert "Last trick:" in console.export_text()
+
+
+def test_end_of_input_and_ctrl_c_save_the_game(tmp_path: Path) -> None:
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    for ask, code in ((eof, 0), (interrupt, play_cmd.INTERRUPTED)):
+        path = tmp_path / f"{code}.json"
+        console = Console(record=True, width=100)
+        game = TerminalGame(console, VARIANTS["cinch"], seat_players(None, 4), seed=2, save=path, ask=ask)
+        assert game.run() == code
+        assert path.exists()
+        assert "Game saved to" in console.export_text()
+
+
+def test_cli_play_with_typed_input_saves_on_quit(tmp_path: Path) -> None:
+    path = tmp_path / "cli.json"
+    result = CliRunner().invoke(
+        app, ["play", "--seed", "4", "--save", str(path)], input="garbage\nhelp\nscore\nlast\nrules\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "How to answer" in result.output
+    assert "Game saved to" in result.output
+    assert path.exists()
+    assert read_record(path)["format"] == "pedro-record/1"
+
+
+def test_cli_play_default_save_path_and_end_of_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["play", "--variant", "pitch_fives", "--seed", "1"], input="")
+    assert result.exit_code == 0, result.output
+    saved = list(tmp_path.glob("pedro-pitch_fives-*.json"))
+    assert len(saved) == 1
+    assert "End of input" in result.output
+
+
+def test_cli_play_rejects_bad_players_and_variants() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["play", "--players", "basic,basic"], input="quit\n")
+    assert bad.exit_code == 2
+    assert "--players needs 3 computer players" in bad.output
+    unknown = runner.invoke(app, ["play", "--players", "basic,wizard,basic"], input="quit\n")
+    assert unknown.exit_code == 2 and "unknown player 'wizard'" in unknown.output
+    variant = runner.invoke(app, ["play", "--variant", "bridge"], input="quit\n")
+    assert variant.exit_code == 2 and "unknown variant" in variant.output
+
+
+def test_seat_players_puts_the_human_where_asked() -> None:
+    assert seat_players(None, 4) == ["human", "basic", "basic", "basic"]
+    assert seat_players("random,basic,random", 4) == ["human", "random", "basic", "random"]
+    assert seat_players("basic,human,basic,basic", 4) == ["basic", "human", "basic", "basic"]
+    with pytest.raises(ValueError, match="'human'"):
+        seat_players("human,human,basic,basic", 4)
+
+
+def test_human_in_another_seat_plays_a_whole_game(tmp_path: Path) -> None:
+    console = Console(record=True, width=100)
+    script = Script()
+    game = TerminalGame(
+        console, make_ruleset("cinch", {"target": 15}), seat_players("basic,basic,human,basic", 4),
+        seed=8, save=tmp_path / "g.json", name="Ann", ask=script,
+    )  # fmt: skip
+    script.game = game
+    assert game.human == 2 and game.names[2] == "Ann"
+    assert game.run() == 0
+    assert read_record(tmp_path / "g.json")["names"][2] == "Ann"
+
+
+def test_default_save_path_does_not_overwrite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime
+
+    monkeypatch.chdir(tmp_path)
+    now = datetime(2024, 5, 6, 7, 8, 9)
+    first = default_save_path(VARIANTS["cinch"], now)
+    assert str(first) == "pedro-cinch-20240506-070809.json"
+    first.write_text("{}")
+    assert str(default_save_path(VARIANTS["cinch"], now)) == "pedro-cinch-20240506-070809-2.json"
+
+
+# --------------------------------------------------------------------------- reading answers
+
+
+def _advance_to(state: GameState, phase: Phase) -> GameState:
+    """Let basic players act until the current decision is in ``phase``."""
+    players = [BasicPlayer(s) for s in range(state.players)]
+    while state.phase != phase:
+        seat = state.current_player
+        state.apply(players[seat].act(state.observation(seat)))
+    return state
+
+
+def test_calls_are_read_in_every_spelling() -> None:
+    state = GameState(VARIANTS["cinch"], seed=1)
+    assert parse_answer("8", state) == bid_action(8)
+    assert parse_answer("bid 8", state) == bid_action(8)
+    assert parse_answer("pass", state) == PASS
+    assert verb_of(parse_answer("28-56", state)) == Verb.BID_28_56
+    with pytest.raises(play_cmd.InputError):
+        parse_answer("eight", state)
+
+
+def test_trumps_are_read_as_letters_words_and_symbols() -> None:
+    state = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.TRUMP)
+    for text in ("h", "H", "hearts", "heart", "♥", "trump h", "trumps ♥"):
+        assert parse_answer(text, state) == trump_action(1), text
+    with pytest.raises(play_cmd.InputError, match="not a suit"):
+        parse_answer("x", state)
+
+
+def test_cards_are_read_in_every_spelling() -> None:
+    state = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.PLAY)
+    for text in ("5h", "5♥", "play 5H", "5H"):
+        assert parse_answer(text, state) == play_action([parse_card("5h")]), text
+    assert parse_answer("10d", state) == parse_answer("td", state) == play_action([parse_card("TD")])
+    assert parse_answer("AS", state) == play_action([parse_card("as")])
+    assert play_cards(parse_answer("ah 7h 8h", state)) == parse_cards("ah 7h 8h")
+
+
+def test_card_set_answers_take_the_verb_of_the_choice() -> None:
+    state = _advance_to(GameState(VARIANTS["king_pedro"], seed=3), Phase.EXCHANGE)
+    legal = state.legal()
+    assert isinstance(legal, CardChoice)
+    cards = parse_cards("3c 4d")
+    mask = (1 << cards[0]) | (1 << cards[1])
+    assert parse_answer("3c 4d", state) == cards_action(legal.verb, mask)
+    assert parse_answer("discard 3c, 4d", state) == cards_action(Verb.DISCARD, mask)
+    assert parse_answer("pass", state) == PASS
+    with pytest.raises(play_cmd.InputError, match="twice"):
+        parse_answer("3c 3c", state)
+
+
+def test_single_top_card_stands_for_the_only_legal_stack(tmp_path: Path) -> None:
+    # find a first trick where the human must play a stack (cinch dealer with more than six trumps)
+    for seed in range(300):
+        state = GameState(VARIANTS["cinch"], seed=seed)
+        players = [BasicPlayer(s) for s in range(4)]
+        while state.phase != Phase.PLAY:
+            seat = state.current_player
+            state.apply(players[seat].act(state.observation(seat)))
+        while not state.tricks and state.phase == Phase.PLAY:
+            legal = state.legal()
+            assert isinstance(legal, list)
+            stacks = [a for a in legal if len(play_cards(a)) > 1]
+            if stacks:
+                top = play_top(stacks[0])
+                same = [a for a in legal if play_top(a) == top]
+                typed = _text(top)
+                if len(same) == 1:
+                    assert parse_answer(typed, state) == same[0]
+                else:
+                    with pytest.raises(play_cmd.InputError, match="cards to this trick"):
+                        parse_answer(typed, state)
+                assert parse_answer(" ".join(_text(c) for c in play_cards(stacks[0])), state) == stacks[0]
+                return
+            seat = state.current_player
+            state.apply(players[seat].act(state.observation(seat)))
+    pytest.fail("no stack play found")
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def test_hand_is_sorted_trumps_first_then_suits_in_alternating_colours() -> None:
+    tt = VARIANTS["cinch"].tables(1)  # hearts
+    hand = parse_cards("2s 5d ah 3c kd 5h 9h qs")
+    assert render.sort_hand(hand, tt) == parse_cards("ah 9h 5h 5d qs 2s 3c kd")
+    assert render.sort_hand(hand) == parse_cards("qs 2s ah 9h 5h 3c kd 5d")
+
+
+def test_cards_are_coloured_by_suit() -> None:
+    assert render.card_markup(parse_card("5h")) == "[red]5♥[/]"
+    assert render.card_markup(parse_card("10d")) == "[red]10♦[/]"
+    assert render.card_markup(parse_card("as")) == "A♠"
+    tt = VARIANTS["cinch"].tables(0)
+    assert render.card_markup(parse_card("as"), tt) == "[bold]A♠[/]"
+
+
+def test_big_card_choices_show_the_rule_not_every_set() -> None:
+    state = _advance_to(GameState(VARIANTS["nicaragua"], seed=1), Phase.EXCHANGE)
+    obs = state.observation(state.current_player)
+    assert isinstance(obs.legal, CardChoice) and obs.legal.upper_bound() > 12
+    text = render.choices_markup(obs, state.rules)
+    assert "rule:" in text and obs.legal.rule in text
