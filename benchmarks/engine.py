@@ -78,9 +78,8 @@ def main() -> None:
     for variant in variants:
         decisions, hands, elapsed = random_play(variant, args.seconds)
         rates[variant] = decisions / elapsed
-        print(
-            f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {decisions / max(hands, 1):15.1f}"
-        )
+        per_hand = decisions / max(hands, 1)
+        print(f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {per_hand:15.1f}")
     euchre = openspiel_euchre(args.seconds)
     if euchre is None:
         print("OpenSpiel is not installed: no euchre comparison (pip install open-spiel).")
