@@ -68,6 +68,8 @@ def start(state: GameState) -> None:
         steps += [("fill", s) for s in order]
     elif fill != FillPolicy.NONE:
         steps += [("fill", s) for s in others]
+    if rules.trump_discard_claim != TrumpDiscardClaim.NONE:
+        steps.append(("claims", dealer))
     if not reduce and not rules.nine_card_deal:
         steps += [("excess", s) for s in others]
     if fill == FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS:
@@ -265,13 +267,16 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     pool = hand if throw_trumps else nontrumps
     keep_rule = rules.keep_nontrumps
 
+    too_many = f"keep at most {SIX} cards unless all of them are trumps"
+    must_discard = f"every non-trump must be discarded ({_fmt(nontrumps)})"
+
     def check(mask: int) -> str | None:
         kept = hand & ~mask
         if keep_rule:
             if kept.bit_count() > SIX and kept & ~tt.trump_mask:
-                return f"keep at most {SIX} cards unless all of them are trumps"
+                return too_many
         elif kept & ~tt.trump_mask:
-            return f"every non-trump must be discarded ({_fmt(nontrumps)})"
+            return must_discard
         return None
 
     rule = "discard every non-trump" if not keep_rule else f"discard non-trumps to keep at most {SIX} cards"
@@ -363,16 +368,31 @@ def _apply_discard(state: GameState, seat: int, action: int) -> None:
         state.ex_committed += max(0, mask.bit_count() - 3)
     _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
     lay_aside(state, seat, mask)
-    thrown = mask & tt.trump_mask & state.face_up
-    if thrown and rules.trump_discard_claim != TrumpDiscardClaim.NONE:
-        claimants = [(seat + i) % state.players for i in range(1, state.players)]
-        if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
-            claimants = [c for c in claimants if rules.side_of(c) != rules.side_of(seat)]
-        for offset, claimant in enumerate(claimants, start=1):
-            state.ex_steps.insert(state.ex_index + offset, (f"claim:{seat}", claimant))
 
 
 # ---------------------------------------------------------------- claims of face-up trumps (note C5)
+
+
+def _claims_step(state: GameState, seat: int) -> None:
+    """After the fills, offer each face-up discarded trump to the eligible players (note C5).
+
+    Claims wait for the fills so that a claimant who threw away all his
+    non-trumps has one again to give in exchange (RULES.md §4 case 99).
+    """
+    rules = state.rules
+    tt = _tt(state)
+    n = state.players
+    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    steps: list[tuple[str, int]] = []
+    for discarder in order:
+        if not state.discards[discarder] & tt.trump_mask & state.face_up:
+            continue
+        claimants = [(discarder + i) % n for i in range(1, n)]
+        if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
+            claimants = [c for c in claimants if rules.side_of(c) != rules.side_of(discarder)]
+        steps += [(f"claim:{discarder}", c) for c in claimants]
+    state.ex_steps[state.ex_index + 1 : state.ex_index + 1] = steps
+    return None
 
 
 def _claim_step(state: GameState, seat: int) -> list[int] | None:
@@ -502,6 +522,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     if rules.dealer_robs_discards:
         for s in range(state.players):
             if s != seat:
+                state.known[seat] |= state.discards[s]
                 extra |= state.discards[s] & tt.trump_mask
     # the non-trumps from the stock come next, as a step of their own
     state.ex_steps.insert(state.ex_index + 1, ("rob_stock", seat))
@@ -694,6 +715,7 @@ _STEPS = {
     "pick": _pick_step,
     "excess": _excess_step,
     "excess_discard": _excess_discard_step,
+    "claims": _claims_step,
     "claim": _claim_step,
 }
 _APPLY = {
@@ -707,5 +729,6 @@ _APPLY = {
     "pick": _apply_keep,
     "excess": _apply_excess,
     "excess_discard": _apply_excess,
+    "claims": lambda state, seat, action: None,
     "claim": _apply_claim,
 }
