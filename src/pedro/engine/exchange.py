@@ -656,7 +656,18 @@ def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     hand = state.hands[seat]
     over = hand.bit_count() - SIX
     policy = rules.excess_trumps
-    if over <= 0 or policy == ExcessTrumps.KEEP_AND_BURY:
+    if over <= 0:
+        return None
+    nontrumps = hand & ~_tt(state).trump_mask
+    if nontrumps and rules.keep_nontrumps:
+        # a dealer who kept non-trumps and then had to take the stock's trumps:
+        # only a hand of trumps may exceed six, so non-trumps go first
+        k = min(over, nontrumps.bit_count())
+        state.ex_steps.insert(state.ex_index + 1, ("excess", seat))
+        return CardChoice(
+            Verb.DISCARD, nontrumps, (k,), f"discard {k} non-trumps: only trumps may exceed {SIX}"
+        )
+    if policy == ExcessTrumps.KEEP_AND_BURY:
         return None
     if (
         rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.NONE)
@@ -695,6 +706,9 @@ def _apply_excess(state: GameState, seat: int, action: int) -> None:
         _apply_give(state, seat, action)
         return
     mask = arg_of(action)
+    if not mask & _tt(state).trump_mask:  # non-trumps shed from an over-full hand
+        lay_aside(state, seat, mask)
+        return
     if verb == Verb.KILL:
         lay_aside(state, seat, mask, dead=True)
         return
