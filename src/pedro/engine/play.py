@@ -111,22 +111,29 @@ def _legal_buried(
     return [tuple(fixed)] if left == 0 else []
 
 
+def card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) -> int:
+    """How strongly ``card`` competes in a trick whose led effective suit is ``led``.
+
+    The highest key wins, the earliest card among equals: trumps by trump
+    rank; otherwise a card of the led suit by rank, or, where plain cards do
+    not rank (RULES.md §1.7 ``leader``), the leader's card alone.
+    """
+    strength = tt.strength[card]
+    if strength:
+        return 1000 + strength
+    if not rules.plain_ranking:
+        return 1 if leads else 0
+    if card < 52 and card // 13 == led:
+        return 1 + card % 13
+    return 0
+
+
 def trick_winner(rules: Ruleset, tt: TrumpTables, leader: int, tops: list[tuple[int, int]]) -> int:
     """Seat that wins a trick given ``(seat, top_card)`` pairs in play order."""
-    strength = tt.strength
-    best_seat, best = -1, 0
-    for seat, c in tops:
-        s = strength[c]
-        if s > best:
-            best, best_seat = s, seat
-    if best_seat >= 0:
-        return best_seat
-    if not rules.plain_ranking:
-        return leader
-    led_card = tops[0][1]
-    led = led_card // 13
-    best_seat, best_rank = tops[0][0], led_card % 13
+    led = effective_suit(tops[0][1], tt.trump_mask)
+    best_seat, best = tops[0][0], card_key(rules, tt, led, tops[0][1], True)
     for seat, c in tops[1:]:
-        if c < 52 and c // 13 == led and c % 13 > best_rank:
-            best_seat, best_rank = seat, c % 13
+        key = card_key(rules, tt, led, c, False)
+        if key > best:
+            best, best_seat = key, seat
     return best_seat

@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING
 
 from pedro.cards import format_cards
 from pedro.engine import exchange
-from pedro.engine.actions import PASS, Verb, action_words, arg_of, play_mask, play_top, verb_of
+from pedro.engine.actions import PASS, PLAY_BASE, Verb, action_words, arg_of, play_mask, play_top, verb_of
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_positions
 from pedro.engine.play import (
     TRUMP_SUIT,
+    card_key,
     effective_suit,
     legal_play_mask,
     single_plays,
     stack_plays,
-    trick_winner,
 )
 from pedro.engine.scoring import Contract, TrickCards, count_points, decide_winner, score_hand
 from pedro.variants.model import AllPassAction, ExcessTrumps, OutOfTrumps, Ruleset, TrumpTables
@@ -130,6 +130,8 @@ class GameState:
     normal_hand: int
     first_lead_pending: bool
     led: int
+    best_seat: int  # the seat winning the current trick so far
+    best_key: int
     all_active: bool
     _legal: list[int] | CardChoice | None
 
@@ -532,7 +534,13 @@ class GameState:
         hand = self.hands[seat]
         led = self.led
         if self.tricks:
-            return single_plays(legal_play_mask(self.rules, self.tt, hand, led, False))
+            mask = legal_play_mask(self.rules, self.tt, hand, led, False)
+            plays = []
+            while mask:
+                low = mask & -mask
+                plays.append(PLAY_BASE | low)
+                mask ^= low
+            return plays
         must_trump = led < 0 and self.first_lead_pending
         mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
         size = hand.bit_count() - (self.normal_hand - 1)
@@ -544,11 +552,22 @@ class GameState:
         tt = self.tt
         trick = self.trick
         assert trick is not None and tt is not None
-        hand = self.hands[seat] & ~play_mask(action)
+        cards = action & _CARD_BITS
+        hand = self.hands[seat] & ~cards
         self.hands[seat] = hand
+        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
+        if top < 0:
+            top = cards.bit_length() - 1
         if not trick.plays:
             self.first_lead_pending = False
-            self.led = effective_suit(play_top(action), tt.trump_mask)
+            self.led = effective_suit(top, tt.trump_mask)
+            self.best_seat = seat
+            self.best_key = card_key(self.rules, tt, self.led, top, True)
+        else:
+            key = card_key(self.rules, tt, self.led, top, False)
+            if key > self.best_key:
+                self.best_key = key
+                self.best_seat = seat
         trick.plays.append((seat, action))
         if self.rules.out_of_trumps == OutOfTrumps.UP and not hand & tt.trump_mask:
             self._lay_down(seat, Status.UP)
@@ -579,8 +598,7 @@ class GameState:
             # nobody could lead: the card play is over
             self._end_play()
             return
-        tops = [(s, play_top(a)) for s, a in trick.plays]
-        trick.winner = trick_winner(self.rules, self.tt, trick.leader, tops)
+        trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
         self.tricks.append(trick)
         if self.rules.out_of_trumps == OutOfTrumps.UP:
             self._check_up()
@@ -736,6 +754,10 @@ class GameState:
         from pedro.engine.observation import observe
 
         return observe(self, seat)
+
+
+_CARD_BITS = (1 << 56) - 1
+_TOP_SHIFT = 56
 
 
 def _bits(mask: int) -> list[int]:
