@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pedro.cards import format_cards
+from pedro.cards import cards_of, format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
+from pedro.engine.play import discard_category
 from pedro.variants.model import (
     DiscardedScoringTrumps,
     DiscardPolicy,
@@ -30,17 +31,8 @@ if TYPE_CHECKING:
 SIX = 6
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _fmt(mask: int) -> str:
-    return format_cards(_bits(mask))
+    return format_cards(cards_of(mask))
 
 
 def start(state: GameState) -> None:
@@ -147,19 +139,15 @@ def _partner(state: GameState, seat: int) -> int:
 
 def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
     """Sorted categories of the cheapest ``k`` cards of ``pool`` (note J6 / K19 order)."""
-    from pedro.engine.play import _category
-
-    return tuple(sorted(_category(tt, c) for c in _bits(pool))[:k])
+    return tuple(sorted(discard_category(tt, c) for c in cards_of(pool))[:k])
 
 
 def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check, str]:
-    from pedro.engine.play import _category
-
     cheapest = _category_minimal(tt, pool, k)
 
     def check(mask: int) -> str | None:
         trumps = mask & tt.trump_mask
-        got = tuple(sorted(_category(tt, c) for c in _bits(trumps)))
+        got = tuple(sorted(discard_category(tt, c) for c in cards_of(trumps)))
         if got != cheapest:
             return f"{what}: non-scoring trumps first, then the two, then 1-point trumps"
         return None
@@ -183,7 +171,7 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
             _fold(state, seat)
             return None
         return [PASS, FOLD]
-    low = any(tt.roles[c] == "2" for c in _bits(trumps))
+    low = any(tt.roles[c] == "2" for c in cards_of(trumps))
     partner = _partner(state, seat)
     if (
         (t == 1 or (t == 2 and low))
@@ -404,7 +392,9 @@ def _claim_step(state: GameState, seat: int) -> list[int] | None:
     nontrumps = state.hands[seat] & ~tt.trump_mask
     if not trumps or not nontrumps or state.status[seat] != 0:
         return None
-    claims = [cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in _bits(trumps) for c in _bits(nontrumps)]
+    claims = [
+        cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
+    ]
     return [PASS, *claims]
 
 
@@ -430,7 +420,7 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
         return
     rules = state.rules
     tt = _tt(state)
-    points = sum(tt.points[c] for c in _bits(scoring))
+    points = sum(tt.points[c] for c in cards_of(scoring))
     side = rules.side_of(seat)
     if rules.excess_trumps == ExcessTrumps.DISCARD_NONSCORING_FACE_UP:
         state.credits[side] += points
@@ -515,7 +505,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     rest = _take_rest(state, seat)
     stock_trumps = rest & tt.trump_mask
     state.hands[seat] |= stock_trumps
-    for c in _bits(stock_trumps):
+    for c in cards_of(stock_trumps):
         state.dealt_to.setdefault(c, seat)
     state.rob_pool = rest & ~tt.trump_mask
     extra = 0
@@ -559,7 +549,7 @@ def _take(state: GameState, seat: int, mask: int) -> None:
     for s in range(state.players):
         state.discards[s] &= ~mask
     state.face_up &= ~mask
-    for c in _bits(mask):
+    for c in cards_of(mask):
         state.dealt_to.setdefault(c, seat)
 
 
@@ -590,7 +580,7 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
     rest = _take_rest(state, seat)
     stock_trumps = rest & tt.trump_mask
     state.hands[seat] |= stock_trumps
-    for c in _bits(stock_trumps):
+    for c in cards_of(stock_trumps):
         state.dealt_to.setdefault(c, seat)
     state.rob_pool = rest & ~tt.trump_mask
     have = state.hands[seat].bit_count()

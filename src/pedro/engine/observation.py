@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
 from pedro.variants.model import Ruleset
@@ -19,12 +20,7 @@ if TYPE_CHECKING:
 
 
 def _cards(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    return tuple(cards_of(mask))
 
 
 @dataclass(frozen=True)

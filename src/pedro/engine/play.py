@@ -55,7 +55,7 @@ def single_plays(mask: int) -> list[int]:
     return out
 
 
-def _category(tt: TrumpTables, card: int) -> int:
+def discard_category(tt: TrumpTables, card: int) -> int:
     """Burying preference of note J6: non-scoring, the Low, 1-point, then bigger cards."""
     points = tt.points[card]
     if points == 0:
@@ -98,7 +98,7 @@ def _legal_buried(
     # i.e. every card of the categories wholly needed and a choice in the last one.
     by_cat: dict[int, list[int]] = {}
     for c in rest:
-        by_cat.setdefault(_category(tt, c), []).append(c)
+        by_cat.setdefault(discard_category(tt, c), []).append(c)
     fixed: list[int] = []
     left = k
     for cat in sorted(by_cat):

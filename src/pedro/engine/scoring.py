@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pedro.cards import cards_of
 from pedro.engine.actions import Verb
 from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
 
@@ -95,7 +96,7 @@ def _count_relative(
         (seat, c, trick.winner)
         for trick in tricks
         for seat, cards in trick.plays
-        for c in _bits(cards)
+        for c in cards_of(cards)
         if tt.trump_mask >> c & 1
     ]
     if played:
@@ -109,7 +110,7 @@ def _count_relative(
     game = [0] * sides
     for trick in tricks:
         side = rules.side_of(trick.winner)
-        for c in _bits(trick.mask):
+        for c in cards_of(trick.mask):
             if c < 52:
                 game[side] += _GAME_VALUES.get(c % 13, 0)
             role = tt.roles[c]
@@ -123,15 +124,6 @@ def _count_relative(
         points[side] += 1
         taken[side].append(("T", 1))
     return points, taken
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def special_values(rules: Ruleset, contract: Contract) -> tuple[int, int] | None:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from pedro.cards import format_cards
+from pedro.cards import cards_of, format_cards
 from pedro.engine import exchange
-from pedro.engine.actions import PASS, PLAY_BASE, Verb, action_words, arg_of, play_mask, play_top, verb_of
+from pedro.engine.actions import PASS, Verb, action_words, arg_of, play_mask, play_top, verb_of
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_positions
@@ -129,7 +129,7 @@ class GameState:
     hands_at_play: list[int]
     normal_hand: int
     first_lead_pending: bool
-    led: int
+    led: int  # effective suit of the current trick's lead, -1 before the lead
     best_seat: int  # the seat winning the current trick so far
     best_key: int
     all_active: bool
@@ -426,7 +426,9 @@ class GameState:
         from pedro.engine.deal import DealError
 
         if self.wash_order is None:
-            pile = [c for s in range(self.players) for c in _bits(self.discards[s]) if not self.dead >> c & 1]
+            pile = [
+                c for s in range(self.players) for c in cards_of(self.discards[s]) if not self.dead >> c & 1
+            ]
             pile = [c for c in pile if not (self.face_up >> c & 1 and self._is_trump(c))]
             self.wash_order = self.deals.wash(self.hand_index, pile)
         dealt = self.washes[-1]
@@ -509,7 +511,7 @@ class GameState:
             self._end_play()
             return False
         seat = self.current_player
-        led = self._led()
+        led = self.led
         if self.status[seat] != Status.ACTIVE or not self.hands[seat]:
             self._next_in_trick(seat)
             return False
@@ -525,22 +527,12 @@ class GameState:
                 return False
         return True
 
-    def _led(self) -> int:
-        """Effective suit of the current trick's lead, -1 before the lead."""
-        return self.led
-
     def _legal_plays(self, seat: int) -> list[int]:
         assert self.tt is not None
         hand = self.hands[seat]
         led = self.led
         if self.tricks:
-            mask = legal_play_mask(self.rules, self.tt, hand, led, False)
-            plays = []
-            while mask:
-                low = mask & -mask
-                plays.append(PLAY_BASE | low)
-                mask ^= low
-            return plays
+            return single_plays(legal_play_mask(self.rules, self.tt, hand, led, False))
         must_trump = led < 0 and self.first_lead_pending
         mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
         size = hand.bit_count() - (self.normal_hand - 1)
@@ -645,7 +637,7 @@ class GameState:
             call = "protect"
         result = HandResult(
             self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
-            [_bits(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
+            [cards_of(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
             list(self.scores), self.bgo_hand,
         )  # fmt: skip
         self.results.append(result)
@@ -724,7 +716,7 @@ class GameState:
         seat = self.current_player
         cards = play_mask(action)
         if cards & ~self.hands[seat]:
-            return f"{format_cards(_bits(cards & ~self.hands[seat]))} not in hand"
+            return f"{format_cards(cards_of(cards & ~self.hands[seat]))} not in hand"
         need = self.hands[seat].bit_count() - (self.normal_hand - 1)
         if self.rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY:
             need = 1
@@ -736,7 +728,7 @@ class GameState:
             top = play_top(action)
             if any(play_top(a) == top for a in legal):
                 return "those cards may not be buried under it (see the burying rule)"
-        led = self._led()
+        led = self.led
         if led < 0:
             return "the first lead must be a trump" if self.first_lead_pending else "must lead a trump"
         if led == TRUMP_SUIT:
@@ -758,15 +750,6 @@ class GameState:
 
 _CARD_BITS = (1 << 56) - 1
 _TOP_SHIFT = 56
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 _MUTABLE_FIELDS = (
