@@ -487,11 +487,11 @@ class ReplayResult:
 
 
 class _RecordDeals(RecordedDeals):
-    """``RecordedDeals`` that, past the last recorded hand, deals a placeholder pack.
+    """``RecordedDeals`` that, past the last recorded hand, deals the pack unshuffled.
 
     The engine deals the next hand as soon as one ends; a record that stops
     between hands is an unfinished game, not a broken one, so that next deal
-    must not fail. The placeholder hand is never reported.
+    must not fail. That unrecorded hand is never reported.
     """
 
     def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
