@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from pedro.cards import RANK_INDEX
 from pedro.engine.actions import PASS, PROTECT, Verb, bid_action, make
@@ -32,10 +33,10 @@ class Auction:
 
     def is_forced(self, rules: Ruleset, seat: int) -> bool:
         return (
-            rules.all_pass_action == AllPassAction.DEALER_FORCED
-            and rules.dealer_forced_bid is not None
-            and seat == self.dealer
+            seat == self.dealer
             and self.high_value is None
+            and rules.dealer_forced_bid is not None
+            and rules.all_pass_action == AllPassAction.DEALER_FORCED
             and sum(self.passed) == self.players - 1
         )
 
@@ -45,23 +46,30 @@ def _suits_with_a_k_2(hand: int) -> tuple[int, ...]:
     return tuple(s for s in range(4) if all(hand >> (s * 13 + r) & 1 for r in needed))
 
 
+@cache
+def _bids(top: int) -> tuple[int, ...]:
+    """The actions ``bid 0`` to ``bid top``, indexed by value."""
+    return tuple(bid_action(v) for v in range(top + 1))
+
+
+#: Verbs by number, for calls already known to be legal (faster than ``Verb(n)``).
+_VERBS = tuple(Verb)
+
+
 def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
     """Every call ``seat`` may make now, as actions."""
-    forced = auction.is_forced(rules, seat)
-    calls: list[int] = [] if forced else [PASS]
+    bids = _bids(rules.max_bid)
     high = auction.high_value
-    lo = rules.min_bid if high is None else high + 1
-    if forced:
-        assert rules.dealer_forced_bid is not None
-        calls.append(bid_action(rules.dealer_forced_bid))
-        lo = max(lo, rules.dealer_forced_bid)
-    values = set(range(lo, rules.max_bid + 1))
-    if high is not None and auction.high_verb == Verb.BID and high <= rules.max_bid:
-        if rules.dealer_may_equal and seat == auction.dealer:
-            values.add(high)
-        if rules.max_bid_rebid and high == rules.max_bid:
-            values.add(high)
-    calls.extend(bid_action(v) for v in sorted(values) if not (forced and v == rules.dealer_forced_bid))
+    forced_bid = rules.dealer_forced_bid
+    if forced_bid is not None and auction.is_forced(rules, seat):
+        # the forced dealer may not pass: the forced bid first, then the ordinary bids
+        calls = [bid_action(forced_bid)]
+        calls += [a for a in bids[max(rules.min_bid, forced_bid) :] if a != calls[0]]
+    else:
+        lowest = rules.min_bid if high is None else high + 1
+        if _may_equal(rules, auction, seat):
+            lowest -= 1
+        calls = [PASS, *bids[lowest:]]
     above_max = high is None or high <= rules.max_bid
     if (
         rules.bid_28_56
@@ -80,9 +88,19 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
     return calls
 
 
+def _may_equal(rules: Ruleset, auction: Auction, seat: int) -> bool:
+    """Whether ``seat`` may bid the high bid again (a dealer equalling it, a rebid of the maximum)."""
+    high = auction.high_value
+    if high is None or auction.high_verb != Verb.BID or high > rules.max_bid:
+        return False
+    return (rules.dealer_may_equal and seat == auction.dealer) or (
+        rules.max_bid_rebid and high == rules.max_bid
+    )
+
+
 def call_value(rules: Ruleset, action: int) -> int:
     """The value a call ranks at (special calls rank just above the maximum)."""
-    verb = Verb(action >> 64)
+    verb = _VERBS[action >> 64]
     if verb == Verb.BID:
         return action & ((1 << 64) - 1)
     if verb == Verb.PROTECT:
@@ -98,7 +116,7 @@ def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: i
     else:
         auction.high_value = call_value(rules, action)
         auction.high_seat = seat
-        auction.high_verb = Verb(action >> 64)
+        auction.high_verb = _VERBS[action >> 64]
         if auction.high_verb == Verb.BID_28_56:
             auction.suits_28_56 = _suits_with_a_k_2(hand)
 

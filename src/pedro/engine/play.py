@@ -14,6 +14,13 @@ from pedro.variants.model import BuryRule, OutOfTrumps, PlainLead, Ruleset, Trum
 
 TRUMP_SUIT = 4
 
+# Enum members are slow to look up on Python 3.11: the legal plays compare against these.
+_COLD_ON_TURN = OutOfTrumps.COLD_ON_TURN
+_ANY = PlainLead.ANY
+_FOLLOW_OR_TRUMP = PlainLead.FOLLOW_OR_TRUMP
+_MUST_FOLLOW = PlainLead.MUST_FOLLOW
+_NONTRUMP_IF_ABLE = PlainLead.NONTRUMP_IF_ABLE
+
 
 def effective_suit(card: int, trump_mask: int) -> int:
     if trump_mask >> card & 1:
@@ -25,20 +32,20 @@ def legal_play_mask(rules: Ruleset, tt: TrumpTables, hand: int, led: int, must_l
     """The single cards ``hand`` may play; ``led`` is the led effective suit or -1 when leading."""
     trumps = hand & tt.trump_mask
     if led < 0:
-        if trumps and (must_lead_trump or rules.out_of_trumps is OutOfTrumps.COLD_ON_TURN):
+        if trumps and (must_lead_trump or rules.out_of_trumps is _COLD_ON_TURN):
             return trumps
         return hand
-    if led == TRUMP_SUIT or rules.out_of_trumps is OutOfTrumps.COLD_ON_TURN:
+    if led == TRUMP_SUIT or rules.out_of_trumps is _COLD_ON_TURN:
         return trumps or hand
     policy = rules.plain_lead
-    if policy is PlainLead.ANY:
+    if policy is _ANY:
         return hand
     suit = hand & SUIT_MASKS[led] & ~tt.trump_mask
-    if policy is PlainLead.FOLLOW_OR_TRUMP:
+    if policy is _FOLLOW_OR_TRUMP:
         return (suit | trumps) if suit else hand
-    if policy is PlainLead.MUST_FOLLOW:
+    if policy is _MUST_FOLLOW:
         return suit or hand
-    if policy is PlainLead.NONTRUMP_IF_ABLE:
+    if policy is _NONTRUMP_IF_ABLE:
         return (hand & ~tt.trump_mask) or hand
     # FOLLOW_OR_TRUMP_VOID_MUST_TRUMP
     if suit:

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 
 from pedro.cards import cards_of, format_cards
 from pedro.engine import exchange
-from pedro.engine.actions import PASS, Verb, action_words, arg_of, play_mask, play_top, verb_of
+from pedro.engine.actions import (
+    PASS,
+    Verb,
+    action_words,
+    arg_of,
+    play_mask,
+    play_top,
+    trump_action,
+    verb_of,
+)
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_positions
@@ -51,6 +60,14 @@ class Status(IntEnum):
     COLD = 2
     UP = 3
     OUT = 4
+
+
+# Looking up an enum member costs a descriptor call on Python 3.11; the hot
+# paths compare against these module constants instead.
+_AUCTION, _TRUMP, _EXCHANGE, _PLAY, _GAME_OVER = Phase
+_ACTIVE = Status.ACTIVE
+_UP = OutOfTrumps.UP
+_CONTINUE = OutOfTrumps.CONTINUE
 
 
 class IllegalActionError(ValueError):
@@ -159,7 +176,7 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     @property
     def history(self) -> list[tuple[int, int]]:
@@ -168,9 +185,10 @@ class GameState:
 
     def legal(self) -> list[int] | CardChoice:
         """The current decision's legal actions: a list, or a rule for choosing cards."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def legal_actions(self) -> list[int]:
         """All legal actions as a list (may be long for card-set choices)."""
@@ -179,7 +197,7 @@ class GameState:
 
     def why_illegal(self, action: int) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _GAME_OVER:
             return "the game is over"
         legal = self.legal()
         if isinstance(legal, CardChoice):
@@ -190,7 +208,7 @@ class GameState:
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player; raises IllegalActionError and changes nothing."""
-        if self.phase == Phase.PLAY:
+        if self.phase == _PLAY:
             # the hot path of simulations: plays are always in a plain list
             legal = self._legal
             if legal is None:
@@ -203,7 +221,7 @@ class GameState:
             self._apply_play(seat, action)
             if self.all_active and self.trick and self.trick.plays:
                 return  # everyone plays every trick: the next seat simply plays
-            if self.phase == Phase.PLAY and self._prepare_play_turn():
+            if self.phase == _PLAY and self._prepare_play_turn():
                 return
             self._advance()
             return
@@ -215,7 +233,7 @@ class GameState:
 
     def describe_legal(self, limit: int = 40) -> str:
         """Legal actions as record text, for messages."""
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _GAME_OVER:
             return "none (the game is over)"
         legal = self.legal()
         seat = self.current_player
@@ -277,7 +295,7 @@ class GameState:
         self.trump = -1
         self.tt: TrumpTables | None = None
         self.contract: Contract | None = None
-        self.status = [Status.ACTIVE] * n
+        self.status = [_ACTIVE] * n
         self.discards = [0] * n  # everything each seat laid aside
         self.face_up = 0  # cards laid aside face up (public)
         self.dead = 0  # cards out of play
@@ -299,7 +317,7 @@ class GameState:
         self.first_lead_pending = False
         self.led = -1
         self.all_active = False
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.current_player = self.auction.turn
         self._legal = None
         self._advance()
@@ -310,12 +328,13 @@ class GameState:
         """Take every automatic step until a player has a decision to make."""
         while True:
             self._legal = None
-            if self.phase == Phase.GAME_OVER:
+            phase = self.phase
+            if phase == _GAME_OVER:
                 return
-            if self.phase == Phase.EXCHANGE:
+            if phase == _EXCHANGE:
                 if not exchange.step(self):
                     continue
-            elif self.phase == Phase.PLAY:
+            elif phase == _PLAY:
                 if not self._prepare_play_turn():
                     continue
                 return
@@ -331,22 +350,18 @@ class GameState:
 
     def _compute_legal(self) -> list[int] | CardChoice:
         seat = self.current_player
-        if self.phase == Phase.AUCTION:
+        phase = self.phase
+        if phase == _PLAY:
+            return self._legal_plays(seat)
+        if phase == _AUCTION:
             return legal_calls(self.rules, self.auction, seat, self.hands[seat])
-        if self.phase == Phase.TRUMP:
-            from pedro.engine.actions import trump_action
-
-            suits = (
-                self.auction.suits_28_56
-                if self.contract and self.contract.verb == Verb.BID_28_56
-                else range(4)
-            )
-            return [trump_action(s) for s in suits]
-        if self.phase == Phase.EXCHANGE:
+        if phase == _TRUMP:
+            if self.contract and self.contract.verb == Verb.BID_28_56:
+                return [trump_action(s) for s in self.auction.suits_28_56]
+            return list(_TRUMP_ACTIONS)
+        if phase == _EXCHANGE:
             assert self.ex_choice is not None
             return self.ex_choice
-        if self.phase == Phase.PLAY:
-            return self._legal_plays(seat)
         return []
 
     def _apply(self, action: int, written: bool) -> None:
@@ -354,13 +369,14 @@ class GameState:
         if written:
             self.histories[-1].append((seat, action))
         self._legal = None
-        if self.phase == Phase.AUCTION:
+        phase = self.phase
+        if phase == _AUCTION:
             self._apply_call(seat, action)
-        elif self.phase == Phase.TRUMP:
+        elif phase == _TRUMP:
             self._name_trump(action & 3)
-        elif self.phase == Phase.EXCHANGE:
+        elif phase == _EXCHANGE:
             exchange.apply(self, seat, action)
-        elif self.phase == Phase.PLAY:
+        elif phase == _PLAY:
             self._apply_play(seat, action)
 
     # ------------------------------------------------------------------ auction
@@ -381,7 +397,7 @@ class GameState:
         self.contract = Contract(a.high_seat, a.high_value, a.high_verb)
         if rules.kitty_before_trump:
             self._take_kitty()
-        self.phase = Phase.TRUMP
+        self.phase = _TRUMP
         self.current_player = a.high_seat
 
     def _take_kitty(self) -> None:
@@ -403,7 +419,7 @@ class GameState:
             for i in range(n):
                 s = (self.dealer + 1 + i) % n
                 self.give_from_stock(s, rules.second_deal)
-        self.phase = Phase.EXCHANGE
+        self.phase = _EXCHANGE
         exchange.start(self)
 
     # ------------------------------------------------------------------ stock and wash
@@ -458,16 +474,14 @@ class GameState:
     def start_play(self) -> None:
         rules = self.rules
         assert self.contract is not None and self.tt is not None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.hands_at_play = list(self.hands)
         exchanged = rules.discard.value != "none" or rules.fill.value != "none"
         self.normal_hand = rules.play_hand_size if exchanged else rules.first_deal_size
-        if rules.out_of_trumps == OutOfTrumps.UP:
+        if rules.out_of_trumps == _UP:
             self._check_up()
         self.first_lead_pending = rules.first_lead_trump
-        self.all_active = rules.out_of_trumps == OutOfTrumps.CONTINUE and all(
-            st == Status.ACTIVE for st in self.status
-        )
+        self.all_active = rules.out_of_trumps == _CONTINUE and all(st == _ACTIVE for st in self.status)
         leader = self._next_active(self.contract.bidder)
         self.trick = Trick(leader)
         self.led = -1
@@ -478,14 +492,14 @@ class GameState:
         n = self.players
         for i in range(n):
             s = (seat + i) % n
-            if self.status[s] == Status.ACTIVE and self.hands[s]:
+            if self.status[s] == _ACTIVE and self.hands[s]:
                 return s
         return -1
 
     def _check_up(self) -> None:
         assert self.tt is not None
         for s in range(self.players):
-            if self.status[s] == Status.ACTIVE and not self.hands[s] & self.tt.trump_mask:
+            if self.status[s] == _ACTIVE and not self.hands[s] & self.tt.trump_mask:
                 self._lay_down(s, Status.UP)
 
     def _lay_down(self, seat: int, status: Status) -> None:
@@ -496,10 +510,10 @@ class GameState:
         assert self.tt is not None
         if self.all_active:
             return not any(self.hands)
-        active = [s for s in range(self.players) if self.status[s] == Status.ACTIVE and self.hands[s]]
+        active = [s for s in range(self.players) if self.status[s] == _ACTIVE and self.hands[s]]
         if not active:
             return True
-        if self.rules.out_of_trumps != OutOfTrumps.CONTINUE:
+        if self.rules.out_of_trumps != _CONTINUE:
             return not any(self.hands[s] & self.tt.trump_mask for s in active)
         return False
 
@@ -512,7 +526,7 @@ class GameState:
             return False
         seat = self.current_player
         led = self.led
-        if self.status[seat] != Status.ACTIVE or not self.hands[seat]:
+        if self.status[seat] != _ACTIVE or not self.hands[seat]:
             self._next_in_trick(seat)
             return False
         trumps = self.hands[seat] & self.tt.trump_mask
@@ -561,7 +575,7 @@ class GameState:
                 self.best_key = key
                 self.best_seat = seat
         trick.plays.append((seat, action))
-        if self.rules.out_of_trumps == OutOfTrumps.UP and not hand & tt.trump_mask:
+        if self.rules.out_of_trumps == _UP and not hand & tt.trump_mask:
             self._lay_down(seat, Status.UP)
         nxt = (seat + 1) % self.players
         if self.all_active and nxt != trick.leader:
@@ -592,7 +606,7 @@ class GameState:
             return
         trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
         self.tricks.append(trick)
-        if self.rules.out_of_trumps == OutOfTrumps.UP:
+        if self.rules.out_of_trumps == _UP:
             self._check_up()
         if self._play_over():
             self._end_play()
@@ -667,7 +681,7 @@ class GameState:
     def _next_hand_or_end(self, winner: int | None) -> None:
         if winner is not None:
             self.winner = winner
-            self.phase = Phase.GAME_OVER
+            self.phase = _GAME_OVER
             self.current_player = -1
             return
         self._start_hand()
@@ -677,11 +691,11 @@ class GameState:
     def _explain(self, action: int, legal: list[int]) -> str:
         """Why an action that is not in ``legal`` is refused, in a player's words."""
         verb = verb_of(action) if action >= 0 else None
-        if self.phase == Phase.PLAY and verb == Verb.PLAY:
+        if self.phase == _PLAY and verb == Verb.PLAY:
             return self._explain_play(action, legal)
-        if self.phase == Phase.AUCTION:
+        if self.phase == _AUCTION:
             return self._explain_call(action, verb)
-        if self.phase == Phase.TRUMP:
+        if self.phase == _TRUMP:
             if verb == Verb.TRUMP:
                 return "after 28-56 the dealer must name the suit in which he holds ace, king and two"
             return "the bidder must name trumps now"
@@ -748,6 +762,7 @@ class GameState:
         return observe(self, seat)
 
 
+_TRUMP_ACTIONS = tuple(trump_action(s) for s in range(4))
 _CARD_BITS = (1 << 56) - 1
 _TOP_SHIFT = 56
 
