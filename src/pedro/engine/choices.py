@@ -90,6 +90,8 @@ class CardChoice:
 
     def only_action(self) -> int | None:
         """The single legal action if there is exactly one, else None."""
+        if self.check is _always and self.upper_bound() != 1:
+            return None  # with no check to pass, every counted set is legal
         found = None
         for action in self:
             if found is not None:

@@ -30,18 +30,39 @@ if TYPE_CHECKING:
 
 SIX = 6
 
+# Enum members are slow to look up on Python 3.11; the steps run every hand, so
+# they compare against these module constants.
+_ALL_NONTRUMPS = DiscardPolicy.ALL_NONTRUMPS
+_ANY_CARDS = DiscardPolicy.ANY_CARDS
+_AT_LEAST_3_ANY = DiscardPolicy.AT_LEAST_3_ANY
+_NO_DISCARD = DiscardPolicy.NONE
+_NO_CLAIM = TrumpDiscardClaim.NONE
+_KEEP_AND_BURY = ExcessTrumps.KEEP_AND_BURY
+_PASS_TO_PARTNER = ExcessTrumps.PASS_TO_PARTNER
+_KEEP = Verb.KEEP
+
 
 def _fmt(mask: int) -> str:
     return format_cards(cards_of(mask))
 
 
 def start(state: GameState) -> None:
-    """Build the step list for this hand once trumps are known."""
-    rules = state.rules
-    n = state.players
-    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    """Set up this hand's steps once trumps are known."""
+    plan = state.ex_plans.get(state.dealer)
+    if plan is None:
+        plan = state.ex_plans[state.dealer] = plan_steps(state.rules, state.dealer)
+    state.ex_steps = list(plan)
+    state.ex_index = 0
+    state.ex_done = set()
+    state.ex_choice = None
+    state.ex_committed = 0
+
+
+def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
+    """The steps of a hand dealt by ``dealer`` (steps may add others as they run)."""
+    n = rules.players
+    order = [(dealer + 1 + i) % n for i in range(n)]
     others = order[:-1]
-    dealer = state.dealer
     steps: list[tuple[str, int]] = []
     if rules.fold:
         steps += [("fold", s) for s in order]
@@ -72,27 +93,31 @@ def start(state: GameState) -> None:
         steps.append(("pick", dealer))
     if not reduce:
         steps.append(("excess", dealer))
-    state.ex_steps = steps
-    state.ex_index = 0
-    state.ex_done = set()
-    state.ex_choice = None
-    state.ex_committed = 0
+    return tuple(steps)
 
 
 def step(state: GameState) -> bool:
-    """Run the current step; True when it waits for a decision of ``state.current_player``."""
-    if state.ex_index >= len(state.ex_steps):
-        state.ex_choice = None
-        state.start_play()
-        return False
-    kind, seat = state.ex_steps[state.ex_index]
-    choice = _STEPS[kind.split(":")[0]](state, seat)
-    if choice is None:
+    """Run steps until one waits for a decision of ``state.current_player`` (True) or none is left.
+
+    When the steps are done the card play starts and False is returned.
+    """
+    steps = state.ex_steps  # steps may insert further steps into this list
+    while state.ex_index < len(steps):
+        kind, seat = steps[state.ex_index]
+        choice = _STEPS[_base_kind(kind)](state, seat)
+        if choice is not None:
+            state.ex_choice = choice
+            state.current_player = seat
+            return True
         _finish_step(state)
-        return False
-    state.ex_choice = choice
-    state.current_player = seat
-    return True
+    state.ex_choice = None
+    state.start_play()
+    return False
+
+
+def _base_kind(kind: str) -> str:
+    """A step's kind without its argument (``claim:2`` is a ``claim``)."""
+    return kind if ":" not in kind else kind.split(":")[0]
 
 
 def _finish_step(state: GameState) -> None:
@@ -103,7 +128,7 @@ def _finish_step(state: GameState) -> None:
 
 def apply(state: GameState, seat: int, action: int) -> None:
     kind, _ = state.ex_steps[state.ex_index]
-    _APPLY[kind.split(":")[0]](state, seat, action)
+    _APPLY[_base_kind(kind)](state, seat, action)
     _finish_step(state)
 
 
@@ -218,15 +243,15 @@ def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     hand = state.hands[seat]
     n = hand.bit_count()
     policy = rules.discard
-    if policy == DiscardPolicy.ALL_NONTRUMPS:
+    if policy == _ALL_NONTRUMPS:
         return _all_nontrumps_choice(state, seat)
-    if policy == DiscardPolicy.ANY_CARDS:
+    if policy == _ANY_CARDS:
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
             Verb.DISCARD, hand, list(range(low, n + 1)),
             f"discard any {low} or more of your cards" if low else "discard any cards you do not want",
         )  # fmt: skip
-    if policy == DiscardPolicy.AT_LEAST_3_ANY:
+    if policy == _AT_LEAST_3_ANY:
         stock = len(state.stock) - state.stock_pos
         cap = min(n, 3 + max(0, stock - state.ex_committed))
         return _card_choice(
@@ -238,7 +263,7 @@ def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
 
 def _trumps_may_be_discarded(rules: Ruleset) -> bool:
     """House rules under which throwing away trumps matters (C5: robbing or claiming discards)."""
-    return rules.dealer_robs_discards or rules.trump_discard_claim != TrumpDiscardClaim.NONE
+    return rules.dealer_robs_discards or rules.trump_discard_claim != _NO_CLAIM
 
 
 def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
@@ -297,7 +322,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
     policy = rules.excess_trumps
     if n <= SIX:
         return None
-    if policy == ExcessTrumps.PASS_TO_PARTNER:
+    if policy == _PASS_TO_PARTNER:
         # note E10: non-scoring trumps may be discarded freely, scoring trumps never
         pool = hand & ~tt.scoring_mask
         return CardChoice(
@@ -311,7 +336,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
             (n - SIX,),
             f"discard {n - SIX} non-trumps to keep {SIX} cards, all trumps kept",
         )
-    if policy == ExcessTrumps.KEEP_AND_BURY:
+    if policy == _KEEP_AND_BURY:
         lay_aside(state, seat, nontrumps)
         return None
     over = t - SIX
@@ -352,7 +377,7 @@ def _apply_discard(state: GameState, seat: int, action: int) -> None:
     mask = arg_of(action)
     rules = state.rules
     tt = _tt(state)
-    if rules.discard == DiscardPolicy.AT_LEAST_3_ANY:
+    if rules.discard == _AT_LEAST_3_ANY:
         state.ex_committed += max(0, mask.bit_count() - 3)
     _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
     lay_aside(state, seat, mask)
@@ -518,7 +543,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     state.ex_steps.insert(state.ex_index + 1, ("rob_stock", seat))
     if extra:
         return CardChoice(
-            Verb.KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
+            _KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
             "take any of the trumps in the other players' discards (or pass)",
             alternatives=(PASS,),
         )  # fmt: skip
@@ -534,9 +559,7 @@ def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _take(state, seat, pool_nt if need else 0)
         _finish_rob(state, seat)
         return None
-    return CardChoice(
-        Verb.KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards"
-    )
+    return CardChoice(_KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards")
 
 
 def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
@@ -590,7 +613,7 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_take_stock(state, seat)
         return None
     return CardChoice(
-        Verb.KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards"
+        _KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards"
     )
 
 
@@ -625,7 +648,7 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_pick(state, seat)
         return None
     return CardChoice(
-        Verb.KEEP, pool, (need,), f"take {need} cards from the stock and the other players' discards"
+        _KEEP, pool, (need,), f"take {need} cards from the stock and the other players' discards"
     )
 
 
@@ -657,14 +680,11 @@ def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
         return CardChoice(
             Verb.DISCARD, nontrumps, (k,), f"discard {k} non-trumps: only trumps may exceed {SIX}"
         )
-    if policy == ExcessTrumps.KEEP_AND_BURY:
+    if policy == _KEEP_AND_BURY:
         return None
-    if (
-        rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.NONE)
-        and policy != ExcessTrumps.PASS_TO_PARTNER
-    ):
+    if rules.discard in (_ANY_CARDS, _NO_DISCARD) and policy != _PASS_TO_PARTNER:
         return None  # nicaragua's seven and undiscarded hands have no excess rule
-    if policy == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships:
+    if policy == _PASS_TO_PARTNER and rules.partnerships:
         choice = _give_step(state, seat)
         if choice is not None:
             state.ex_steps.insert(state.ex_index + 1, ("excess_discard", seat))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pedro.cards import cards_of
 from pedro.engine.actions import Verb
@@ -10,6 +11,20 @@ from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring,
 
 #: Game-point values of classic Pitch, for option ``relative_high_low``.
 _GAME_VALUES = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}
+
+# Enum members are slow to look up on Python 3.11; every hand is scored, so
+# scoring compares against these module constants.
+_BID = Verb.BID
+_BID_28_56 = Verb.BID_28_56
+_BID_DOUBLE = Verb.BID_DOUBLE
+_CAPTURER = LowRule.CAPTURER
+_HOLDER = LowRule.HOLDER
+_DEALT = LowRule.DEALT
+_DIFFERENCE = Scoring.DIFFERENCE
+_MADE_BID = MadeScores.BID
+_BIDDER_GOES_OUT = EndRule.BIDDER_GOES_OUT
+_SUCCESSFUL_BID_ONLY = EndRule.SUCCESSFUL_BID_ONLY
+_COUNT_OUT = EndRule.COUNT_OUT
 
 
 @dataclass(frozen=True)
@@ -19,8 +34,7 @@ class Contract:
     verb: Verb
 
 
-@dataclass(frozen=True)
-class TrickCards:
+class TrickCards(NamedTuple):
     """What counting needs of a finished trick: its winner and who put which cards in."""
 
     winner: int
@@ -56,23 +70,27 @@ def count_points(
         return _count_relative(rules, tt, tricks, holder_of, credits)
     low_card = tt.low_card
     counted = tt.scoring_mask | (tt.points_mask if rules.plain_points else 0)
-    if low_card >= 0 and rules.low_rule != LowRule.CAPTURER:
+    if low_card >= 0 and rules.low_rule != _CAPTURER:
         counted &= ~(1 << low_card)  # counted below by its rule
+    values, roles = tt.points, tt.roles
     for trick in tricks:
-        winner_side = rules.side_of(trick.winner)
         m = trick.mask & counted
+        if not m:
+            continue
+        winner_side = rules.side_of(trick.winner)
+        got = taken[winner_side]
         while m:
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
-            p = tt.points[c]
+            p = values[c]
             points[winner_side] += p
-            taken[winner_side].append((tt.roles[c] or "plain", p))
+            got.append((roles[c] or "plain", p))
     if low_card >= 0 and tt.points[low_card] and not credited >> low_card & 1:
         owner: int | None = None
-        if rules.low_rule == LowRule.HOLDER:
+        if rules.low_rule == _HOLDER:
             owner = holder_of.get(low_card)
-        elif rules.low_rule == LowRule.DEALT:
+        elif rules.low_rule == _DEALT:
             owner = dealt_to.get(low_card)
         if owner is not None:
             side = rules.side_of(owner)
@@ -104,7 +122,7 @@ def _count_relative(
         low = min(played, key=lambda x: tt.strength[x[1]])
         points[rules.side_of(high[0])] += 1
         taken[rules.side_of(high[0])].append(("A", 1))
-        low_owner = low[2] if rules.low_rule == LowRule.CAPTURER else low[0]
+        low_owner = low[2] if rules.low_rule == _CAPTURER else low[0]
         points[rules.side_of(low_owner)] += 1
         taken[rules.side_of(low_owner)].append(("2", 1))
     game = [0] * sides
@@ -129,17 +147,17 @@ def _count_relative(
 def special_values(rules: Ruleset, contract: Contract) -> tuple[int, int] | None:
     """(made, set) values of a special call, or None for an ordinary bid."""
     top = rules.max_bid
-    if contract.verb == Verb.BID_28_56:
+    if contract.verb == _BID_28_56:
         return 4 * top, 2 * top
-    if contract.verb == Verb.BID_DOUBLE:
+    if contract.verb == _BID_DOUBLE:
         return 2 * top, 2 * top
-    if rules.slam and contract.verb == Verb.BID and contract.value == top:
+    if rules.slam and contract.verb == _BID and contract.value == top:
         return 2 * top, top
     return None
 
 
 def is_made(rules: Ruleset, contract: Contract, taken: int) -> bool:
-    if special_values(rules, contract) is not None or contract.verb in (Verb.BID_28_56, Verb.BID_DOUBLE):
+    if special_values(rules, contract) is not None or contract.verb in (_BID_28_56, _BID_DOUBLE):
         return taken >= rules.total_points
     return taken >= contract.value
 
@@ -152,7 +170,7 @@ def score_hand(rules: Ruleset, contract: Contract, points: list[int]) -> tuple[l
     made = is_made(rules, contract, pb)
     special = special_values(rules, contract)
     change = [0] * sides
-    if rules.scoring == Scoring.DIFFERENCE:
+    if rules.scoring == _DIFFERENCE:
         other = 1 - bside
         pd = points[other]
         if made:
@@ -168,7 +186,7 @@ def score_hand(rules: Ruleset, contract: Contract, points: list[int]) -> tuple[l
     if made:
         if special:
             change[bside] = special[0]
-        elif rules.made_scores == MadeScores.BID:
+        elif rules.made_scores == _MADE_BID:
             change[bside] = contract.value
         else:
             change[bside] = pb
@@ -204,17 +222,17 @@ def decide_winner(
     target = rules.target
     reached = [s for s in range(sides) if after[s] >= target]
     end = rules.end_rule
-    if end == EndRule.BIDDER_GOES_OUT:
+    if end == _BIDDER_GOES_OUT:
         if bgo_hand and made:
             return bside, False
         if len(reached) == 1:
             return reached[0], False
         return None, len(reached) >= 2
-    if end == EndRule.SUCCESSFUL_BID_ONLY:
+    if end == _SUCCESSFUL_BID_ONLY:
         if made and after[bside] >= target:
             return bside, False
         return None, False
-    if end == EndRule.COUNT_OUT and len(reached) > 1:
+    if end == _COUNT_OUT and len(reached) > 1:
         return _count_out(rules, before, after, contract, made, taken), False
     if len(reached) == 1:
         return reached[0], False

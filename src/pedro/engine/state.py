@@ -68,6 +68,8 @@ _AUCTION, _TRUMP, _EXCHANGE, _PLAY, _GAME_OVER = Phase
 _ACTIVE = Status.ACTIVE
 _UP = OutOfTrumps.UP
 _CONTINUE = OutOfTrumps.CONTINUE
+_COLD_ON_TURN = OutOfTrumps.COLD_ON_TURN
+_OUT_ON_TRUMP_LEAD = OutOfTrumps.OUT_ON_TRUMP_LEAD
 
 
 class IllegalActionError(ValueError):
@@ -137,6 +139,7 @@ class GameState:
     laid_down: list[int]  # cards shown by cold / up / out players
     rob_pool: int
     ex_steps: list[tuple[str, int]]
+    ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
     ex_index: int
     ex_done: set[tuple[str, int]]
     ex_choice: list[int] | CardChoice | None
@@ -170,6 +173,7 @@ class GameState:
         self.deal_records: list[tuple[list[list[int]], list[int], list[int]]] = []
         #: Per hand: the discarded cards dealt from the wash, in order.
         self.washes: list[list[int]] = []
+        self.ex_plans = {}
         self._start_hand()
 
     # ------------------------------------------------------------------ public API
@@ -219,10 +223,10 @@ class GameState:
             self.histories[-1].append((seat, action))
             self._legal = None
             self._apply_play(seat, action)
-            if self.all_active and self.trick and self.trick.plays:
-                return  # everyone plays every trick: the next seat simply plays
-            if self.phase == _PLAY and self._prepare_play_turn():
-                return
+            if self.phase != _PLAY:
+                return  # the hand is over and the next one set up (``_start_hand`` advanced it)
+            if self.all_active or self._prepare_play_turn():
+                return  # everyone plays every trick: the next seat (or the trick's winner) simply plays
             self._advance()
             return
         reason = self.why_illegal(action)
@@ -263,7 +267,7 @@ class GameState:
         self.hand_index += 1
         self.dealer = (self.first_dealer + self.hand_index) % n
         self.bgo_hand = self.force_bgo or (
-            rules.num_sides == 2 and all(s >= rules.effective_bgo_threshold for s in self.scores)
+            rules.num_sides == 2 and min(self.scores) >= rules.effective_bgo_threshold
         )
         self.force_bgo = False
         pack = self.deals.pack(self.hand_index, rules.deck)
@@ -429,14 +433,15 @@ class GameState:
 
     def give_from_stock(self, seat: int, count: int) -> None:
         """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
-        for _ in range(count):
-            if self.stock_pos < len(self.stock):
-                c = self.stock[self.stock_pos]
-                self.stock_pos += 1
-            else:
-                c = self._draw_wash()
-            self.hands[seat] |= 1 << c
+        pos = self.stock_pos
+        cards = self.stock[pos : pos + count]
+        self.stock_pos = pos + len(cards)
+        cards += [self._draw_wash() for _ in range(count - len(cards))]
+        hand = self.hands[seat]
+        for c in cards:
+            hand |= 1 << c
             self.dealt_to.setdefault(c, seat)
+        self.hands[seat] = hand
 
     def _draw_wash(self) -> int:
         from pedro.engine.deal import DealError
@@ -483,7 +488,7 @@ class GameState:
         self.first_lead_pending = rules.first_lead_trump
         self.all_active = rules.out_of_trumps == _CONTINUE and all(st == _ACTIVE for st in self.status)
         leader = self._next_active(self.contract.bidder)
-        self.trick = Trick(leader)
+        self.trick = Trick(leader, [])
         self.led = -1
         self.current_player = leader
 
@@ -531,11 +536,11 @@ class GameState:
             return False
         trumps = self.hands[seat] & self.tt.trump_mask
         if not trumps:
-            if rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN:
+            if rules.out_of_trumps == _COLD_ON_TURN:
                 self._lay_down(seat, Status.COLD)
                 self._next_in_trick(seat)
                 return False
-            if rules.out_of_trumps == OutOfTrumps.OUT_ON_TRUMP_LEAD and led == TRUMP_SUIT:
+            if rules.out_of_trumps == _OUT_ON_TRUMP_LEAD and led == TRUMP_SUIT:
                 self._lay_down(seat, Status.OUT)
                 self._next_in_trick(seat)
                 return False
@@ -612,7 +617,7 @@ class GameState:
             self._end_play()
             return
         leader = self._next_active(trick.winner)
-        self.trick = Trick(leader)
+        self.trick = Trick(leader, [])
         self.led = -1
         self.current_player = leader
 
@@ -634,7 +639,7 @@ class GameState:
             return
         assert self.contract is not None and self.tt is not None
         tricks = [
-            TrickCards(t.winner, tuple((seat, play_mask(a)) for seat, a in t.plays)) for t in self.tricks
+            TrickCards(t.winner, tuple([(seat, a & _CARD_BITS) for seat, a in t.plays])) for t in self.tricks
         ]
         points, taken = count_points(
             rules, self.tt, tricks, self._holders(), self._first_receivers(), self.credits, self.credited
@@ -642,13 +647,9 @@ class GameState:
         change, made = score_hand(rules, self.contract, points)
         self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
         contract = self.contract
-        call = None
-        if contract.verb == Verb.BID_28_56:
-            call = "28-56"
-        elif contract.verb == Verb.BID_DOUBLE:
+        call = _CALL_NAMES.get(contract.verb)
+        if call == "double":
             call = f"{rules.max_bid}-double"
-        elif contract.verb == Verb.PROTECT:
-            call = "protect"
         result = HandResult(
             self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
             [cards_of(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
@@ -666,17 +667,16 @@ class GameState:
     def _holders(self) -> dict[int, int]:
         """Seat holding the Low when play started (counting needs no other card's holder)."""
         low = self._low_card()
-        holders = [s for s in range(self.players) if low >= 0 and self.hands_at_play[s] >> low & 1]
-        return {low: holders[0]} if holders else {}
+        holder = _first_with(self.hands_at_play, low)
+        return {} if holder < 0 else {low: holder}
 
     def _first_receivers(self) -> dict[int, int]:
         """Seat that first received the Low, in the first deal or later."""
         low = self._low_card()
-        dealt = [s for s in range(self.players) if low >= 0 and self.dealt_hands[s] >> low & 1]
-        first = {low: dealt[0]} if dealt else {}
-        if low in self.dealt_to:
-            first.setdefault(low, self.dealt_to[low])
-        return first
+        dealt = _first_with(self.dealt_hands, low)
+        if dealt >= 0:
+            return {low: dealt}
+        return {low: self.dealt_to[low]} if low in self.dealt_to else {}
 
     def _next_hand_or_end(self, winner: int | None) -> None:
         if winner is not None:
@@ -760,6 +760,19 @@ class GameState:
         from pedro.engine.observation import observe
 
         return observe(self, seat)
+
+
+#: HandResult.call of the special calls ("double" is written with the maximum bid)
+_CALL_NAMES = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
+
+
+def _first_with(masks: list[int], card: int) -> int:
+    """The first seat whose mask holds ``card`` (none: -1, also for card -1)."""
+    if card >= 0:
+        for seat, mask in enumerate(masks):
+            if mask >> card & 1:
+                return seat
+    return -1
 
 
 _TRUMP_ACTIONS = tuple(trump_action(s) for s in range(4))
