@@ -110,6 +110,24 @@ class HandResult:
 class GameState:
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``."""
 
+    # the game
+    rules: Ruleset
+    deals: DealSource
+    players: int
+    scores: list[int]  # per side
+    results: list[HandResult]
+    winner: int | None
+    first_dealer: int
+    force_bgo: bool
+    hand_index: int
+    #: Per hand, the written decisions in order: (seat, action).
+    histories: list[list[tuple[int, int]]]
+    #: Per hand: the first deal, kitty and stock (for records).
+    deal_records: list[tuple[list[list[int]], list[int], list[int]]]
+    #: Per hand: the discarded cards dealt from the wash, in order.
+    washes: list[list[int]]
+    ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
+
     # the current hand (set up by ``_start_hand``)
     phase: Phase
     current_player: int
@@ -139,7 +157,6 @@ class GameState:
     laid_down: list[int]  # cards shown by cold / up / out players
     rob_pool: int
     ex_steps: list[tuple[str, int]]
-    ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
     ex_index: int
     ex_done: set[tuple[str, int]]
     ex_choice: list[int] | CardChoice | None
@@ -153,26 +170,27 @@ class GameState:
     best_seat: int  # the seat winning the current trick so far
     best_key: int
     all_active: bool
+    kitty_taken: bool
     _legal: list[int] | CardChoice | None
+
+    # Slots make attribute access faster than a dict of some sixty attributes.
+    __slots__ = tuple(__annotations__)
 
     def __init__(
         self, rules: Ruleset, deals: DealSource | None = None, seed: int | str | None = None
     ) -> None:
         self.rules = rules
-        self.deals: DealSource = deals if deals is not None else SeededDeals(seed)
+        self.deals = deals if deals is not None else SeededDeals(seed)
         self.players = rules.players
         self.scores = [0] * rules.num_sides
-        self.results: list[HandResult] = []
-        self.winner: int | None = None
+        self.results = []
+        self.winner = None
         self.first_dealer = self.deals.first_dealer(rules.players)
         self.force_bgo = False
         self.hand_index = -1
-        #: Per hand, the written decisions in order: (seat, action).
-        self.histories: list[list[tuple[int, int]]] = []
-        #: Per hand: the first deal, kitty and stock (for records).
-        self.deal_records: list[tuple[list[list[int]], list[int], list[int]]] = []
-        #: Per hand: the discarded cards dealt from the wash, in order.
-        self.washes: list[list[int]] = []
+        self.histories = []
+        self.deal_records = []
+        self.washes = []
         self.ex_plans = {}
         self._start_hand()
 
@@ -283,7 +301,7 @@ class GameState:
         pos = n * rules.first_deal_size
         self.dealt_hands = list(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
-        self.dealt_to: dict[int, int] = {}
+        self.dealt_to = {}
         kitty = pack[pos : pos + rules.kitty_size]
         pos += len(kitty)
         self.hands = hands
@@ -297,8 +315,8 @@ class GameState:
         self.deal_records.append((deal, kitty, self.stock))  # neither list is changed later
         self.auction = Auction.start(rules, self.dealer)
         self.trump = -1
-        self.tt: TrumpTables | None = None
-        self.contract: Contract | None = None
+        self.tt = None
+        self.contract = None
         self.status = [_ACTIVE] * n
         self.discards = [0] * n  # everything each seat laid aside
         self.face_up = 0  # cards laid aside face up (public)
@@ -311,13 +329,13 @@ class GameState:
         self.ex_choice = None
         self.ex_committed = 0
         self.known = [0] * n  # cards a seat has seen that are not in its hand
-        self.received: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (from seat, mask)
-        self.ex_steps: list[tuple[str, int]] = []
+        self.received = [[] for _ in range(n)]  # (from seat, mask)
+        self.ex_steps = []
         self.ex_index = 0
-        self.ex_done: set[tuple[str, int]] = set()
-        self.tricks: list[Trick] = []
-        self.trick: Trick | None = None
-        self.hands_at_play: list[int] = []
+        self.ex_done = set()
+        self.tricks = []
+        self.trick = None
+        self.hands_at_play = []
         self.first_lead_pending = False
         self.led = -1
         self.all_active = False
