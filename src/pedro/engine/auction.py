@@ -54,6 +54,8 @@ def _bids(top: int) -> tuple[int, ...]:
 
 #: Verbs by number, for calls already known to be legal (faster than ``Verb(n)``).
 _VERBS = tuple(Verb)
+#: (an enum member is slow to look up on Python 3.11, and every call asks this)
+_SINGLE_ROUND = AuctionModel.SINGLE_ROUND
 
 
 def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
@@ -123,7 +125,7 @@ def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: i
 
 def auction_over(rules: Ruleset, auction: Auction, seat: int) -> bool:
     """Whether the auction ends after ``seat`` has spoken."""
-    if rules.auction == AuctionModel.SINGLE_ROUND:
+    if rules.auction == _SINGLE_ROUND:
         return seat == auction.dealer
     passed = sum(auction.passed)
     if auction.high_value is not None:

@@ -64,6 +64,8 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
     order = [(dealer + 1 + i) % n for i in range(n)]
     others = order[:-1]
     steps: list[tuple[str, int]] = []
+    # under keep_and_bury an excess step acts only on kept non-trumps (``_excess_step``)
+    excess = rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY or rules.keep_nontrumps
     if rules.fold:
         steps += [("fold", s) for s in order]
     reduce = rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
@@ -74,7 +76,7 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
                 steps.append(("give", s))
             steps.append(("discard", s))
     fill = rules.fill
-    if rules.nine_card_deal and not reduce:
+    if rules.nine_card_deal and not reduce and excess:
         # note E9: excess trumps go to partner before the fill
         steps += [("excess", s) for s in others]
     if fill == FillPolicy.FILL_ALL_FROM_TOP:
@@ -83,7 +85,7 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
         steps += [("fill", s) for s in others]
     if rules.trump_discard_claim != TrumpDiscardClaim.NONE:
         steps.append(("claims", dealer))
-    if not reduce and not rules.nine_card_deal:
+    if not reduce and not rules.nine_card_deal and excess:
         steps += [("excess", s) for s in others]
     if fill == FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS:
         steps.append(("rob", dealer))
@@ -91,7 +93,7 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
         steps.append(("take_stock", dealer))
     elif fill == FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS:
         steps.append(("pick", dealer))
-    if not reduce:
+    if not reduce and excess:
         steps.append(("excess", dealer))
     return tuple(steps)
 
@@ -104,12 +106,14 @@ def step(state: GameState) -> bool:
     steps = state.ex_steps  # steps may insert further steps into this list
     while state.ex_index < len(steps):
         kind, seat = steps[state.ex_index]
-        choice = _STEPS[_base_kind(kind)](state, seat)
+        run = _STEPS.get(kind) or _STEPS[_base_kind(kind)]
+        choice = run(state, seat)
         if choice is not None:
             state.ex_choice = choice
             state.current_player = seat
             return True
-        _finish_step(state)
+        state.ex_done.add(steps[state.ex_index])  # as ``_finish_step``
+        state.ex_index += 1
     state.ex_choice = None
     state.start_play()
     return False

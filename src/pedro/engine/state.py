@@ -499,12 +499,12 @@ class GameState:
         assert self.contract is not None and self.tt is not None
         self.phase = _PLAY
         self.hands_at_play = list(self.hands)
-        exchanged = rules.discard.value != "none" or rules.fill.value != "none"
+        exchanged = rules.discard != "none" or rules.fill != "none"  # (str enums)
         self.normal_hand = rules.play_hand_size if exchanged else rules.first_deal_size
         if rules.out_of_trumps == _UP:
             self._check_up()
         self.first_lead_pending = rules.first_lead_trump
-        self.all_active = rules.out_of_trumps == _CONTINUE and all(st == _ACTIVE for st in self.status)
+        self.all_active = rules.out_of_trumps == _CONTINUE and self.status.count(_ACTIVE) == self.players
         leader = self._next_active(self.contract.bidder)
         self.trick = Trick(leader, [])
         self.led = -1
