@@ -53,13 +53,36 @@ class SeededDeals:
 
     def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
         cards = list(deck)
-        self._rng("hand", hand_index).shuffle(cards)
+        shuffle(self._rng("hand", hand_index), cards)
         return cards
 
     def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
         cards = sorted(pile)
-        self._rng("wash", hand_index).shuffle(cards)
+        shuffle(self._rng("wash", hand_index), cards)
         return cards
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place into the same order as ``rng.shuffle(cards)``.
+
+    This is CPython's Fisher-Yates shuffle written out: each index ``j <= i``
+    is drawn as ``getrandbits(k)`` with ``k = (i + 1).bit_length()``, drawing
+    again while it is out of range (``Random._randbelow_with_getrandbits``).
+    Inline it costs half as much, and a seed keeps giving the same deals.
+
+    >>> a, b = list(range(52)), list(range(52))
+    >>> random.Random("pedro").shuffle(a)
+    >>> shuffle(random.Random("pedro"), b)
+    >>> a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class RecordedDeal:
