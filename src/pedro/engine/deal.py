@@ -77,12 +77,17 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     True
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    for i, k in _draws(len(cards)):
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _draws(n: int) -> tuple[tuple[int, int], ...]:
+    """The shuffle's steps for ``n`` cards: (index i, bits drawn for an index up to i)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 class RecordedDeal:

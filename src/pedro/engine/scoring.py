@@ -73,11 +73,14 @@ def count_points(
     if low_card >= 0 and rules.low_rule != _CAPTURER:
         counted &= ~(1 << low_card)  # counted below by its rule
     values, roles = tt.points, tt.roles
-    for trick in tricks:
-        m = trick.mask & counted
+    for winner, plays in tricks:
+        m = 0
+        for _seat, cards in plays:
+            m |= cards
+        m &= counted
         if not m:
             continue
-        winner_side = rules.side_of(trick.winner)
+        winner_side = rules.side_of(winner)
         got = taken[winner_side]
         while m:
             low = m & -m

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from pedro.cards import cards_of, format_cards
+from pedro.cards import NUM_CARDS, cards_of, format_cards
 from pedro.engine import exchange
 from pedro.engine.actions import (
     PASS,
@@ -292,12 +292,7 @@ class GameState:
         packets = (1,) if rules.deal_all_out else rules.packets
         positions = deal_positions(n, self.dealer, rules.first_deal_size, packets)
         deal = [[pack[i] for i in seat_positions] for seat_positions in positions]
-        hands = [0] * n
-        for s in range(n):
-            mask = 0
-            for c in deal[s]:
-                mask |= 1 << c
-            hands[s] = mask
+        hands = [sum([_BITS[c] for c in cards]) for cards in deal]  # distinct cards: sum is union
         pos = n * rules.first_deal_size
         self.dealt_hands = list(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
@@ -795,6 +790,7 @@ def _first_with(masks: list[int], card: int) -> int:
 
 _TRUMP_ACTIONS = tuple(trump_action(s) for s in range(4))
 _CARD_BITS = (1 << 56) - 1
+_BITS = tuple(1 << c for c in range(NUM_CARDS))
 _TOP_SHIFT = 56
 
 
