@@ -44,7 +44,7 @@ class SeededDeals:
         self._first_dealer = first_dealer
 
     def _rng(self, *parts: object) -> random.Random:
-        return random.Random("pedro:" + ":".join(str(p) for p in (self.seed, *parts)))
+        return random.Random("pedro:" + ":".join(map(str, (self.seed, *parts))))
 
     def first_dealer(self, players: int) -> int:
         if self._first_dealer is not None:

@@ -528,12 +528,10 @@ class GameState:
         assert self.tt is not None
         if self.all_active:
             return not any(self.hands)
-        active = [s for s in range(self.players) if self.status[s] == _ACTIVE and self.hands[s]]
-        if not active:
-            return True
-        if self.rules.out_of_trumps != _CONTINUE:
-            return not any(self.hands[s] & self.tt.trump_mask for s in active)
-        return False
+        # over when no seat still playing holds a card (or, unless play continues without trumps, a trump)
+        needed = self.tt.trump_mask if self.rules.out_of_trumps != _CONTINUE else -1
+        status = self.status
+        return not any(hand & needed and status[s] == _ACTIVE for s, hand in enumerate(self.hands))
 
     def _prepare_play_turn(self) -> bool:
         """Move to the next seat that must play; False if the engine acted instead."""
