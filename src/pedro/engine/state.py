@@ -531,7 +531,8 @@ class GameState:
         # over when no seat still playing holds a card (or, unless play continues without trumps, a trump)
         needed = self.tt.trump_mask if self.rules.out_of_trumps != _CONTINUE else -1
         status = self.status
-        return not any(hand & needed and status[s] == _ACTIVE for s, hand in enumerate(self.hands))
+        playing = [s for s, hand in enumerate(self.hands) if hand & needed and status[s] == _ACTIVE]
+        return not playing
 
     def _prepare_play_turn(self) -> bool:
         """Move to the next seat that must play; False if the engine acted instead."""
