@@ -24,7 +24,8 @@ from pedro.cards import cards_of, format_card, format_cards, mask_of, parse_card
 from pedro.engine.actions import Verb, cards_action, parse_action_words, play_cards, trump_action
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import pack_from_deal
-from pedro.engine.state import GameState, Phase, Trick
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState, Trick
 from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, Ruleset, TrumpTables
 from pedro.variants.options import make_ruleset
 

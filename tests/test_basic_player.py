@@ -21,7 +21,8 @@ from pedro.engine.actions import (
 )
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenTrick
-from pedro.engine.state import GameState, Phase
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
 from pedro.players import PLAYERS, make_player
 from pedro.players.base import RandomPlayer
 from pedro.players.basic import BasicPlayer, expected_points

@@ -25,7 +25,8 @@ from tests.helpers import (
 )
 
 from pedro.engine.actions import Verb
-from pedro.engine.state import IllegalActionError, Phase
+from pedro.engine.phases import Phase
+from pedro.engine.state import IllegalActionError
 
 
 def bids(low: int, high: int) -> set[str]:

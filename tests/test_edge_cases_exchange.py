@@ -32,7 +32,8 @@ from tests.helpers import (
 )
 
 from pedro.engine.actions import Verb, play_mask
-from pedro.engine.state import GameState, IllegalActionError, Phase, Status
+from pedro.engine.phases import Phase, Status
+from pedro.engine.state import GameState, IllegalActionError
 
 
 def to_play(state: GameState) -> None:

@@ -30,8 +30,9 @@ from tests.helpers import (
     turn,
 )
 
+from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
-from pedro.engine.state import GameState, IllegalActionError, Phase, Status
+from pedro.engine.state import GameState, IllegalActionError
 
 # ---------------------------------------------------------------- §4.1 trumps, ranking and following
 

@@ -43,8 +43,9 @@ from tests.helpers import (
 )
 
 from pedro.engine.actions import Verb
+from pedro.engine.phases import Phase
 from pedro.engine.scoring import Contract, decide_winner, score_hand
-from pedro.engine.state import GameState, Phase
+from pedro.engine.state import GameState
 from pedro.variants.model import Ruleset
 
 

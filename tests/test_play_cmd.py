@@ -26,7 +26,8 @@ from pedro.engine.actions import (
     verb_of,
 )
 from pedro.engine.choices import CardChoice
-from pedro.engine.state import GameState, Phase
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
 from pedro.players.basic import BasicPlayer
 from pedro.records import read_record, replay
 from pedro.variants.catalog import VARIANTS

@@ -39,7 +39,8 @@ from pedro.engine.actions import (
 )
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
-from pedro.engine.state import GameState, IllegalActionError, Phase, Status
+from pedro.engine.phases import Phase, Status
+from pedro.engine.state import GameState, IllegalActionError
 from pedro.players import PLAYERS, make_player
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, LowRule, Ruleset

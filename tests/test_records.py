@@ -13,8 +13,9 @@ import pytest
 from pedro.cards import format_card, pretty_card
 from pedro.engine.actions import PASS, Verb, action_text, play_cards, play_top, verb_of
 from pedro.engine.deal import SeededDeals
+from pedro.engine.phases import Phase
 from pedro.engine.play import TRUMP_SUIT, effective_suit
-from pedro.engine.state import GameState, Phase
+from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import (
     FORMAT,

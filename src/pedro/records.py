@@ -30,7 +30,8 @@ from pedro.cards import SUITS, CardError, format_card, parse_card
 from pedro.engine.actions import ActionError, action_text, parse_action_text, play_cards
 from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
 from pedro.engine.deal import pack_from_deal as deal_pack
-from pedro.engine.state import GameState, HandResult, IllegalActionError, Phase
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState, HandResult, IllegalActionError
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, options_dict

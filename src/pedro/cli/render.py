@@ -19,7 +19,7 @@ from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, pretty_
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
-from pedro.engine.state import Phase, Status
+from pedro.engine.phases import Phase, Status
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 #: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.

@@ -19,7 +19,8 @@ from rich.rule import Rule
 
 from pedro.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty_card
 from pedro.engine.actions import Verb, action_cards, arg_of, play_cards, verb_of
-from pedro.engine.state import HandResult, Phase, Trick
+from pedro.engine.phases import Phase
+from pedro.engine.state import HandResult, Trick
 from pedro.records import ReplayError, ReplayResult, ReplayStep, replay, replay_json
 from pedro.variants.model import Ruleset
 

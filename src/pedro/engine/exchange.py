@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pedro.cards import cards_of, format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
+from pedro.engine.phases import Status
 from pedro.engine.play import discard_category
 from pedro.variants.model import (
     DiscardedScoringTrumps,
@@ -213,8 +214,6 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
 
 
 def _fold(state: GameState, seat: int) -> None:
-    from pedro.engine.state import Status
-
     hand = state.hands[seat]
     state.hands[seat] = 0
     state.discards[seat] |= hand

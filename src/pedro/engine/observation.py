@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
+from pedro.engine.phases import Status
 from pedro.variants.model import Ruleset
 
 if TYPE_CHECKING:
@@ -144,8 +145,6 @@ def _killed(state: GameState, seat: int) -> int:
 
 
 def _shown_face_up(state: GameState, seat: int) -> bool:
-    from pedro.engine.state import Status
-
     if state.status[seat] == Status.COLD:
         return state.rules.cold_cards_face_up
     return state.status[seat] in (Status.UP, Status.OUT)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from pedro.cards import NUM_CARDS, cards_of, format_cards
@@ -29,6 +28,7 @@ from pedro.engine.actions import (
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_positions
+from pedro.engine.phases import Phase, Status
 from pedro.engine.play import (
     TRUMP_SUIT,
     card_key,
@@ -42,24 +42,6 @@ from pedro.variants.model import AllPassAction, ExcessTrumps, OutOfTrumps, Rules
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
-
-
-class Phase(IntEnum):
-    AUCTION = 0
-    TRUMP = 1
-    EXCHANGE = 2
-    PLAY = 3
-    GAME_OVER = 4
-
-
-class Status(IntEnum):
-    """Whether a seat takes part in the rest of the card play."""
-
-    ACTIVE = 0
-    FOLDED = 1
-    COLD = 2
-    UP = 3
-    OUT = 4
 
 
 # Looking up an enum member costs a descriptor call on Python 3.11; the hot

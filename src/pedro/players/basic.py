@@ -31,8 +31,8 @@ from pedro.engine.actions import (
 )
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenTrick
+from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
-from pedro.engine.state import Phase, Status
 from pedro.variants.model import AuctionModel, LowRule, Ruleset, TrumpTables
 
 #: Card-set choices up to this many outcomes are searched exhaustively when the greedy pick is refused.
