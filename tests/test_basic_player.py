@@ -82,14 +82,6 @@ def test_basic_is_legal_under_house_rules(variant_id: str, options: dict[str, ob
         play_game(rules, seed, ["basic"] * rules.players, max_hands=3)
 
 
-def test_basic_without_rules_reads_the_variant_from_the_observation() -> None:
-    state = GameState(get_variant("pidro"), seed=4)
-    players = [BasicPlayer(s) for s in range(4)]
-    while not state.is_over and state.hand_index < 2:
-        seat = state.current_player
-        state.apply(players[seat].act(state.observation(seat)))
-
-
 def test_basic_is_deterministic_for_a_seed() -> None:
     rules = VARIANTS["nicaragua"]
     first = play_game(rules, 11, ["basic"] * 4, max_hands=3)
