@@ -17,7 +17,7 @@ from pedro.engine.phases import Status
 from pedro.variants.model import Ruleset
 
 if TYPE_CHECKING:
-    from pedro.engine.state import GameState
+    from pedro.engine.state import GameState, Trick
 
 
 def _cards(mask: int) -> tuple[int, ...]:
@@ -77,16 +77,19 @@ class Observation:
     winner: int | None
     #: the legal actions when it is this seat's turn, else None
     legal: tuple[int, ...] | CardChoice | None
+    #: how many cards each seat has laid aside this hand, face up or down, and that are
+    #: still out (a short stock deals discards again); everyone sees the count, which
+    #: with ``hand_sizes`` tells how many trumps a player kept
+    discarded: tuple[int, ...] = ()
 
     @property
     def my_turn(self) -> bool:
         return self.current_player == self.seat
 
 
-def _seen_trick(t: object) -> SeenTrick:
-    leader = t.leader  # type: ignore[attr-defined]
-    plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)  # type: ignore[attr-defined]
-    return SeenTrick(leader, plays, t.winner)  # type: ignore[attr-defined]
+def _seen_trick(t: Trick) -> SeenTrick:
+    plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)
+    return SeenTrick(t.leader, plays, t.winner)
 
 
 def observe(state: GameState, seat: int) -> Observation:
@@ -137,6 +140,7 @@ def observe(state: GameState, seat: int) -> Observation:
         history=history,
         winner=state.winner,
         legal=legal,
+        discarded=tuple((state.discards[s] | state.killed[s]).bit_count() for s in range(n)),
     )
 
 

@@ -1,0 +1,25 @@
+"""What an observation says about the other seats: only what the table sees."""
+
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players import make_player
+from pedro.variants.catalog import get_variant
+
+
+def test_discard_counts_are_public_and_match_the_non_trumps_thrown() -> None:
+    rules = get_variant("cinch")
+    for seed in range(20):
+        state = GameState(rules, seed=seed)
+        players = [make_player("basic", seat) for seat in range(4)]
+        while state.phase != Phase.PLAY:
+            seat = state.current_player
+            state.apply(players[seat].act(state.observation(seat)))
+        assert state.tt is not None
+        dealt = state.deal_records[0][0]
+        washed = set(state.washes[0])  # a short stock deals discards again: they leave the pile
+        for watcher in range(4):
+            seen = state.observation(watcher).discarded
+            for seat in range(4):
+                thrown = [c for c in dealt[seat] if not state.tt.trump_mask >> c & 1]
+                # cinch: every non-trump of the deal, nothing else
+                assert seen[seat] == len([c for c in thrown if c not in washed])
