@@ -684,7 +684,9 @@ class GameState:
 
     def _explain(self, action: int, legal: list[int]) -> str:
         """Why an action that is not in ``legal`` is refused, in a player's words."""
-        verb = verb_of(action) if action >= 0 else None
+        if action < 0 or action >> 64 >= len(Verb):
+            return f"{action} is not an action (see pedro.engine.actions)"
+        verb = verb_of(action)
         if self.phase == _PLAY and verb == Verb.PLAY:
             return self._explain_play(action, legal)
         if self.phase == _AUCTION:
@@ -723,6 +725,8 @@ class GameState:
         assert self.tt is not None and self.trick is not None
         seat = self.current_player
         cards = play_mask(action)
+        if not cards or cards & ~self.rules.deck_mask:
+            return "that names no card of this pack"
         if cards & ~self.hands[seat]:
             return f"{format_cards(cards_of(cards & ~self.hands[seat]))} not in hand"
         need = self.hands[seat].bit_count() - (self.normal_hand - 1)
