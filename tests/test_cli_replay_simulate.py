@@ -301,3 +301,20 @@ def test_simulate_run_directly() -> None:
         == 0
     )
     assert "seat 4" in individual.export_text()
+
+
+@pytest.mark.parametrize(("variant", "word"), [("pidro", "is cold"), ("king_pedro", "is up")])
+def test_replay_account_says_who_dropped_out_of_the_play(tmp_path: Path, variant: str, word: str) -> None:
+    rules = VARIANTS[variant]
+    for seed in range(40):
+        state = simulate_cmd.play_game(rules, ["basic"] * 4, seed, 3)
+        short = [t for r in state.results for t in r.tricks if len(t.plays) < rules.players]
+        if short:
+            break
+    else:
+        pytest.fail(f"no {variant} game in 40 had a player drop out")
+    path = tmp_path / "game.json"
+    write_record(record_from_game(state), path)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert word in result.output

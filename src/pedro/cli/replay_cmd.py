@@ -19,7 +19,7 @@ from rich.rule import Rule
 
 from pedro.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty_card
 from pedro.engine.actions import Verb, action_cards, arg_of, play_cards, verb_of
-from pedro.engine.phases import Phase
+from pedro.engine.phases import Phase, Status
 from pedro.engine.state import HandResult, Trick
 from pedro.records import ReplayError, ReplayResult, ReplayStep, replay, replay_json
 from pedro.variants.model import Ruleset
@@ -146,8 +146,21 @@ def _print_hand(console: Console, result: ReplayResult, k: int, r: HandResult) -
         f"{escape(names[s])}: {_cards(cards) if cards else '—'}" for s, cards in enumerate(r.hands_at_play)
     ]
     console.print("Hands at the first lead: " + "; ".join(held))
+    folded = [names[s] for s, status in enumerate(r.statuses) if status == Status.FOLDED]
+    if folded:
+        console.print("Folded: " + ", ".join(escape(name) for name in folded))
+    dropped: set[int] = set()
     for i, trick in enumerate(r.tricks, start=1):
-        console.print(f"  Trick {i}: {_trick_words(names, trick)}")
+        line = f"  Trick {i}: {_trick_words(names, trick)}"
+        playing = {seat for seat, _ in trick.plays}
+        gone = [
+            s for s, status in enumerate(r.statuses)
+            if status in _DROPPED and s not in playing and s not in dropped
+        ]  # fmt: skip
+        dropped.update(gone)
+        if gone:
+            line += " (" + ", ".join(f"{escape(names[s])} {_DROPPED[r.statuses[s]]}" for s in gone) + ")"
+        console.print(line)
     sides = rules.sides()
     points = ", ".join(
         f"{escape(_side_name(names, side))} {p}" for side, p in zip(sides, r.points, strict=True)
@@ -183,6 +196,10 @@ def _print_partial_hand(console: Console, result: ReplayResult, k: int, steps: l
     if plays:
         shown = ", ".join(f"{escape(names[s.seat])} {_cards(play_cards(s.action))}" for s in plays)
         console.print(f"Plays so far: {shown}")
+
+
+#: How the account says that a player dropped out of the card play.
+_DROPPED = {Status.COLD: "is cold", Status.UP: "is up", Status.OUT: "is out"}
 
 
 def _trick_words(names: list[str], trick: Trick) -> str:

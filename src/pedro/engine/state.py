@@ -87,6 +87,8 @@ class HandResult:
     change: list[int]
     score: list[int]
     bidder_goes_out: bool = False
+    #: each seat's status when the hand ended (folded, cold, up, out or still active)
+    statuses: list[Status] = field(default_factory=list)
 
 
 class GameState:
@@ -647,7 +649,7 @@ class GameState:
         result = HandResult(
             self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
             [cards_of(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
-            list(self.scores), self.bgo_hand,
+            list(self.scores), self.bgo_hand, list(self.status),
         )  # fmt: skip
         self.results.append(result)
         winner, force = decide_winner(rules, before, self.scores, contract, made, self.bgo_hand, taken)
