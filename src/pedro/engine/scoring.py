@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from pedro.cards import cards_of
 from pedro.engine.actions import Verb
@@ -35,7 +36,11 @@ class Contract:
 
 
 class TrickCards(NamedTuple):
-    """What counting needs of a finished trick: its winner and who put which cards in."""
+    """What counting needs of a finished trick: its winner and who put which cards in.
+
+    The engine passes its own tricks, whose plays are actions: an action holds
+    its cards in its low bits, so masking with the card bits reads either.
+    """
 
     winner: int
     plays: tuple[tuple[int, int], ...]  # (seat, mask of the cards it played, top and buried)
@@ -48,10 +53,24 @@ class TrickCards(NamedTuple):
         return m
 
 
+class TrickLike(Protocol):
+    """A finished trick: its winner and, per play, the seat and a mask holding its cards."""
+
+    @property
+    def winner(self) -> int: ...
+
+    @property
+    def plays(self) -> Sequence[tuple[int, int]]: ...
+
+
+#: The card bits of a card mask or of a play action.
+CARD_BITS = (1 << 56) - 1
+
+
 def count_points(
     rules: Ruleset,
     tt: TrumpTables,
-    tricks: list[TrickCards],
+    tricks: Sequence[TrickLike],
     holder_of: dict[int, int],
     dealt_to: dict[int, int],
     credits: list[int],
@@ -73,11 +92,12 @@ def count_points(
     if low_card >= 0 and rules.low_rule != _CAPTURER:
         counted &= ~(1 << low_card)  # counted below by its rule
     values, roles = tt.points, tt.roles
-    for winner, plays in tricks:
+    for trick in tricks:
+        winner = trick.winner
         m = 0
-        for _seat, cards in plays:
+        for _seat, cards in trick.plays:
             m |= cards
-        m &= counted
+        m &= counted  # (counted holds card bits only)
         if not m:
             continue
         winner_side = rules.side_of(winner)
@@ -105,7 +125,7 @@ def count_points(
 def _count_relative(
     rules: Ruleset,
     tt: TrumpTables,
-    tricks: list[TrickCards],
+    tricks: Sequence[TrickLike],
     holder_of: dict[int, int],
     credits: list[int],
 ) -> tuple[list[int], list[list[tuple[str, int]]]]:
@@ -117,7 +137,7 @@ def _count_relative(
         (seat, c, trick.winner)
         for trick in tricks
         for seat, cards in trick.plays
-        for c in cards_of(cards)
+        for c in cards_of(cards & CARD_BITS)
         if tt.trump_mask >> c & 1
     ]
     if played:
@@ -131,7 +151,10 @@ def _count_relative(
     game = [0] * sides
     for trick in tricks:
         side = rules.side_of(trick.winner)
-        for c in cards_of(trick.mask):
+        mask = 0
+        for _seat, cards in trick.plays:
+            mask |= cards & CARD_BITS
+        for c in cards_of(mask):
             if c < 52:
                 game[side] += _GAME_VALUES.get(c % 13, 0)
             role = tt.roles[c]

@@ -37,7 +37,7 @@ from pedro.engine.play import (
     single_plays,
     stack_plays,
 )
-from pedro.engine.scoring import Contract, TrickCards, count_points, decide_winner, score_hand
+from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.variants.model import AllPassAction, ExcessTrumps, OutOfTrumps, Ruleset, TrumpTables
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ class HandResult:
     bid: int | None
     call: str | None
     trump: int | None
-    hands_at_play: list[list[int]]
+    #: each seat's cards at the first lead, as masks (see ``hands_at_play``)
+    play_masks: list[int]
     tricks: list[Trick]
     points: list[int]
     made: bool | None
@@ -89,6 +90,11 @@ class HandResult:
     bidder_goes_out: bool = False
     #: each seat's status when the hand ended (folded, cold, up, out or still active)
     statuses: list[Status] = field(default_factory=list)
+
+    @property
+    def hands_at_play(self) -> list[list[int]]:
+        """Each seat's cards at the first lead (empty for a hand thrown in)."""
+        return [cards_of(mask) for mask in self.play_masks]
 
 
 class GameState:
@@ -634,11 +640,8 @@ class GameState:
             self._next_hand_or_end(None)
             return
         assert self.contract is not None and self.tt is not None
-        tricks = [
-            TrickCards(t.winner, tuple([(seat, a & _CARD_BITS) for seat, a in t.plays])) for t in self.tricks
-        ]
         points, taken = count_points(
-            rules, self.tt, tricks, self._holders(), self._first_receivers(), self.credits, self.credited
+            rules, self.tt, self.tricks, self._holders(), self._first_receivers(), self.credits, self.credited
         )
         change, made = score_hand(rules, self.contract, points)
         self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
@@ -648,7 +651,7 @@ class GameState:
             call = f"{rules.max_bid}-double"
         result = HandResult(
             self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
-            [cards_of(h) for h in self.hands_at_play], list(self.tricks), points, made, change,
+            self.hands_at_play, self.tricks, points, made, change,
             list(self.scores), self.bgo_hand, list(self.status),
         )  # fmt: skip
         self.results.append(result)
