@@ -54,6 +54,7 @@ def _bids(top: int) -> tuple[int, ...]:
 
 #: Verbs by number, for calls already known to be legal (faster than ``Verb(n)``).
 _VERBS = tuple(Verb)
+_BID, _BID_28_56, _BID_DOUBLE, _PROTECT_VERB = Verb.BID, Verb.BID_28_56, Verb.BID_DOUBLE, Verb.PROTECT
 #: (an enum member is slow to look up on Python 3.11, and every call asks this)
 _SINGLE_ROUND = AuctionModel.SINGLE_ROUND
 
@@ -80,11 +81,11 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
         and rules.auction == AuctionModel.SINGLE_ROUND
         and _suits_with_a_k_2(hand)
     ):
-        calls.append(make(Verb.BID_28_56))
+        calls.append(make(_BID_28_56))
     if rules.double_max_bid and above_max:
-        calls.append(make(Verb.BID_DOUBLE))
+        calls.append(make(_BID_DOUBLE))
     protector = rules.protect and rules.partnerships and seat == (auction.dealer + 2) % rules.players
-    may_equal = rules.protect_may_equal and high == rules.min_bid and auction.high_verb == Verb.BID
+    may_equal = rules.protect_may_equal and high == rules.min_bid and auction.high_verb == _BID
     if protector and (high is None or may_equal):
         calls.append(PROTECT)
     return calls
@@ -93,7 +94,7 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
 def _may_equal(rules: Ruleset, auction: Auction, seat: int) -> bool:
     """Whether ``seat`` may bid the high bid again (a dealer equalling it, a rebid of the maximum)."""
     high = auction.high_value
-    if high is None or auction.high_verb != Verb.BID or high > rules.max_bid:
+    if high is None or auction.high_verb != _BID or high > rules.max_bid:
         return False
     return (rules.dealer_may_equal and seat == auction.dealer) or (
         rules.max_bid_rebid and high == rules.max_bid
@@ -103,9 +104,9 @@ def _may_equal(rules: Ruleset, auction: Auction, seat: int) -> bool:
 def call_value(rules: Ruleset, action: int) -> int:
     """The value a call ranks at (special calls rank just above the maximum)."""
     verb = _VERBS[action >> 64]
-    if verb == Verb.BID:
+    if verb == _BID:
         return action & ((1 << 64) - 1)
-    if verb == Verb.PROTECT:
+    if verb == _PROTECT_VERB:
         return rules.min_bid
     return rules.max_bid + 1
 
@@ -119,7 +120,7 @@ def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: i
         auction.high_value = call_value(rules, action)
         auction.high_seat = seat
         auction.high_verb = _VERBS[action >> 64]
-        if auction.high_verb == Verb.BID_28_56:
+        if auction.high_verb == _BID_28_56:
             auction.suits_28_56 = _suits_with_a_k_2(hand)
 
 

@@ -9,8 +9,9 @@ exact game and a seed reproduce it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import Protocol
 
 
@@ -164,6 +165,18 @@ def deal_positions(
     for index, seat in enumerate(deal_order(players, dealer, hand_size, packets)):
         positions[seat].append(index)
     return tuple(tuple(p) for p in positions)
+
+
+@cache
+def deal_getters(
+    players: int, dealer: int, hand_size: int, packets: tuple[int, ...]
+) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per seat, a function taking its first-deal cards from a pack (``deal_positions``)."""
+    getters = []
+    for positions in deal_positions(players, dealer, hand_size, packets):
+        get = itemgetter(*positions)
+        getters.append(get if len(positions) > 1 else (lambda pack, g=get: (g(pack),)))
+    return tuple(getters)
 
 
 def pack_from_deal(

@@ -27,7 +27,7 @@ from pedro.engine.actions import (
 )
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals, deal_positions
+from pedro.engine.deal import DealSource, SeededDeals, deal_getters
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import (
     TRUMP_SUIT,
@@ -107,6 +107,8 @@ class GameState:
     scores: list[int]  # per side
     results: list[HandResult]
     winner: int | None
+    #: the game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop
+    is_over: bool
     first_dealer: int
     force_bgo: bool
     hand_index: int
@@ -160,6 +162,7 @@ class GameState:
     best_seat: int  # the seat winning the current trick so far
     best_key: int
     all_active: bool
+    up_rule: bool  # ``out_of_trumps == up``: checked after every play
     kitty_taken: bool
     _legal: list[int] | CardChoice | None
 
@@ -176,19 +179,17 @@ class GameState:
         self.results = []
         self.winner = None
         self.first_dealer = self.deals.first_dealer(rules.players)
+        self.up_rule = rules.out_of_trumps == _UP
         self.force_bgo = False
         self.hand_index = -1
         self.histories = []
         self.deal_records = []
         self.washes = []
         self.ex_plans = {}
+        self.is_over = False
         self._start_hand()
 
     # ------------------------------------------------------------------ public API
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == _GAME_OVER
 
     @property
     def history(self) -> list[tuple[int, int]]:
@@ -280,9 +281,9 @@ class GameState:
         self.force_bgo = False
         pack = self.deals.pack(self.hand_index, rules.deck)
         packets = (1,) if rules.deal_all_out else rules.packets
-        positions = deal_positions(n, self.dealer, rules.first_deal_size, packets)
-        deal = [[pack[i] for i in seat_positions] for seat_positions in positions]
-        hands = [sum([_BITS[c] for c in cards]) for cards in deal]  # distinct cards: sum is union
+        deal = [list(take(pack)) for take in deal_getters(n, self.dealer, rules.first_deal_size, packets)]
+        bit = _BITS.__getitem__
+        hands = [sum(map(bit, cards)) for cards in deal]  # distinct cards: the sum is the union
         pos = n * rules.first_deal_size
         self.dealt_hands = list(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
@@ -571,18 +572,20 @@ class GameState:
         top = ((action >> _TOP_SHIFT) & 0xFF) - 1
         if top < 0:
             top = cards.bit_length() - 1
+        strength = tt.strength[top]
         if not trick.plays:
             self.first_lead_pending = False
             self.led = effective_suit(top, tt.trump_mask)
             self.best_seat = seat
-            self.best_key = card_key(self.rules, tt, self.led, top, True)
+            self.best_key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, True)
         else:
-            key = card_key(self.rules, tt, self.led, top, False)
+            # a trump's key is 1000 + its strength (``card_key``), the common case inlined
+            key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, False)
             if key > self.best_key:
                 self.best_key = key
                 self.best_seat = seat
         trick.plays.append((seat, action))
-        if self.rules.out_of_trumps == _UP and not hand & tt.trump_mask:
+        if self.up_rule and not hand & tt.trump_mask:
             self._lay_down(seat, Status.UP)
         nxt = (seat + 1) % self.players
         if self.all_active and nxt != trick.leader:
@@ -613,7 +616,7 @@ class GameState:
             return
         trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
         self.tricks.append(trick)
-        if self.rules.out_of_trumps == _UP:
+        if self.up_rule:
             self._check_up()
         if self._play_over():
             self._end_play()
@@ -681,6 +684,7 @@ class GameState:
         if winner is not None:
             self.winner = winner
             self.phase = _GAME_OVER
+            self.is_over = True
             self.current_player = -1
             return
         self._start_hand()
