@@ -73,6 +73,15 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
         if _may_equal(rules, auction, seat):
             lowest -= 1
         calls = [PASS, *bids[lowest:]]
+    if rules.bid_28_56 or rules.double_max_bid or rules.protect:
+        calls += _special_calls(rules, auction, seat, hand)
+    return calls
+
+
+def _special_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
+    """28-56, the double call and protect, where the rules have them (RULES.md §1.4)."""
+    calls: list[int] = []
+    high = auction.high_value
     above_max = high is None or high <= rules.max_bid
     if (
         rules.bid_28_56

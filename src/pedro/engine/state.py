@@ -109,6 +109,7 @@ class GameState:
     winner: int | None
     #: the game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop
     is_over: bool
+    written: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
     first_dealer: int
     force_bgo: bool
     hand_index: int
@@ -200,7 +201,10 @@ class GameState:
         """The current decision's legal actions: a list, or a rule for choosing cards."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.phase == _PLAY:  # the common case, without a detour
+                legal = self._legal = self._legal_plays(self.current_player)
+            else:
+                legal = self._legal = self._compute_legal()
         return legal
 
     def legal_actions(self) -> list[int]:
@@ -229,7 +233,7 @@ class GameState:
             if action not in legal:
                 raise IllegalActionError(self._explain(action, legal), self.describe_legal())  # type: ignore[arg-type]
             seat = self.current_player
-            self.histories[-1].append((seat, action))
+            self.written.append((seat, action))
             self._legal = None
             self._apply_play(seat, action)
             if self.phase != _PLAY:
@@ -266,6 +270,7 @@ class GameState:
         new = copy.copy(self)
         for name in _MUTABLE_FIELDS:
             setattr(new, name, copy.deepcopy(getattr(self, name)))
+        new.written = new.histories[-1]
         return new
 
     # ------------------------------------------------------------------ hand set-up
@@ -296,7 +301,8 @@ class GameState:
         self.stock_pos = 0
         self.wash_order = None
         self.wash_pos = 0
-        self.histories.append([])
+        self.written = []
+        self.histories.append(self.written)
         self.washes.append([])
         self.deal_records.append((deal, kitty, self.stock))  # neither list is changed later
         self.auction = Auction.start(rules, self.dealer)
@@ -375,7 +381,7 @@ class GameState:
     def _apply(self, action: int, written: bool) -> None:
         seat = self.current_player
         if written:
-            self.histories[-1].append((seat, action))
+            self.written.append((seat, action))
         self._legal = None
         phase = self.phase
         if phase == _AUCTION:
@@ -621,7 +627,8 @@ class GameState:
         if self._play_over():
             self._end_play()
             return
-        leader = self._next_active(trick.winner)
+        # everyone still holds cards when all play every trick: the winner leads
+        leader = trick.winner if self.all_active else self._next_active(trick.winner)
         self.trick = Trick(leader, [])
         self.led = -1
         self.current_player = leader
