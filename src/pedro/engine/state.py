@@ -38,7 +38,7 @@ from pedro.engine.play import (
     stack_plays,
 )
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
-from pedro.variants.model import AllPassAction, ExcessTrumps, OutOfTrumps, Ruleset, TrumpTables
+from pedro.variants.model import AllPassAction, ExcessTrumps, LowRule, OutOfTrumps, Ruleset, TrumpTables
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 # paths compare against these module constants instead.
 _AUCTION, _TRUMP, _EXCHANGE, _PLAY, _GAME_OVER = Phase
 _ACTIVE = Status.ACTIVE
+_HOLDER, _DEALT = LowRule.HOLDER, LowRule.DEALT
 _UP = OutOfTrumps.UP
 _CONTINUE = OutOfTrumps.CONTINUE
 _COLD_ON_TURN = OutOfTrumps.COLD_ON_TURN
@@ -446,7 +447,8 @@ class GameState:
         pos = self.stock_pos
         cards = self.stock[pos : pos + count]
         self.stock_pos = pos + len(cards)
-        cards += [self._draw_wash() for _ in range(count - len(cards))]
+        if len(cards) < count:
+            cards += [self._draw_wash() for _ in range(count - len(cards))]
         hand = self.hands[seat]
         for c in cards:
             hand |= 1 << c
@@ -651,7 +653,13 @@ class GameState:
             return
         assert self.contract is not None and self.tt is not None
         points, taken = count_points(
-            rules, self.tt, self.tricks, self._holders(), self._first_receivers(), self.credits, self.credited
+            rules,
+            self.tt,
+            self.tricks,
+            self._holders() if rules.low_rule == _HOLDER else {},
+            self._first_receivers() if rules.low_rule == _DEALT else {},
+            self.credits,
+            self.credited,
         )
         change, made = score_hand(rules, self.contract, points)
         self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
