@@ -43,9 +43,11 @@ class SeededDeals:
     def __init__(self, seed: int | str | None = None, first_dealer: int | None = None) -> None:
         self.seed = random.randrange(2**63) if seed is None else seed
         self._first_dealer = first_dealer
+        self._prefix = f"pedro:{self.seed}:"
 
     def _rng(self, *parts: object) -> random.Random:
-        return random.Random("pedro:" + ":".join(map(str, (self.seed, *parts))))
+        """A generator seeded by the text ``pedro:<seed>:<part>:<part>...``."""
+        return random.Random(self._prefix + ":".join(map(str, parts)))
 
     def first_dealer(self, players: int) -> int:
         if self._first_dealer is not None:

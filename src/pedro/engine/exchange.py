@@ -148,7 +148,8 @@ def _tt(state: GameState) -> TrumpTables:
 def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False) -> None:
     """Move cards from a hand to that seat's discards, face up or down by the rules."""
     rules = state.rules
-    tt = _tt(state)
+    tt = state.tt
+    assert tt is not None
     state.hands[seat] &= ~mask
     if dead:
         state.dead |= mask
@@ -272,7 +273,8 @@ def _trumps_may_be_discarded(rules: Ruleset) -> bool:
 def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
     rules = state.rules
-    tt = _tt(state)
+    tt = state.tt
+    assert tt is not None
     hand = state.hands[seat]
     nontrumps = hand & ~tt.trump_mask
     throw_trumps = _trumps_may_be_discarded(rules)
