@@ -13,6 +13,7 @@ from pedro.cards import format_card, parse_card, parse_cards
 from pedro.cli import play_cmd, render
 from pedro.cli.main import app
 from pedro.cli.play_cmd import TerminalGame, default_save_path, parse_answer, seat_players
+from pedro.display import sort_hand
 from pedro.engine.actions import (
     PASS,
     Verb,
@@ -359,8 +360,8 @@ def test_single_top_card_stands_for_the_only_legal_stack(tmp_path: Path) -> None
 def test_hand_is_sorted_trumps_first_then_suits_in_alternating_colours() -> None:
     tt = VARIANTS["cinch"].tables(1)  # hearts
     hand = parse_cards("2s 5d ah 3c kd 5h 9h qs")
-    assert render.sort_hand(hand, tt) == parse_cards("ah 9h 5h 5d qs 2s 3c kd")
-    assert render.sort_hand(hand) == parse_cards("qs 2s ah 9h 5h 3c kd 5d")
+    assert sort_hand(hand, tt) == parse_cards("ah 9h 5h 5d qs 2s 3c kd")
+    assert sort_hand(hand) == parse_cards("qs 2s ah 9h 5h 3c kd 5d")
 
 
 def test_cards_are_coloured_by_suit() -> None:

@@ -21,6 +21,7 @@ from rich.markup import escape
 
 from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
 from pedro.cli import render
+from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import (
     FOLD,
     PASS,
@@ -309,7 +310,7 @@ class TerminalGame:
         elif seat == self.human:
             word = {Verb.DISCARD: ("discards", "discard"), Verb.KEEP: ("keeps", "keep"),
                     Verb.KILL: ("kills", "kill"), Verb.GIVE: ("gives", "give")}[verb]  # fmt: skip
-            text = f"{self._who(seat, *word)} {render.cards_markup(render.sort_hand(cards, tt), tt)}"
+            text = f"{self._who(seat, *word)} {render.cards_markup(sort_hand(cards, tt), tt)}"
         else:
             text = self._hidden_exchange(seat, verb, len(cards))
         self.say(text)
@@ -343,14 +344,12 @@ class TerminalGame:
         for s in range(rules.players):
             new = set(after.face_up[s]) - set(before.face_up[s])
             if new:
-                shown = render.cards_markup(render.sort_hand(sorted(new), tt), tt)
+                shown = render.cards_markup(sort_hand(sorted(new), tt), tt)
                 self.say(f"  {escape(self.names[s])}: face up {shown}")
             status = Status(after.statuses[s])
             if status != before.statuses[s] and status != Status.ACTIVE:
-                word = render.STATUS_WORDS[status]
-                shown_cards = (
-                    render.cards_markup(render.sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
-                )
+                word = STATUS_WORDS[status]
+                shown_cards = render.cards_markup(sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
                 verb = "are" if self._is_you(s) else "is"
                 self.say(
                     f"  [yellow]{escape(self.names[s])} {verb} {word}[/]"

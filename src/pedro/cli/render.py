@@ -16,22 +16,13 @@ from rich.panel import Panel
 from rich.table import Table
 
 from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, pretty_card
+from pedro.display import RED_SUITS, STATUS_WORDS, sort_hand
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
-#: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
-DISPLAY_SUITS = (0, 1, 3, 2)
-RED_SUITS = frozenset({1, 2})
-STATUS_WORDS = {
-    Status.ACTIVE: "",
-    Status.FOLDED: "folded",
-    Status.COLD: "cold",
-    Status.UP: "up",
-    Status.OUT: "out",
-}
 #: One played card per seat: (seat, cards with the top card first).
 Plays = Sequence[tuple[int, Sequence[int]]]
 
@@ -60,19 +51,6 @@ def suit_markup(suit: int) -> str:
     """``♥ hearts`` in the suit's colour."""
     text = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
     return f"[red]{text}[/]" if suit in RED_SUITS else text
-
-
-def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[int]:
-    """Trumps first, strongest first; then the other suits in alternating colours, high to low."""
-
-    def key(c: int) -> tuple[int, int, int]:
-        if trump is not None and trump.trump_mask >> c & 1:
-            return (0, -trump.strength[c], 0)
-        if c in JOKER_NAMES:
-            return (1, 0, -c)
-        return (2 + DISPLAY_SUITS.index(c // 13), -(c % 13), 0)
-
-    return sorted(cards, key=key)
 
 
 def hand_markup(cards: Sequence[int], trump: TrumpTables | None = None) -> str:

@@ -1,0 +1,180 @@
+"""What the server sends about a game: JSON views built from one seat's ``Observation`` only.
+
+The browser never sees the game state. A seat's view is made from that seat's
+observation, and a spectator's view from an observation with every private
+field removed, so a card the rules keep hidden cannot reach a client by
+mistake: it is not in anything this module reads.
+
+Actions travel as their record words (``"play AH"``, ``"bid 3"``,
+``"discard 2C 7D"``): engine actions are integers wider than JavaScript's
+safe range, and the words are already the record contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pedro.cards import SUITS, cards_of, format_card
+from pedro.display import STATUS_WORDS, sort_hand
+from pedro.engine.actions import Verb, action_words, play_cards, verb_of
+from pedro.engine.choices import CardChoice
+from pedro.engine.observation import Observation, SeenHand, SeenTrick
+from pedro.engine.phases import Phase, Status
+from pedro.variants.model import Ruleset, TrumpTables
+
+PHASE_NAMES = {
+    Phase.AUCTION: "auction",
+    Phase.TRUMP: "trump",
+    Phase.EXCHANGE: "exchange",
+    Phase.PLAY: "play",
+    Phase.GAME_OVER: "over",
+}
+#: How many legal card sets a view lists one by one before describing the rule instead.
+LIST_LIMIT = 60
+
+_VERB_PROMPTS = {
+    Verb.DISCARD: "Choose the cards to discard",
+    Verb.KEEP: "Choose the cards to keep",
+    Verb.KILL: "Choose the card(s) to kill",
+    Verb.GIVE: "Choose the cards to give your partner",
+    Verb.CLAIM: "Choose the face-up trumps to claim",
+}
+
+
+def cards_json(cards: Sequence[int]) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+def words(action: int, rules: Ruleset) -> str:
+    return action_words(action, rules.max_bid)
+
+
+def label(action: int, rules: Ruleset) -> str:
+    """The words a button shows: ``Bid 8``, ``Pass``, ``Trump ♥``, ``Play 10♥``."""
+    verb = verb_of(action)
+    if verb == Verb.TRUMP:
+        return "Trump " + "♠♥♦♣"[action & 3]
+    if verb == Verb.PROTECT:
+        return f"Protect ({rules.min_bid})"
+    text = action_words(action, rules.max_bid, pretty=True)
+    return text[:1].upper() + text[1:]
+
+
+def _trick_json(trick: SeenTrick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "plays": [{"seat": seat, "cards": cards_json(cards)} for seat, cards in trick.plays],
+        "winner": trick.winner if trick.winner >= 0 else None,
+    }
+
+
+def _sheet_json(hand: SeenHand) -> dict[str, Any]:
+    return {
+        "dealer": hand.dealer,
+        "bidder": hand.bidder,
+        "bid": hand.bid,
+        "call": hand.call,
+        "trump": SUITS[hand.trump] if hand.trump is not None else None,
+        "points": list(hand.points),
+        "made": hand.made,
+        "score": list(hand.score),
+    }
+
+
+def _legal_json(obs: Observation, rules: Ruleset, tt: TrumpTables | None) -> dict[str, Any] | None:
+    legal = obs.legal
+    if legal is None:
+        return None
+    if isinstance(legal, CardChoice):
+        return _choice_json(legal, rules, tt)
+    actions = [{"action": words(a, rules), "label": label(a, rules)} for a in legal]
+    # single-card plays are clicked on the card itself
+    cards = {
+        format_card(next(iter(play_cards(a)))): words(a, rules)
+        for a in legal
+        if verb_of(a) == Verb.PLAY and len(play_cards(a)) == 1
+    }
+    return {"kind": "list", "prompt": _prompt(obs, legal), "actions": actions, "cards": cards}
+
+
+def _choice_json(choice: CardChoice, rules: Ruleset, tt: TrumpTables | None) -> dict[str, Any]:
+    listed: list[str] | None = None
+    if choice.upper_bound() <= LIST_LIMIT:
+        listed = [" ".join(cards_json(sort_hand(cards_of(a & ((1 << 64) - 1)), tt))) for a in choice]
+    return {
+        "kind": "cards",
+        "verb": Verb(choice.verb).name.lower(),
+        "prompt": f"{_VERB_PROMPTS.get(Verb(choice.verb), 'Choose cards')}: {choice.rule}",
+        "rule": choice.rule,
+        "pool": cards_json(sort_hand(cards_of(choice.pool), tt)),
+        "sizes": list(choice.sizes),
+        "required": cards_json(sort_hand(cards_of(choice.required), tt)),
+        # every legal set, when there are few enough to list (else the rule alone says)
+        "sets": listed,
+        "alternatives": [{"action": words(a, rules), "label": label(a, rules)} for a in choice.alternatives],
+    }
+
+
+def _prompt(obs: Observation, legal: Sequence[int]) -> str:
+    phase = obs.phase
+    if phase == Phase.AUCTION:
+        return "Your call"
+    if phase == Phase.TRUMP:
+        return "Name the trump suit"
+    if phase == Phase.PLAY:
+        return "Your lead" if obs.trick is None or not obs.trick.plays else "Your play"
+    verbs = {verb_of(a) for a in legal}
+    if Verb.FOLD in verbs:
+        return "Fold, or play on"
+    return "Your decision"
+
+
+def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
+    """The game as ``obs.seat`` sees it; with ``private=False``, only what everyone sees."""
+    rules = obs.rules
+    tt = rules.tables(obs.trump) if obs.trump is not None else None
+    view: dict[str, Any] = {
+        "phase": PHASE_NAMES[Phase(obs.phase)],
+        "hand_index": obs.hand_index,
+        "dealer": obs.dealer,
+        "turn": obs.current_player if obs.phase != Phase.GAME_OVER else None,
+        "hand_sizes": list(obs.hand_sizes),
+        "calls": [{"seat": s, "action": words(a, rules), "label": label(a, rules)} for s, a in obs.calls],
+        "bidder": obs.bidder,
+        "bid": obs.bid,
+        "trump": SUITS[obs.trump] if obs.trump is not None else None,
+        "trumps": cards_json(sort_hand(cards_of(tt.trump_mask), tt)) if tt is not None else [],
+        "face_up": [cards_json(sort_hand(c, tt)) for c in obs.face_up],
+        "shown": [cards_json(sort_hand(c, tt)) for c in obs.shown],
+        "discarded": list(obs.discarded),
+        "statuses": [STATUS_WORDS[Status(s)] for s in obs.statuses],
+        "trick": _trick_json(obs.trick) if obs.trick is not None else None,
+        "tricks": [_trick_json(t) for t in obs.tricks],
+        "scores": list(obs.scores),
+        "sheet": [_sheet_json(h) for h in obs.history],
+        "winner": obs.winner,
+    }
+    if private:
+        view["hand"] = cards_json(sort_hand(obs.hand, tt))
+        view["own_discards"] = cards_json(sort_hand(obs.own_discards, tt))
+        view["seen"] = cards_json(sort_hand(obs.seen, tt))
+        view["legal"] = _legal_json(obs, rules, tt)
+    else:
+        view["hand"] = []
+        view["own_discards"] = []
+        view["seen"] = []
+        view["legal"] = None
+    return view
+
+
+def rules_json(rules: Ruleset) -> dict[str, Any]:
+    """The table's rules as the client needs them to draw the table."""
+    return {
+        "variant": rules.id,
+        "name": rules.name,
+        "players": rules.players,
+        "partnerships": rules.partnerships,
+        "sides": rules.sides(),
+        "target": rules.target,
+    }
