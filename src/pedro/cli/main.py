@@ -106,6 +106,39 @@ def play(
     raise typer.Exit(play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name))
 
 
+@app.command()
+def serve(
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="address to listen on (0.0.0.0 for every interface)"
+    ),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
+    database: str = typer.Option(
+        None, "--database", help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB"
+    ),
+    away: float = typer.Option(
+        60.0, "--away", min=0, help="seconds before a computer plays for a disconnected player"
+    ),
+    bot_delay: float = typer.Option(
+        0.8, "--bot-delay", min=0, help="pause in seconds before each computer decision"
+    ),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
+) -> None:
+    """Serve the browser game: a lobby, tables with friends and computer players."""
+    from pedro.cli import serve_cmd
+
+    raise typer.Exit(
+        serve_cmd.run(
+            console,
+            host=host,
+            port=port,
+            database=database,
+            away=away,
+            bot_delay=bot_delay,
+            log_level=log_level,
+        )
+    )
+
+
 def main() -> None:
     app()
 

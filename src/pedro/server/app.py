@@ -1,0 +1,495 @@
+"""The ASGI application: pages, the JSON API and the WebSocket per open page.
+
+HTTP handlers and the WebSocket loop only translate between the wire and the
+rooms; rules, storage and views live in ``room``, ``store`` and ``views``.
+Every client error is answered with a message saying what was wrong and
+what is allowed, and never changes anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.resources import files
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from pedro.players import PLAYERS
+from pedro.server.protocol import (
+    MAX_BODY_BYTES,
+    MAX_MESSAGE_BYTES,
+    Act,
+    ClaimSeat,
+    CreateTable,
+    Join,
+    Ping,
+    ProtocolError,
+    explain,
+    parse_client_message,
+)
+from pedro.server.replay_frames import replay_frames
+from pedro.server.room import Room, RoomError, RoomSettings
+from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
+
+log = logging.getLogger("pedro.server")
+
+STATIC = files("pedro.server") / "static"
+#: Messages a client may send per second, and the burst it may save up.
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+#: Refused messages in a row after which a flooding client is disconnected.
+FLOOD_LIMIT = 200
+#: Messages waiting for a slow client before it is disconnected.
+SEND_QUEUE_LIMIT = 256
+
+
+@dataclass
+class ServerSettings:
+    database: str
+    away_seconds: float = 60.0
+    bot_delay: float = 0.8
+
+
+class TableRegistry:
+    """The rooms of unfinished tables stay loaded; finished ones are loaded on request."""
+
+    def __init__(self, store: Store, settings: RoomSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+
+    def load(self) -> None:
+        for row in self.store.load_tables(unfinished_only=True):
+            room = Room(row, self.store, self.settings)
+            self.rooms[row.id] = room
+        for room in self.rooms.values():
+            room.start()
+        log.info("%d unfinished tables restored", len(self.rooms))
+
+    def get(self, table_id: str) -> Room | None:
+        room = self.rooms.get(table_id)
+        if room is None and len(table_id) <= 40:
+            row = self.store.load_table(table_id)
+            if row is not None:
+                room = self.rooms[table_id] = Room(row, self.store, self.settings)
+                room.start()
+        return room
+
+    def add(self, row: TableRow) -> Room:
+        self.store.create_table(row)
+        room = self.rooms[row.id] = Room(row, self.store, self.settings)
+        room.start()
+        return room
+
+    def stop(self) -> None:
+        for room in self.rooms.values():
+            room.stop()
+
+
+# ---------------------------------------------------------------------------- HTTP
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise _HttpError(400, "the request body is not JSON") from None
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _registry(request: Request | WebSocket) -> TableRegistry:
+    registry: TableRegistry = request.app.state.registry
+    return registry
+
+
+def _room(request: Request) -> Room:
+    room = _registry(request).get(request.path_params["table"])
+    if room is None:
+        raise _HttpError(404, "no such table (check the link)")
+    return room
+
+
+def _option_json(name: str, variant_value: Any) -> dict[str, Any]:
+    spec = OPTIONS[name]
+    return {
+        "name": name,
+        "type": spec.value_type.__name__,
+        "description": spec.description,
+        "choices": list(spec.choices),
+        "nullable": spec.nullable,
+        "minimum": spec.minimum,
+        "maximum": spec.maximum,
+        "default": variant_value,
+    }
+
+
+def _variants_json() -> dict[str, Any]:
+    variants = []
+    for rules in VARIANTS.values():
+        values = option_values(rules)
+        variants.append(
+            {
+                "id": rules.id,
+                "name": rules.name,
+                "summary": rules.summary,
+                "players": rules.players,
+                "partnerships": rules.partnerships,
+                "options": [
+                    _option_json(name, values.get(name))
+                    for name in available_options(rules.id)
+                    if name != "preset"
+                ],
+            }
+        )
+    return {"variants": variants, "players": list(PLAYERS)}
+
+
+async def variants_endpoint(request: Request) -> Response:
+    return JSONResponse(request.app.state.variants_json)
+
+
+async def tables_endpoint(request: Request) -> Response:
+    registry = _registry(request)
+    if request.method == "GET":
+        tables = [r.summary() for r in registry.rooms.values() if r.row.listed and not r.finished]
+        return JSONResponse({"tables": tables})
+    try:
+        spec = CreateTable.model_validate(await _json_body(request))
+    except ValidationError as exc:
+        raise _HttpError(400, explain(exc, "see docs/server.md for the create-table request")) from None
+    row, secret = _new_table(spec)
+    room = registry.add(row)
+    log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
+    if secret is not None:
+        log.info("table %s: seat %d taken", row.id, spec.seat)
+    body: dict[str, Any] = {"table": row.id, "seat": spec.seat, "secret": secret, "url": f"/t/{row.id}"}
+    return JSONResponse(body | {"summary": room.summary()}, status_code=201)
+
+
+def _computers(row: TableRow) -> int:
+    return sum(1 for s in row.seats if s.kind == "computer")
+
+
+def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
+    if spec.variant not in VARIANTS:
+        raise _HttpError(400, f"unknown variant {spec.variant!r}; variants are: {', '.join(VARIANTS)}")
+    try:
+        rules = make_ruleset(spec.variant, spec.options)
+    except OptionError as exc:
+        raise _HttpError(400, str(exc)) from None
+    if len(spec.seats) != rules.players:
+        raise _HttpError(400, f"{rules.name} has {rules.players} seats, but {len(spec.seats)} were described")
+    seats = []
+    for i, s in enumerate(spec.seats):
+        if s.kind == "computer":
+            player = s.player or "basic"
+            if player not in PLAYERS:
+                raise _HttpError(
+                    400, f"seat {i}: unknown computer player {player!r}; players are: {', '.join(PLAYERS)}"
+                )
+            seats.append(SeatRow(i, "computer", player=player))
+        else:
+            if s.player is not None:
+                raise _HttpError(400, f"seat {i}: a human seat takes no computer player")
+            seats.append(SeatRow(i, "human"))
+    secret = None
+    if spec.seat is not None:
+        if spec.seat >= rules.players or seats[spec.seat].kind != "human":
+            humans = [s.seat for s in seats if s.kind == "human"]
+            raise _HttpError(400, f"seat {spec.seat} is not a human seat; human seats: {humans or 'none'}")
+        if spec.name is None:
+            raise _HttpError(400, "give your name to sit down (1 to 40 characters)")
+        secret = secrets.token_urlsafe(24)
+        seats[spec.seat].name = spec.name
+        seats[spec.seat].secret_hash = hash_secret(secret)
+    row = TableRow(
+        id=secrets.token_urlsafe(16),
+        title=spec.title or f"{rules.name} table",
+        variant=rules.id,
+        options=dict(spec.options),
+        seed=secrets.token_hex(16),
+        listed=spec.listed,
+        created_at=datetime.now(UTC),
+        seats=seats,
+    )
+    return row, secret
+
+
+async def table_endpoint(request: Request) -> Response:
+    return JSONResponse(_room(request).summary())
+
+
+async def claim_endpoint(request: Request) -> Response:
+    room = _room(request)
+    try:
+        claim = ClaimSeat.model_validate(await _json_body(request))
+    except ValidationError as exc:
+        raise _HttpError(400, explain(exc, 'send {"seat": N, "name": "..."}')) from None
+    free = [s.row.seat for s in room.seats if not s.claimed]
+    if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
+        raise _HttpError(400, f"seat {claim.seat} is not a human seat; free seats: {free or 'none'}")
+    if claim.seat not in free:
+        raise _HttpError(409, f"seat {claim.seat} is taken; free seats: {free or 'none'}")
+    secret = secrets.token_urlsafe(24)
+    try:
+        room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
+    except ConflictError:
+        raise _HttpError(409, f"seat {claim.seat} was just taken") from None
+    room.seat_taken(claim.seat, claim.name, hash_secret(secret))
+    return JSONResponse({"seat": claim.seat, "secret": secret})
+
+
+async def record_endpoint(request: Request) -> Response:
+    room = _room(request)
+    try:
+        record = room.record()
+    except RoomError as exc:
+        raise _HttpError(409, exc.message) from None
+    headers = {"Content-Disposition": f'attachment; filename="pedro-{room.rules.id}-{room.id[:8]}.json"'}
+    return JSONResponse(record, headers=headers)
+
+
+async def replay_endpoint(request: Request) -> Response:
+    room = _room(request)
+    try:
+        record = room.record()
+    except RoomError as exc:
+        raise _HttpError(409, exc.message) from None
+    frames = replay_frames(room.rules, room.row.seed, room.row.actions)
+    return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
+
+
+async def page_endpoint(request: Request) -> Response:
+    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+
+async def health_endpoint(request: Request) -> Response:
+    return JSONResponse({"ok": True, "tables": len(_registry(request).rooms)})
+
+
+async def http_error_handler(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, _HttpError)
+    return _error(exc.status, exc.message)
+
+
+async def store_error_handler(request: Request, exc: Exception) -> Response:
+    log.error("database error: %s", exc)
+    return _error(503, "the game database is not available; try again in a moment (nothing was changed)")
+
+
+async def not_found_handler(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return _error(404, f"no such API path {request.url.path}; see docs/server.md")
+    return _error(404, "no such page")
+
+
+# ---------------------------------------------------------------------------- WebSocket
+
+
+class WsClient:
+    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.room: Room | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.tokens = RATE_BURST
+        self.stamp = time.monotonic()
+        self.refused_in_a_row = 0
+        self.closing = False
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            log.warning("a client fell too far behind and was disconnected")
+            self.close()
+            return
+        self.queue.put_nowait(text)
+
+    def error(self, code: str, message: str) -> None:
+        self.send(json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False))
+
+    def replaced(self) -> None:
+        self.error("auth", "this seat was opened in another window; this one is closed")
+        self.seat = None
+        self.room = None
+        self.close()
+
+    def close(self) -> None:
+        self.closing = True
+        self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_SECOND)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    async def writer(self) -> None:
+        with contextlib.suppress(Exception):
+            while (text := await self.queue.get()) is not None:
+                await self.websocket.send_text(text)
+        if self.websocket.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code=1008 if self.closing else 1000)
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    await websocket.accept()
+    client = WsClient(websocket)
+    writer = asyncio.create_task(client.writer())
+    room = _registry(websocket).get(websocket.path_params["table"])
+    try:
+        if room is None:
+            client.error("not_found", "no such table (check the link)")
+            client.close()
+            return
+        while not client.closing:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            _handle(client, room, message.get("text") or message.get("bytes") or "")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if client.room is not None:
+            client.room.detach(client)
+        if not client.closing:
+            client.close()
+        await asyncio.wait([writer], timeout=5)
+
+
+def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+    if not client.allow():
+        client.refused_in_a_row += 1
+        if client.refused_in_a_row > FLOOD_LIMIT:
+            log.warning("table %s: a flooding client was disconnected", room.id)
+            client.close()
+        elif client.refused_in_a_row == 1:
+            client.error(
+                "rate", f"too many messages: at most {RATE_PER_SECOND:g} a second; this one was ignored"
+            )
+        return
+    client.refused_in_a_row = 0
+    if len(text) > MAX_MESSAGE_BYTES:
+        client.error("too_big", f"messages are at most {MAX_MESSAGE_BYTES} bytes; this one was ignored")
+        return
+    try:
+        request = parse_client_message(text)
+    except ProtocolError as exc:
+        client.error("bad_message", str(exc))
+        return
+    try:
+        if isinstance(request, Ping):
+            client.send('{"type":"pong"}')
+        elif isinstance(request, Act):
+            if client.room is None:
+                raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
+            room.act(client, request.action, request.seq)
+        elif client.room is not None:
+            raise RoomError("bad_message", "this connection has already joined or is watching")
+        elif isinstance(request, Join):
+            seat = room.seat_for_secret(hash_secret(request.secret))
+            if seat is None:
+                raise RoomError(
+                    "auth", "that secret does not belong to a seat at this table; take a free seat"
+                )
+            _welcome(client, room, seat)
+        else:
+            _welcome(client, room, None)
+    except RoomError as exc:
+        client.error(exc.code, exc.message)
+    except StoreError as exc:
+        log.error("table %s: database error: %s", room.id, exc)
+        client.error("unavailable", "the game database did not accept the action; nothing changed, try again")
+
+
+def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
+    client.room = room
+    client.send(json.dumps({"type": "welcome", "seat": seat}))
+    room.attach(client, seat)
+
+
+# ---------------------------------------------------------------------------- the app
+
+
+def create_app(settings: ServerSettings) -> Starlette:
+    store = Store(settings.database)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store.migrate()
+        registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
+        app.state.registry = registry
+        log.info("database ready: %s", store.describe())
+        registry.load()
+        try:
+            yield
+        finally:
+            registry.stop()
+            store.close()
+
+    routes = [
+        Route("/", page_endpoint),
+        Route("/t/{table}", page_endpoint),
+        Route("/replay/{table}", page_endpoint),
+        Route("/healthz", health_endpoint),
+        Route("/api/variants", variants_endpoint),
+        Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
+        Route("/api/tables/{table}", table_endpoint),
+        Route("/api/tables/{table}/seats", claim_endpoint, methods=["POST"]),
+        Route("/api/tables/{table}/record", record_endpoint),
+        Route("/api/tables/{table}/replay", replay_endpoint),
+        WebSocketRoute("/ws/{table}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            _HttpError: http_error_handler,
+            StoreError: store_error_handler,
+            404: not_found_handler,
+        },
+    )
+    app.state.variants_json = _variants_json()
+    return app

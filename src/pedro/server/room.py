@@ -1,0 +1,349 @@
+"""One table at the server: its game, its seats, who is connected, and the computer players.
+
+The room is the only writer of its game. Every change goes the same way:
+check it against the rules, commit it to the store, apply it, then tell the
+clients. The event loop runs one room method at a time and none of them
+awaits between the check and the announcement, so two clients can never
+interleave inside a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
+from pedro.engine.state import GameState
+from pedro.players import make_player
+from pedro.records import record_from_game
+from pedro.server.store import SeatRow, Store, StoreError, TableRow
+from pedro.server.views import label, observation_json, rules_json, words
+from pedro.variants.options import make_ruleset
+
+log = logging.getLogger("pedro.server")
+
+#: Player that sits in for a human who has been away too long.
+STAND_IN_PLAYER = "basic"
+
+
+class RoomError(Exception):
+    """A client's request refused; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Client(Protocol):
+    """A connection as the room sees it: somewhere to put messages."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+    def replaced(self) -> None:
+        """Another connection took this client's seat."""
+
+
+@dataclass
+class RoomSettings:
+    away_seconds: float = 60.0
+    bot_delay: float = 0.8
+
+
+@dataclass
+class SeatState:
+    row: SeatRow
+    client: Client | None = None
+    #: monotonic time the seat's player left (or the server started); None while connected
+    away_since: float | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.row.kind == "computer" or self.row.secret_hash is not None
+
+
+class Room:
+    def __init__(
+        self,
+        row: TableRow,
+        store: Store,
+        settings: RoomSettings,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.row = row
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.rules = make_ruleset(row.variant, row.options)
+        self.state = GameState(self.rules, seed=row.seed)
+        for text in row.actions:  # the stored actions were legal when accepted; replaying proves it
+            seat, action = parse_action_text(text, self.rules.max_bid)
+            if seat != self.state.current_player:
+                raise StoreError(f"table {row.id}: stored action {text!r} is out of turn")
+            self.state.apply(action)
+        now = clock()
+        self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
+        self.spectators: set[Client] = set()
+        self.last: dict[str, Any] | None = None
+        if row.actions:
+            seat, action = parse_action_text(row.actions[-1], self.rules.max_bid)
+            self.last = self._last_json(seat, action)
+        self._driver: asyncio.Task[None] | None = None
+        self._wakeup: asyncio.TimerHandle | None = None
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def seq(self) -> int:
+        return len(self.row.actions)
+
+    @property
+    def started(self) -> bool:
+        """Play waits until every human seat has a player."""
+        return all(s.claimed for s in self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_over
+
+    def stand_in(self, seat: int) -> bool:
+        """A human seat played by the computer because its player is away."""
+        s = self.seats[seat]
+        return (
+            s.row.kind == "human"
+            and s.client is None
+            and s.away_since is not None
+            and self.clock() - s.away_since >= self.settings.away_seconds
+        )
+
+    def computer_turn(self) -> bool:
+        if self.finished or not self.started:
+            return False
+        seat = self.state.current_player
+        return self.seats[seat].row.kind == "computer" or self.stand_in(seat)
+
+    # ------------------------------------------------------------------ clients
+
+    def attach(self, client: Client, seat: int | None) -> None:
+        if seat is None:
+            self.spectators.add(client)
+        else:
+            s = self.seats[seat]
+            old = s.client
+            s.client = client
+            s.away_since = None
+            if old is not None and old is not client:
+                old.replaced()
+            log.info("table %s: seat %d connected", self.id, seat)
+        client.seat = seat
+        self.broadcast()
+
+    def detach(self, client: Client) -> None:
+        self.spectators.discard(client)
+        seat = client.seat
+        if seat is not None and self.seats[seat].client is client:
+            self.seats[seat].client = None
+            self.seats[seat].away_since = self.clock()
+            log.info("table %s: seat %d disconnected", self.id, seat)
+            self._schedule_away_check()
+            self.broadcast()
+
+    def seat_taken(self, seat: int, name: str, secret_hash: str) -> None:
+        """A human seat was claimed (already committed by the caller)."""
+        s = self.seats[seat]
+        s.row.name = name
+        s.row.secret_hash = secret_hash
+        s.away_since = self.clock()
+        log.info("table %s: seat %d taken", self.id, seat)
+        self.broadcast()
+        self.kick()
+
+    def seat_for_secret(self, secret_hash: str) -> int | None:
+        for s in self.seats:
+            if s.row.secret_hash is not None and s.row.secret_hash == secret_hash:
+                return s.row.seat
+        return None
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, client: Client, text: str, seq: int) -> None:
+        """A client's action: refused with RoomError (nothing changed) or committed and announced."""
+        seat = client.seat
+        if seat is None:
+            raise RoomError("auth", "spectators cannot act; take a seat to play")
+        if self.finished:
+            raise RoomError("illegal", "the game is over")
+        if not self.started:
+            raise RoomError("turn", "the game starts when every seat has a player")
+        if seq != self.seq:
+            raise RoomError("stale", f"that was sent for state {seq}, but the game is at state {self.seq}")
+        if self.state.current_player != seat:
+            who = self._name(self.state.current_player)
+            raise RoomError("turn", f"it is not your turn: {who} is to play")
+        try:
+            action = parse_action_words(text, self.rules.max_bid)
+        except ActionError as exc:
+            raise RoomError("illegal", f"{exc}; legal: {self.state.describe_legal()}") from None
+        reason = self.state.why_illegal(action)
+        if reason is not None:
+            raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
+        self._commit(seat, action)
+
+    def _commit(self, seat: int, action: int) -> None:
+        text = action_text(seat, action, self.rules.max_bid)
+        hand = self.state.hand_index
+        self.store.append_action(self.id, self.seq, text)  # raises before anything changes
+        self.row.actions.append(text)
+        self.state.apply(action)
+        self.last = self._last_json(seat, action)
+        if self.state.hand_index != hand or self.finished:
+            log.info("table %s: hand %d finished", self.id, hand + 1)
+        if self.finished:
+            self.store.set_finished(self.id)
+            self.row.finished = True
+            log.info("table %s: game over", self.id)
+        self.broadcast()
+        self.kick()
+
+    def _last_json(self, seat: int, action: int) -> dict[str, Any]:
+        return {"seat": seat, "action": words(action, self.rules), "label": label(action, self.rules)}
+
+    # ------------------------------------------------------------------ computer players
+
+    def kick(self) -> None:
+        """Start the computer-player driver if a computer is to act and none is running."""
+        if self.computer_turn() and (self._driver is None or self._driver.done()):
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        while self.computer_turn():
+            await asyncio.sleep(self.settings.bot_delay)
+            if not self.computer_turn():
+                return
+            seat = self.state.current_player
+            row = self.seats[seat].row
+            name = row.player if row.kind == "computer" and row.player else STAND_IN_PLAYER
+            # seeded by the table and the action's place, so a restarted server decides the same
+            player = make_player(name, seed=f"{self.row.seed}:{self.seq}")
+            action = player.act(self.state.observation(seat))
+            try:
+                self._commit(seat, action)
+            except StoreError:
+                log.exception("table %s: could not store a computer action; retrying", self.id)
+                await asyncio.sleep(1.0)
+
+    def _schedule_away_check(self) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+        loop = asyncio.get_running_loop()
+        self._wakeup = loop.call_later(self.settings.away_seconds + 0.01, self._away_check)
+
+    def _away_check(self) -> None:
+        self.broadcast()  # the seat now shows as played by the computer
+        self.kick()
+
+    def start(self) -> None:
+        """After a (re)start: arm the away timers and let computers move."""
+        if any(s.row.kind == "human" for s in self.seats) and not self.finished:
+            self._schedule_away_check()
+        self.kick()
+
+    def stop(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+
+    # ------------------------------------------------------------------ views
+
+    def _name(self, seat: int) -> str:
+        row = self.seats[seat].row
+        if row.name:
+            return row.name
+        return f"{row.player or 'computer'} {seat}" if row.kind == "computer" else f"Seat {seat + 1}"
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s.row.seat,
+                "name": self._name(s.row.seat),
+                "kind": s.row.kind,
+                "player": s.row.player,
+                "claimed": s.claimed,
+                "connected": s.row.kind == "computer" or s.client is not None,
+                "stand_in": self.stand_in(s.row.seat),
+            }
+            for s in self.seats
+        ]
+
+    def table_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.row.title, "options": self.row.options} | rules_json(self.rules)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby and the API describe it (public)."""
+        obs = self.state.observation(0)
+        return {
+            "id": self.id,
+            "title": self.row.title,
+            "variant": self.rules.id,
+            "name": self.rules.name,
+            "options": self.row.options,
+            "players": self.rules.players,
+            "seats": self.seats_json(),
+            "free_seats": [s.row.seat for s in self.seats if not s.claimed],
+            "phase": "waiting" if not self.started else observation_json(obs, private=False)["phase"],
+            "hand_index": self.state.hand_index,
+            "scores": list(self.state.scores),
+            "finished": self.finished,
+            "winner": self.state.winner,
+            "created": self.row.created_at.isoformat(),
+        }
+
+    def state_message(self, seat: int | None) -> str:
+        obs = self.state.observation(seat if seat is not None else 0)
+        game = observation_json(obs, private=seat is not None)
+        if not self.started:
+            game["legal"] = None
+        message = {
+            "type": "state",
+            "seq": self.seq,
+            "you": seat,
+            "table": self.table_json(),
+            "seats": self.seats_json(),
+            "last": self.last,
+            "finished": self.finished,
+            "started": self.started,
+            "game": game,
+        }
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+    def broadcast(self) -> None:
+        """Send each connected client the table as its seat sees it."""
+        cache: dict[int | None, str] = {}
+        clients: list[Client] = [s.client for s in self.seats if s.client is not None]
+        clients.extend(self.spectators)
+        for client in clients:
+            seat = client.seat
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self.state_message(seat)
+            client.send(text)
+
+    def record(self) -> dict[str, Any]:
+        """The finished game's record; RoomError before the end (it would show hidden cards)."""
+        if not self.finished:
+            raise RoomError(
+                "unfinished", "the game is not over; its record shows every hand, so it comes at the end"
+            )
+        return record_from_game(self.state, [self._name(s) for s in range(self.rules.players)])

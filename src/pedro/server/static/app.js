@@ -1,0 +1,26 @@
+// Entry point: every page path serves the same index.html, so the route is read from the address.
+import { lobbyPage } from "./lobby.js";
+import { tablePage } from "./table.js";
+import { replayPage } from "./replay.js";
+import { h, fill } from "./dom.js";
+
+function route() {
+  const root = document.getElementById("app");
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  if (path === "/") {
+    document.body.dataset.page = "lobby";
+    lobbyPage(root);
+  } else if ((m = path.match(/^\/t\/([^/]+)$/))) {
+    document.body.dataset.page = "table";
+    tablePage(root, decodeURIComponent(m[1]));
+  } else if ((m = path.match(/^\/replay\/([^/]+)$/))) {
+    document.body.dataset.page = "replay";
+    replayPage(root, decodeURIComponent(m[1]));
+  } else {
+    document.body.dataset.page = "missing";
+    fill(root, h("section", { class: "box" }, h("h1", { text: "No such page" }), h("p", {}, h("a", { href: "/", text: "Go to the lobby" }))));
+  }
+}
+
+route();

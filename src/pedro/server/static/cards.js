@@ -1,0 +1,68 @@
+// Card codes ("AH", "TD", "JK") turned into what people read ("A♥", "10♦", "Joker") and into card faces.
+import { h } from "./dom.js";
+
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const JOKERS = {
+  JK: { rank: "Jkr", suit: "★", name: "Joker", red: false },
+  BJ: { rank: "BJ", suit: "★", name: "Big joker", red: true },
+  SJ: { rank: "SJ", suit: "☆", name: "Small joker", red: false },
+};
+
+/** `{rank, suit, red, text}` for a card code; `text` is the short form people read ("10♥"). */
+export function cardInfo(code) {
+  const joker = JOKERS[code];
+  if (joker) return { rank: joker.rank, suit: joker.suit, red: joker.red, text: joker.name, joker: true };
+  const r = code[0];
+  const s = code[1];
+  const rank = r === "T" ? "10" : r;
+  const suit = SUIT_SYMBOLS[s] || s;
+  return { rank, suit, red: s === "H" || s === "D", text: rank + suit, joker: false };
+}
+
+export function cardText(code) {
+  return cardInfo(code).text;
+}
+
+/** A suit letter as "♥ hearts"; null stays empty. */
+export function suitText(letter, long = false) {
+  if (!letter) return "";
+  return long ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : SUIT_SYMBOLS[letter];
+}
+
+/** Replace card codes in free text (labels already come pretty from the server; this is for raw words). */
+export function prettyWords(words) {
+  return words.replace(/\b([2-9TJQKA][SHDC]|JK|BJ|SJ)\b/g, (code) => cardText(code));
+}
+
+/** A card face: `data-card` is the test hook, the visible text is for people. */
+export function cardFace(code, { size = "", extraClass = "" } = {}) {
+  const info = cardInfo(code);
+  const cls = ["card", info.red ? "red" : "black", info.joker ? "joker" : "", size, extraClass]
+    .filter(Boolean)
+    .join(" ");
+  return h(
+    "div",
+    { class: cls, dataset: { card: code }, attrs: { title: info.text, "aria-label": info.text } },
+    h("span", { class: "idx" }, h("span", { class: "rank", text: info.rank }), h("span", { class: "suit", text: info.suit })),
+    h("span", { class: "pip", text: info.suit }),
+  );
+}
+
+/** A row of small card backs for a hidden hand, with the count for screen readers and tiny seats. */
+export function cardBacks(count) {
+  const shown = Math.min(count, 16);
+  const backs = [];
+  for (let i = 0; i < shown; i++) backs.push(h("span", { class: "back" }));
+  return h(
+    "div",
+    { class: "backs", attrs: { title: `${count} card${count === 1 ? "" : "s"}`, "aria-label": `${count} cards` } },
+    backs,
+    h("span", { class: "count", text: String(count) }),
+  );
+}
+
+/** Cards as a compact inline string: "A♥ 10♥ 5♦". */
+export function cardsText(codes) {
+  return codes.map(cardText).join(" ");
+}

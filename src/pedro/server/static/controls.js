@@ -1,0 +1,273 @@
+// The viewer's own hand and what they may do with it: click a card to play, press a button to bid,
+// or pick a set of cards to discard / keep / kill / give / claim.
+import { h, seatName } from "./dom.js";
+import { cardFace, cardText, cardsText } from "./cards.js";
+
+const VERB_BUTTON = { discard: "Discard", keep: "Keep", kill: "Kill", give: "Give", claim: "Claim" };
+
+const setKey = (codes) => [...codes].sort().join(" ");
+
+/** Make an element act as a button for mouse, touch and keyboard. */
+function clickable(el, onActivate, label) {
+  el.setAttribute("role", "button");
+  el.tabIndex = 0;
+  if (label) el.setAttribute("aria-label", label);
+  el.addEventListener("click", onActivate);
+  el.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onActivate();
+    }
+  });
+  return el;
+}
+
+export class Controls {
+  /** `send(action)` sends an act message for the current state and returns whether it went out. */
+  constructor(send) {
+    this.send = send;
+    this.selection = new Set();
+    this.selectionSeq = null;
+    this.pendingSeq = null;
+  }
+
+  /** A refusal or a dropped connection: let the player try again on the same state. */
+  unlock() {
+    this.pendingSeq = null;
+  }
+
+  act(state, action) {
+    if (this.pendingSeq === state.seq) return;
+    if (this.send(action)) {
+      this.pendingSeq = state.seq;
+      this.rerender();
+    }
+  }
+
+  /**
+   * Returns {hand, panel} for this state. `rerender` is called when a click changes only
+   * local things (the selection, the waiting state) so the page can redraw without a new state.
+   */
+  render(state, rerender) {
+    this.rerender = rerender;
+    const game = state.game;
+    const legal = game.legal;
+    if (this.selectionSeq !== state.seq) {
+      // a new state is a new question: start from what it requires
+      this.selection = new Set(legal && legal.kind === "cards" ? legal.required : []);
+      this.selectionSeq = state.seq;
+    }
+    if (this.pendingSeq !== null && this.pendingSeq !== state.seq) this.pendingSeq = null;
+    const pending = this.pendingSeq === state.seq;
+    if (legal && legal.kind === "cards") return this.renderChoice(state, legal, pending);
+    return this.renderList(state, legal, pending);
+  }
+
+  renderList(state, legal, pending) {
+    const game = state.game;
+    const playable = (legal && legal.cards) || {};
+    const anyPlayable = Object.keys(playable).length > 0;
+    const hand = game.hand.map((code) => {
+      const action = playable[code];
+      if (action && !pending) {
+        return clickable(cardFace(code, { extraClass: "legal" }), () => this.act(state, action), `play ${cardText(code)}`);
+      }
+      return cardFace(code, { extraClass: action ? "legal" : anyPlayable ? "inactive" : "" });
+    });
+    let panel;
+    if (legal) {
+      const cardActions = new Set(Object.values(playable));
+      const rest = legal.actions.filter((a) => !cardActions.has(a.action));
+      const multi = rest.filter((a) => isMultiPlay(a.action));
+      const button = (a, text) =>
+        h("button", {
+          class: `act ${actionClass(a.action)}`,
+          type: "button",
+          text: text || a.label,
+          disabled: pending,
+          dataset: { action: a.action },
+          attrs: { "aria-label": a.label },
+          on: { click: () => this.act(state, a.action) },
+        });
+      const buttons = rest.filter((a) => !isMultiPlay(a.action)).map((a) => button(a));
+      panel = h(
+        "div",
+        { class: "panel-turn" },
+        h("p", { class: "prompt", text: legal.prompt + (anyPlayable && !pending ? " — click a highlighted card" : "") }),
+        buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+        multi.length ? multiPlays(multi, button) : null,
+        pending ? h("p", { class: "muted", text: "Sent…" }) : null,
+      );
+    } else {
+      panel = waitingPanel(state);
+    }
+    return { hand: handBox(state, hand), panel };
+  }
+
+  renderChoice(state, legal, pending) {
+    const game = state.game;
+    const pool = new Set(legal.pool);
+    const required = new Set(legal.required);
+    const inHand = new Set(game.hand);
+    const toggle = (code) => {
+      if (required.has(code) || pending) return;
+      if (this.selection.has(code)) this.selection.delete(code);
+      else this.selection.add(code);
+      this.rerender();
+    };
+    const face = (code) => {
+      if (!pool.has(code)) return cardFace(code, { extraClass: "inactive" });
+      const selected = this.selection.has(code);
+      const cls = ["selectable", selected ? "selected" : "", required.has(code) ? "locked" : ""].filter(Boolean).join(" ");
+      const el = cardFace(code, { extraClass: cls });
+      el.setAttribute("aria-pressed", String(selected));
+      return required.has(code) ? el : clickable(el, () => toggle(code), `${selected ? "unselect" : "select"} ${cardText(code)}`);
+    };
+    const hand = game.hand.map(face);
+    const others = legal.pool.filter((c) => !inHand.has(c));
+    const chosen = legal.pool.filter((c) => this.selection.has(c));
+    const valid = isValidChoice(legal, chosen);
+    const verbWord = VERB_BUTTON[legal.verb] || legal.verb;
+    const sizes = legal.sizes.length === 1 ? `${legal.sizes[0]}` : describeSizes(legal.sizes);
+    const panel = h(
+      "div",
+      { class: "panel-turn choice" },
+      h("p", { class: "prompt", text: legal.prompt }),
+      others.length
+        ? h("div", { class: "pool" }, h("span", { class: "rowlabel", text: "To choose from" }), h("div", { class: "cards" }, others.map(face)))
+        : null,
+      h(
+        "p",
+        { class: "chosen" },
+        `Chosen ${chosen.length} (${sizes} needed): `,
+        h("strong", { text: chosen.length ? cardsText(chosen) : "none" }),
+      ),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", {
+          class: "act primary",
+          type: "button",
+          text: `${verbWord}${chosen.length ? " " + cardsText(chosen) : ""}`,
+          disabled: !valid || pending,
+          dataset: { confirm: "" },
+          on: { click: () => valid && this.act(state, `${legal.verb} ${chosen.join(" ")}`) },
+        }),
+        legal.alternatives.map((a) =>
+          h("button", {
+            class: `act ${actionClass(a.action)}`,
+            type: "button",
+            text: a.label,
+            disabled: pending,
+            dataset: { action: a.action },
+            on: { click: () => this.act(state, a.action) },
+          }),
+        ),
+        chosen.length > required.size
+          ? h("button", {
+              class: "act quiet",
+              type: "button",
+              text: "Clear",
+              disabled: pending,
+              on: {
+                click: () => {
+                  this.selection = new Set(legal.required);
+                  this.rerender();
+                },
+              },
+            })
+          : null,
+      ),
+      pending ? h("p", { class: "muted", text: "Sent…" }) : null,
+    );
+    return { hand: handBox(state, hand), panel };
+  }
+}
+
+const isMultiPlay = (action) => action.startsWith("play ") && action.split(" ").length > 2;
+
+/**
+ * Several cards to the first trick: one row per top card (the card that counts), one button per
+ * choice of buried cards under it — far easier to read than a flat list of every combination.
+ */
+function multiPlays(actions, button) {
+  const byTop = new Map();
+  for (const a of actions) {
+    const [, top, ...buried] = a.action.split(" ");
+    if (!byTop.has(top)) byTop.set(top, []);
+    byTop.get(top).push({ a, buried });
+  }
+  return h(
+    "div",
+    { class: "multi-plays" },
+    h("p", { class: "muted small", text: "You hold more cards than the others: play several to this trick. The top card counts; the others are buried under it." }),
+    [...byTop].map(([top, choices]) =>
+      h(
+        "div",
+        { class: "multi-row" },
+        h("span", { class: "multi-top" }, cardFace(top, { size: "mini" }), " on top, bury:"),
+        h("div", { class: "buttons" }, choices.map(({ a, buried }) => button(a, cardsText(buried)))),
+      ),
+    ),
+  );
+}
+
+/** Size in `sizes`, `required` included, and one of `sets` when the server listed them. */
+export function isValidChoice(legal, chosen) {
+  if (!legal.sizes.includes(chosen.length)) return false;
+  if (!legal.required.every((c) => chosen.includes(c))) return false;
+  if (legal.sets) {
+    const key = setKey(chosen);
+    return legal.sets.some((s) => setKey(s.split(" ").filter(Boolean)) === key);
+  }
+  return true;
+}
+
+function describeSizes(sizes) {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  const contiguous = sorted.every((n, i) => i === 0 || n === sorted[i - 1] + 1);
+  return contiguous && sorted.length > 2 ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(" or ");
+}
+
+function actionClass(action) {
+  const verb = action.split(" ")[0];
+  if (verb === "trump") return `trump suit-${action.split(" ")[1]}`;
+  return verb;
+}
+
+function handBox(state, cards) {
+  const game = state.game;
+  const you = state.you;
+  if (you === null || you === undefined) return null;
+  const discards = game.own_discards || [];
+  // the felt leaves out the viewer's own laid-aside cards; they are all listed here
+  const faceUp = ((game.face_up || [])[you] || []).filter((c) => !discards.includes(c));
+  const row = (label, codes) =>
+    codes && codes.length ? h("div", { class: "cardrow mine" }, h("span", { class: "rowlabel", text: label }), codes.map((c) => cardFace(c, { size: "mini" }))) : null;
+  return h(
+    "div",
+    { class: "my-hand" },
+    h("div", { class: `hand cards n${cards.length}` }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
+    row("Your discards", discards),
+    row("Face up", faceUp),
+    row("Shown", (game.shown || [])[you]),
+    row("Seen", game.seen),
+  );
+}
+
+/** Not the viewer's turn: say who we wait for, and whether a person or the computer is thinking. */
+function waitingPanel(state) {
+  const game = state.game;
+  // the summary above the table says it all
+  if (state.finished || game.phase === "over") return null;
+  if (game.turn === null || game.turn === undefined) return h("div", { class: "panel-turn" }, h("p", { class: "muted", text: "…" }));
+  const seat = state.seats[game.turn];
+  const who = seatName(state.seats, game.turn);
+  let how = "";
+  if (seat && seat.kind === "computer") how = " (computer)";
+  else if (seat && seat.stand_in) how = " (away — the computer is playing for them)";
+  else if (seat && !seat.claimed) how = " — the seat is free, waiting for a player to sit down";
+  else if (seat && !seat.connected) how = " (offline)";
+  const what = { auction: "to call", trump: "to name trumps", exchange: "to choose", play: "to play" }[game.phase] || "";
+  return h("div", { class: "panel-turn waiting" }, h("p", { class: "prompt" }, "Waiting for ", h("strong", { text: who }), ` ${what}${how}`));
+}

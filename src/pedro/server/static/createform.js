@@ -1,0 +1,265 @@
+// The "new table" form: a variant, its house rules, who sits where, and the creator's own seat.
+import { h, fill } from "./dom.js";
+import { api } from "./net.js";
+import { saveSeat, saveName } from "./storage.js";
+import { humanize } from "./text.js";
+
+/** Options drawn outside the house-rules list: they shape the form itself. */
+const PROMINENT = new Set(["target", "players", "partnerships"]);
+
+const capitalize = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "(1–17)", "(at least 1)", "(at most −1, or empty)". */
+function intRange(opt) {
+  const lo = opt.minimum ?? null;
+  const hi = opt.maximum ?? null;
+  let text = lo !== null && hi !== null ? `${lo}–${hi}` : lo !== null ? `at least ${lo}` : hi !== null ? `at most ${hi}` : "";
+  if (opt.nullable) text = text ? `${text}, or empty for none` : "empty for none";
+  return text ? ` (${text})` : "";
+}
+
+/**
+ * `catalog` is GET /api/variants; `nameInput` is the lobby's shared name field.
+ * Returns the form element.
+ */
+export function createForm(catalog, nameInput) {
+  const variants = catalog.variants;
+  const players = catalog.players || [];
+  const defaultPlayer = players.includes("basic") ? "basic" : players[players.length - 1];
+
+  const variantSelect = h(
+    "select",
+    { name: "variant", attrs: { "aria-label": "variant" } },
+    variants.map((v) => h("option", { value: v.id, text: v.name })),
+  );
+  const summary = h("p", { class: "variant-summary muted" });
+  const prominent = h("div", { class: "prominent-options" });
+  const seatsBox = h("fieldset", { class: "seats" });
+  const rules = h("div", { class: "rules-list" });
+  const rulesCount = h("span", { class: "muted" });
+  const title = h("input", { type: "text", name: "title", maxLength: 60, attrs: { placeholder: "e.g. Friday night" } });
+  const listed = h("input", { type: "checkbox", name: "listed", checked: true });
+  const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
+  const submit = h("button", { type: "submit", class: "primary", text: "Create the table" });
+
+  // each option's control and how to read it back; rebuilt when the variant changes
+  let controls = new Map();
+  // seat choices survive a change of the number of players
+  let seatChoices = [];
+  let mySeat = 0;
+
+  const variant = () => variants.find((v) => v.id === variantSelect.value);
+
+  function optionControl(opt) {
+    const id = `opt-${opt.name}`;
+    let input;
+    let read;
+    if (opt.type === "bool") {
+      input = h("input", { type: "checkbox", id, name: opt.name, checked: !!opt.default });
+      read = () => input.checked;
+    } else if (opt.choices && opt.choices.length) {
+      const values = [...opt.choices];
+      const blank = opt.nullable || opt.default === null || opt.default === undefined;
+      input = h(
+        "select",
+        { id, name: opt.name },
+        blank ? h("option", { value: "", text: opt.nullable ? "(none)" : "(variant default)" }) : null,
+        values.map((c) => h("option", { value: String(c), text: humanize(String(c)) })),
+      );
+      input.value = opt.default === null || opt.default === undefined ? "" : String(opt.default);
+      read = () => {
+        if (input.value === "") return opt.nullable ? null : opt.default;
+        return opt.type === "int" ? Number(input.value) : input.value;
+      };
+    } else if (opt.type === "int") {
+      input = h("input", {
+        type: "number",
+        id,
+        name: opt.name,
+        step: 1,
+        value: opt.default === null || opt.default === undefined ? "" : String(opt.default),
+        attrs: { min: opt.minimum, max: opt.maximum, placeholder: opt.nullable ? "none" : "" },
+      });
+      read = () => {
+        if (input.value.trim() === "") return opt.nullable ? null : opt.default;
+        return Number(input.value);
+      };
+    } else {
+      input = h("input", { type: "text", id, name: opt.name, value: opt.default ?? "" });
+      read = () => (input.value === "" && opt.nullable ? null : input.value);
+    }
+    controls.set(opt.name, { opt, input, read });
+    return input;
+  }
+
+  function optionRow(opt) {
+    const input = optionControl(opt);
+    const rangeText = opt.type === "int" && !(opt.choices && opt.choices.length) ? intRange(opt) : "";
+    return h(
+      "div",
+      { class: `option ${opt.type}` },
+      h(
+        "label",
+        { attrs: { for: input.id } },
+        opt.type === "bool" ? input : null,
+        h("span", { class: "opt-name", text: capitalize(humanize(opt.name)) }),
+        h("span", { class: "muted small", text: rangeText }),
+      ),
+      opt.type === "bool" ? null : input,
+      h("p", { class: "opt-desc muted small", text: opt.description }),
+    );
+  }
+
+  /** Options whose value differs from the variant's default: all the server needs. */
+  function chosenOptions() {
+    const out = {};
+    for (const [name, { opt, read }] of controls) {
+      const value = read();
+      if (typeof value === "number" && Number.isNaN(value)) continue;
+      if (value !== opt.default) out[name] = value;
+    }
+    return out;
+  }
+
+  function playerCount() {
+    const c = controls.get("players");
+    const n = c ? c.read() : null;
+    return Number.isInteger(n) && n > 0 ? n : variant().players;
+  }
+
+  function partnerships() {
+    const c = controls.get("partnerships");
+    return c ? !!c.read() : !!variant().partnerships;
+  }
+
+  function renderSeats() {
+    const n = playerCount();
+    while (seatChoices.length < n) seatChoices.push({ kind: seatChoices.length === 0 ? "human" : "computer", player: defaultPlayer });
+    if (mySeat !== null && mySeat >= n) mySeat = 0;
+    const rows = [];
+    for (let seat = 0; seat < n; seat++) {
+      const choice = seatChoices[seat];
+      const kind = h(
+        "select",
+        { name: `kind-${seat}`, attrs: { "aria-label": `seat ${seat + 1}: human or computer` } },
+        h("option", { value: "human", text: "Person" }),
+        h("option", { value: "computer", text: "Computer" }),
+      );
+      kind.value = choice.kind;
+      const player = h(
+        "select",
+        {
+          name: `player-${seat}`,
+          // keeps its grid cell when hidden, so the "me" column stays aligned
+          class: choice.kind === "computer" ? "" : "invisible",
+          disabled: choice.kind !== "computer",
+          attrs: { "aria-label": `seat ${seat + 1}: computer player` },
+        },
+        players.map((p) => h("option", { value: p, text: p })),
+      );
+      player.value = choice.player;
+      const me = h("input", { type: "radio", name: "myseat", value: String(seat), checked: mySeat === seat });
+      kind.addEventListener("change", () => {
+        choice.kind = kind.value;
+        if (choice.kind === "computer" && mySeat === seat) mySeat = null;
+        renderSeats();
+      });
+      player.addEventListener("change", () => (choice.player = player.value));
+      me.addEventListener("change", () => {
+        mySeat = seat;
+        choice.kind = "human";
+        renderSeats();
+      });
+      rows.push(
+        h(
+          "div",
+          { class: "seat-row" },
+          h("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
+          kind,
+          player,
+          h("label", { class: "me" }, me, " me"),
+        ),
+      );
+    }
+    const nobody = h("input", { type: "radio", name: "myseat", value: "", checked: mySeat === null });
+    nobody.addEventListener("change", () => {
+      mySeat = null;
+      renderSeats();
+    });
+    fill(
+      seatsBox,
+      h("legend", { text: "Players" }),
+      h("p", {
+        class: "muted small",
+        text: `Seats go clockwise${partnerships() && n === 4 ? "; seats 1 & 3 play together against seats 2 & 4" : ", everyone for himself"}. Pick “me” for your own seat.`,
+      }),
+      rows,
+      h("label", { class: "me nobody" }, nobody, " I don't sit down (create for others)"),
+    );
+  }
+
+  function renderVariant() {
+    const v = variant();
+    controls = new Map();
+    summary.textContent = v.summary || "";
+    const options = v.options || [];
+    const top = options.filter((o) => PROMINENT.has(o.name));
+    const rest = options.filter((o) => !PROMINENT.has(o.name));
+    fill(prominent, top.map(optionRow));
+    fill(rules, rest.map(optionRow));
+    rulesCount.textContent = ` (${rest.length})`;
+    for (const name of ["players", "partnerships"]) {
+      const c = controls.get(name);
+      if (c) c.input.addEventListener("change", renderSeats);
+    }
+    renderSeats();
+  }
+
+  async function onSubmit(event) {
+    event.preventDefault();
+    error.textContent = "";
+    const name = nameInput.value.trim();
+    const n = playerCount();
+    if (mySeat !== null && !name) {
+      error.textContent = "Please enter your name (top of the page) to sit at the table.";
+      nameInput.focus();
+      return;
+    }
+    const body = {
+      variant: variantSelect.value,
+      options: chosenOptions(),
+      title: title.value.trim(),
+      listed: listed.checked,
+      seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),
+      seat: mySeat,
+      name: mySeat === null ? null : name,
+    };
+    submit.disabled = true;
+    try {
+      const answer = await api("/api/tables", { method: "POST", body });
+      if (name) saveName(name);
+      if (answer.secret && answer.seat !== null && answer.seat !== undefined) saveSeat(answer.table, answer.seat, answer.secret, name);
+      location.href = answer.url || `/t/${encodeURIComponent(answer.table)}`;
+    } catch (err) {
+      error.textContent = err.message;
+      submit.disabled = false;
+    }
+  }
+
+  variantSelect.addEventListener("change", renderVariant);
+  const form = h(
+    "form",
+    { class: "create-form", on: { submit: onSubmit } },
+    h("label", { class: "field" }, h("span", { text: "Game" }), variantSelect),
+    summary,
+    prominent,
+    seatsBox,
+    h("details", { class: "house-rules" }, h("summary", {}, "House rules", rulesCount), rules),
+    h("label", { class: "field" }, h("span", { text: "Title" }), title),
+    h("label", { class: "check" }, listed, " List this table in the lobby"),
+    h("div", { class: "buttons" }, submit),
+    error,
+  );
+  renderVariant();
+  return form;
+}

@@ -1,0 +1,122 @@
+// Talking to the server: JSON over HTTP, and one self-healing WebSocket per table page.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** fetch + JSON both ways; a non-2xx answer becomes an ApiError carrying the server's `error` text. */
+export async function api(path, { method = "GET", body } = {}) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "Cannot reach the server. Check your connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = (data && data.error) || `The server answered ${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+const PING_EVERY_MS = 20000;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 5000;
+
+/**
+ * The table's WebSocket. `hello()` returns the first message to send on every (re)connection
+ * (join with the secret, or watch), so a dropped connection comes back as the same seat.
+ * Callbacks: onMessage(msg), onStatus("connecting"|"open"|"reconnecting"|"closed").
+ */
+export class TableSocket {
+  constructor(tableId, { hello, onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.retryMs = FIRST_RETRY_MS;
+    this.stopped = false;
+    this.ws = null;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  start() {
+    this.stopped = false;
+    this.onStatus("connecting");
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      ws.send(JSON.stringify(this.hello()));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+    });
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      // only a welcome proves the server took us back; until then keep the backoff growing
+      if (msg.type === "welcome") {
+        this.retryMs = FIRST_RETRY_MS;
+        this.onStatus("open");
+      }
+      this.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      if (ws !== this.ws || this.stopped) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      this.onStatus("reconnecting");
+      this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    });
+    // an error is always followed by close, which schedules the retry
+  }
+
+  /** Send a message; false when the socket is not open (the caller keeps its UI usable). */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Close for good: no reconnection, and no more callbacks. */
+  stop() {
+    this.stopped = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    this.onStatus("closed");
+  }
+}

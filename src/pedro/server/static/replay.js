@@ -1,0 +1,221 @@
+// The replay viewer /replay/{id}: every frame of a finished game, all hands open, stepped through
+// by action, by trick or by hand.
+import { h, fill, seatName } from "./dom.js";
+import { api } from "./net.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
+import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
+import { optionsText } from "./text.js";
+
+export async function replayPage(root, tableId) {
+  document.title = "Replay — Pedro";
+  const body = h("div", { class: "replay" }, h("p", { class: "muted", text: "Loading the game…" }));
+  fill(
+    root,
+    h(
+      "header",
+      { class: "topbar" },
+      h("a", { href: "/", class: "home", text: "♠ Pedro" }),
+      h("div", { class: "heading" }, h("h1", { class: "title", text: "Replay" }), h("span", { class: "subtitle muted" })),
+    ),
+    body,
+  );
+  let data;
+  try {
+    data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+  } catch (err) {
+    const why = err.status === 409 ? "This game is not finished yet, so it cannot be replayed (that would show hidden cards)." : err.message;
+    fill(
+      body,
+      h("section", { class: "box" }, h("p", { class: "form-error", text: why }), err.status === 409 ? h("p", { class: "muted small", text: err.message }) : null, h("p", { class: "buttons" }, err.status === 409 ? h("a", { class: "button", href: `/t/${encodeURIComponent(tableId)}`, text: "Go to the table" }) : null, h("a", { class: "button quiet", href: "/", text: "Lobby" }))),
+    );
+    return;
+  }
+  if (!data.frames || !data.frames.length) {
+    fill(body, h("p", { class: "form-error", text: "This game has no actions to replay." }));
+    return;
+  }
+  new ReplayViewer(root, body, tableId, data).start();
+}
+
+/** The table description the drawing code needs, rebuilt from the summary and the record. */
+function tableOf(summary, record, frames) {
+  const players = typeof summary.players === "number" ? summary.players : record.players;
+  const sideCount = (frames[0].game.scores || []).length;
+  let sides = summary.sides;
+  if (!sides) {
+    // scores are per side: two sides at four seats means the fixed partnerships 0+2 / 1+3
+    sides = sideCount * 2 === players ? [...Array(sideCount).keys()].map((s) => [s, s + sideCount]) : [...Array(players).keys()].map((s) => [s]);
+  }
+  const options = summary.options || record.options || {};
+  return {
+    id: summary.id,
+    title: summary.title,
+    name: summary.name || record.variant,
+    players,
+    sides,
+    target: summary.target ?? options.target ?? null,
+    options,
+  };
+}
+
+class ReplayViewer {
+  constructor(root, body, tableId, data) {
+    this.root = root;
+    this.body = body;
+    this.id = tableId;
+    this.frames = data.frames;
+    this.record = data.record || {};
+    this.summary = data.table || {};
+    this.table = tableOf(this.summary, this.record, this.frames);
+    const names = this.record.names || [];
+    // the names people played under: the table's seats, else the record's names
+    this.seats = [...Array(this.table.players).keys()].map((s) => {
+      const known = (this.summary.seats && this.summary.seats[s]) || {};
+      const name = known.name || names[s] || `Seat ${s + 1}`;
+      return { seat: s, name, kind: known.kind || "human", player: known.player ?? null, claimed: true, connected: true, stand_in: false };
+    });
+    // an action that ends a hand shows the next deal already, so number hands by the closing frames
+    this.handOf = [];
+    let hand = 0;
+    for (const f of this.frames) {
+      this.handOf.push(hand);
+      if (f.closed) hand++;
+    }
+    this.hands = this.frames[this.frames.length - 1].closed ? hand : hand + 1;
+    this.i = 0;
+  }
+
+  start() {
+    const sub = this.root.querySelector(".subtitle");
+    const t = this.table;
+    this.root.querySelector(".title").textContent = `Replay: ${t.title || t.name}`;
+    sub.textContent = `${t.title ? t.name + " · " : ""}${optionsText(t.options)}`;
+    this.el = {
+      position: h("p", { class: "position", attrs: { "aria-live": "polite" } }),
+      last: h("p", { class: "last-action" }),
+      felt: h("div", { class: "felt-slot" }),
+      side: h("aside", { class: "side" }),
+      summary: h("div", {}),
+    };
+    const btn = (text, title, go, key) => h("button", { type: "button", class: "nav", text, attrs: { title, "aria-label": title }, dataset: { nav: key }, on: { click: () => this.go(go()) } });
+    this.buttons = [
+      btn("First", "first", () => 0, "first"),
+      btn("⇤ hand", "previous hand", () => this.prevHand(), "prev-hand"),
+      btn("« trick", "previous trick", () => this.prevTrick(), "prev-trick"),
+      btn("‹", "previous action", () => this.i - 1, "prev"),
+      btn("›", "next action", () => this.i + 1, "next"),
+      btn("trick »", "next trick", () => this.nextTrick(), "next-trick"),
+      btn("hand ⇥", "next hand", () => this.nextHand(), "next-hand"),
+      btn("Last", "last", () => this.frames.length - 1, "last"),
+    ];
+    fill(
+      this.body,
+      h("div", { class: "replay-bar" }, h("div", { class: "nav-buttons" }, this.buttons), this.el.position, this.el.last),
+      h("p", { class: "muted small keys", text: "Keys: ← → action · Shift+← → trick · ↑ ↓ hand · Home / End" }),
+      this.el.summary,
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt), this.el.side),
+    );
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    this.render();
+  }
+
+  onKey(e) {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    const moves = {
+      ArrowLeft: () => (e.shiftKey ? this.prevTrick() : this.i - 1),
+      ArrowRight: () => (e.shiftKey ? this.nextTrick() : this.i + 1),
+      ArrowUp: () => this.prevHand(),
+      ArrowDown: () => this.nextHand(),
+      PageUp: () => this.prevHand(),
+      PageDown: () => this.nextHand(),
+      Home: () => 0,
+      End: () => this.frames.length - 1,
+    };
+    const move = moves[e.key];
+    if (!move) return;
+    e.preventDefault();
+    this.go(move());
+  }
+
+  go(i) {
+    this.i = Math.max(0, Math.min(this.frames.length - 1, i));
+    this.render();
+  }
+
+  /** A frame that closed a trick: the hand's finished tricks grew, or the action ended the hand. */
+  closesTrick(j) {
+    if (j <= 0) return false;
+    const f = this.frames[j];
+    if (f.closed) return f.closed.tricks.length > 0;
+    const p = this.frames[j - 1];
+    return f.hand_index === p.hand_index && (f.game.tricks || []).length > (p.game.tricks || []).length;
+  }
+
+  nextTrick() {
+    for (let j = this.i + 1; j < this.frames.length; j++) if (this.closesTrick(j)) return j;
+    return this.frames.length - 1;
+  }
+
+  prevTrick() {
+    for (let j = this.i - 1; j > 0; j--) if (this.closesTrick(j)) return j;
+    return 0;
+  }
+
+  /** Hands are stepped end to end: the frame that closes a hand shows its result and the next deal. */
+  nextHand() {
+    for (let j = this.i + 1; j < this.frames.length; j++) if (this.frames[j].closed) return j;
+    return this.frames.length - 1;
+  }
+
+  prevHand() {
+    for (let j = this.i - 1; j > 0; j--) if (this.frames[j].closed) return j;
+    return 0;
+  }
+
+  render() {
+    const f = this.frames[this.i];
+    const game = f.game;
+    const hand = this.handOf[this.i];
+    const inHand = [];
+    this.frames.forEach((x, j) => {
+      if (this.handOf[j] === hand && x.last) inHand.push(j);
+    });
+    const action = inHand.filter((j) => j <= this.i).length;
+    this.el.position.textContent = `hand ${hand + 1} of ${this.hands} · action ${action} of ${inHand.length}`;
+    this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${f.last.label}` : "The deal";
+    const last = this.i === this.frames.length - 1;
+    this.buttons.forEach((b) => {
+      const backwards = ["first", "prev-hand", "prev-trick", "prev"].includes(b.dataset.nav);
+      b.disabled = backwards ? this.i === 0 : last;
+    });
+    const view = { table: this.table, seats: this.seats, game, you: null, open: f.hands, previousTricks: f.closed ? f.closed.tricks : null };
+    fill(this.el.felt, renderFelt(view));
+    const sheet = game.sheet || [];
+    fill(
+      this.el.summary,
+      last && game.phase === "over"
+        ? renderSummary(this.table, this.seats, game, this.id, { replayLink: false })
+        : f.closed && sheet.length
+          ? h("div", { class: "notice" }, handResult(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: " · the next deal is shown" }))
+          : null,
+    );
+    const sides = this.table.sides.map((_, i) => i);
+    const lastTrick = renderLastTrick(view);
+    fill(
+      this.el.side,
+      h(
+        "section",
+        { class: "box scores" },
+        h("h3", { text: `Scores${this.table.target ? ` · target ${this.table.target}` : ""}` }),
+        h("ul", { class: "score-list" }, sides.map((s) => h("li", {}, h("span", { class: "who", text: sideName(this.table, this.seats, s) }), h("span", { class: "pts", text: String(game.scores[s] ?? 0) })))),
+        h("p", { class: "muted small", text: `Hand ${game.hand_index + 1} · dealer ${seatName(this.seats, game.dealer)}` }),
+      ),
+      h("section", { class: "box contract" }, h("h3", { text: "This hand" }), contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null, renderCalls(view)),
+      lastTrick ? h("section", { class: "box" }, lastTrick) : null,
+      h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
+    );
+    document.body.dataset.seq = String(f.seq);
+    document.body.dataset.phase = game.phase;
+    document.body.dataset.turn = "false";
+  }
+}

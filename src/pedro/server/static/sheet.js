@@ -1,0 +1,136 @@
+// The score sheet and the end-of-game summary, shared by the table and the replay viewer.
+import { h, seatName } from "./dom.js";
+import { suitText } from "./cards.js";
+
+/** "Ann & Cy" for a partnership, "Ann" for a player alone. */
+export function sideName(table, seats, side) {
+  const members = (table.sides && table.sides[side]) || [side];
+  return members.map((s) => seatName(seats, s)).join(" & ");
+}
+
+/** Which side a seat plays for. */
+export function sideOf(table, seat) {
+  const sides = table.sides || [];
+  const i = sides.findIndex((members) => members.includes(seat));
+  return i < 0 ? seat : i;
+}
+
+function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return "0";
+}
+
+/** The contract in words: "Ann 8 ♥", "Bo 28-56 ♠", or "thrown in". */
+export function contractText(seats, row) {
+  if (row.bidder === null || row.bidder === undefined) return "thrown in";
+  const bid = row.call ? `${row.call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
+  return `${seatName(seats, row.bidder)} ${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
+}
+
+/** One row per finished hand; each side's cell shows its running score and what the hand changed. */
+export function renderSheet(table, seats, sheet, scores) {
+  const sides = (table.sides || []).map((_, i) => i);
+  const head = h(
+    "tr",
+    {},
+    h("th", { text: "#", attrs: { scope: "col" } }),
+    h("th", { text: "Contract", attrs: { scope: "col" } }),
+    sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col" }, class: "num" })),
+  );
+  let previous = sides.map(() => 0);
+  const rows = sheet.map((row, i) => {
+    const made = row.bidder === null || row.bidder === undefined ? "" : row.made ? "made" : "set";
+    const cells = sides.map((side) => {
+      const score = row.score[side];
+      const delta = score - previous[side];
+      const cell = h(
+        "td",
+        { class: "num", attrs: { title: `points taken ${row.points[side]}` } },
+        h("span", { class: "score", text: String(score) }),
+        " ",
+        h("span", { class: `delta ${delta < 0 ? "neg" : ""}`, text: `(${signed(delta)})` }),
+      );
+      return cell;
+    });
+    previous = row.score.slice();
+    return h(
+      "tr",
+      { dataset: { hand: String(i) } },
+      h("td", { text: String(i + 1) }),
+      h(
+        "td",
+        { class: "contract" },
+        contractText(seats, row),
+        made ? h("span", { class: `made ${made}`, text: made === "made" ? " ✓" : " ✗", attrs: { title: made } }) : null,
+      ),
+      cells,
+    );
+  });
+  const total =
+    scores && scores.length
+      ? h(
+          "tr",
+          { class: "total" },
+          h("td", {}),
+          h("td", { text: "Score" }),
+          sides.map((side) => h("td", { class: "num", text: String(scores[side] ?? "") })),
+        )
+      : null;
+  return h(
+    "table",
+    { class: "sheet", dataset: { testid: "sheet" } },
+    h("thead", {}, head),
+    h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { attrs: { colspan: String(2 + sides.length) }, text: "No hand finished yet." }))),
+    total ? h("tfoot", {}, total) : null,
+  );
+}
+
+/** The end of the game: who won, the final scores, and where to keep or watch it again. */
+export function renderSummary(table, seats, game, tableId, { replayLink = true } = {}) {
+  const winner = game.winner;
+  const sides = (table.sides || []).map((_, i) => i);
+  const title =
+    winner === null || winner === undefined ? "The game is over" : `${sideName(table, seats, winner)} ${(table.sides[winner] || []).length > 1 ? "win" : "wins"}!`;
+  const hands = (game.sheet || []).length;
+  return h(
+    "section",
+    { class: "summary", dataset: { testid: "summary" } },
+    h("h2", { text: title }),
+    h(
+      "ul",
+      { class: "final-scores" },
+      sides.map((side) =>
+        h(
+          "li",
+          { class: side === winner ? "winner" : "" },
+          h("span", { class: "who", text: sideName(table, seats, side) }),
+          h("span", { class: "pts", text: String(game.scores[side]) }),
+        ),
+      ),
+    ),
+    h("p", { class: "muted", text: `${hands} hand${hands === 1 ? "" : "s"} played · target ${table.target ?? "?"}` }),
+    h(
+      "p",
+      { class: "links" },
+      h("a", {
+        class: "button",
+        href: `/api/tables/${encodeURIComponent(tableId)}/record`,
+        attrs: { download: `pedro-${tableId}.json` },
+        dataset: { testid: "download" },
+        text: "Download the record",
+      }),
+      replayLink ? h("a", { class: "button", href: `/replay/${encodeURIComponent(tableId)}`, text: "Replay the game" }) : null,
+      h("a", { class: "button quiet", href: "/", text: "Back to the lobby" }),
+    ),
+  );
+}
+
+/** "Hand 3: Ann 8 ♥ made — Ann & Cy +8, Bo & Di +2". */
+export function handResult(table, seats, sheet, index) {
+  const row = sheet[index];
+  const before = index > 0 ? sheet[index - 1].score : row.score.map(() => 0);
+  const changes = row.score.map((score, side) => `${sideName(table, seats, side)} ${signed(score - before[side])}`);
+  const outcome = row.bidder === null || row.bidder === undefined ? "" : row.made ? " made" : " set";
+  return `Hand ${index + 1}: ${contractText(seats, row)}${outcome} — ${changes.join(", ")}`;
+}

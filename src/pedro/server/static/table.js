@@ -1,0 +1,449 @@
+// The table page /t/{id}: take a seat or watch, then keep the page in step with the server's states.
+import { h, fill, seatName } from "./dom.js";
+import { api, TableSocket } from "./net.js";
+import { loadSeat, saveSeat, forgetSeat, loadName } from "./storage.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
+import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
+import { Controls } from "./controls.js";
+import { optionsText } from "./text.js";
+
+const ERROR_SHOWN_MS = 6000;
+const SEATS_REFRESH_MS = 4000;
+
+export function tablePage(root, tableId) {
+  new TablePage(root, tableId).start();
+}
+
+class TablePage {
+  constructor(root, tableId) {
+    this.root = root;
+    this.id = tableId;
+    this.state = null;
+    this.socket = null;
+    this.seatRefresh = null;
+    this.errorTimer = null;
+    this.sheetLength = null;
+    this.controls = new Controls((action) => this.sendAct(action));
+    this.build();
+  }
+
+  build() {
+    const inviteUrl = `${location.origin}/t/${encodeURIComponent(this.id)}`;
+    this.el = {
+      title: h("h1", { class: "title", text: "Table" }),
+      subtitle: h("span", { class: "subtitle muted" }),
+      conn: h("span", { class: "conn", attrs: { role: "status" } }),
+      invite: h("a", { href: inviteUrl, text: inviteUrl, dataset: { testid: "invite" }, class: "invite-link" }),
+      error: h("div", { class: "error-toast", dataset: { error: "" }, attrs: { role: "alert" }, hidden: true }),
+      notice: h("div", { class: "notice", hidden: true, attrs: { role: "status" } }),
+      join: h("section", { class: "join card-panel", hidden: true }),
+      summary: h("div", { class: "summary-slot" }),
+      felt: h("div", { class: "felt-slot" }),
+      hand: h("div", { class: "hand-slot" }),
+      panel: h("div", { class: "turn-slot" }),
+      side: h("aside", { class: "side" }),
+    };
+    const copy = h("button", {
+      type: "button",
+      class: "quiet small-button",
+      text: "Copy",
+      on: { click: () => copyText(inviteUrl, copy) },
+    });
+    fill(
+      this.root,
+      h(
+        "header",
+        { class: "topbar" },
+        h("a", { href: "/", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
+        h("div", { class: "heading" }, this.el.title, this.el.subtitle),
+        this.el.conn,
+      ),
+      h("div", { class: "invite" }, h("span", { class: "muted", text: "Invite: " }), this.el.invite, copy),
+      this.el.error,
+      this.el.notice,
+      this.el.join,
+      this.el.summary,
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), this.el.side),
+    );
+  }
+
+  start() {
+    const mine = loadSeat(this.id);
+    if (mine) this.connect({ type: "join", secret: mine.secret });
+    else if (new URLSearchParams(location.search).has("watch")) this.connect({ type: "watch" });
+    else this.showJoin();
+  }
+
+  // ---- taking a seat -------------------------------------------------------------------------
+
+  async showJoin(message) {
+    this.el.join.hidden = false;
+    await this.refreshJoin(message);
+    clearInterval(this.seatRefresh);
+    // others take seats meanwhile; keep the offer honest
+    this.seatRefresh = setInterval(() => this.refreshJoin(), SEATS_REFRESH_MS);
+  }
+
+  async refreshJoin(message) {
+    let summary;
+    try {
+      summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (err) {
+      if (err.status === 404) clearInterval(this.seatRefresh);
+      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      return;
+    }
+    this.el.title.textContent = summary.title || summary.name || "Table";
+    this.el.subtitle.textContent = summary.title ? summary.name : "";
+    document.title = `${summary.title || summary.name} — Pedro`;
+    const free = summary.seats.filter((s) => s.kind === "human" && !s.claimed);
+    // a re-render must not wipe what the player is typing
+    const nameInput = this.el.join.querySelector("input[name=name]");
+    const typed = nameInput ? nameInput.value : loadName();
+    const chosen = this.el.join.querySelector("input[name=seat]:checked");
+    const errorText = message ?? (this.el.join.querySelector(".form-error") || {}).textContent ?? "";
+    const name = h("input", { name: "name", type: "text", value: typed, maxLength: 40, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } });
+    const seatChoices = free.map((s, i) =>
+      h(
+        "label",
+        { class: "seat-choice" },
+        h("input", { type: "radio", name: "seat", value: String(s.seat), checked: chosen ? chosen.value === String(s.seat) : i === 0 }),
+        ` Seat ${s.seat + 1}`,
+        h("span", { class: "muted", text: partnerNote(summary, s.seat) }),
+      ),
+    );
+    const errorEl = h("p", { class: "form-error", text: errorText, attrs: { role: "alert" } });
+    const form = h(
+      "form",
+      { class: "join-form", on: { submit: (e) => (e.preventDefault(), this.claim(form, errorEl)) } },
+      h("label", { class: "field" }, h("span", { text: "Your name" }), name),
+      h("fieldset", {}, h("legend", { text: "Free seats" }), seatChoices),
+      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", text: "Take the seat" })),
+    );
+    const seatsList = h(
+      "ul",
+      { class: "seat-list" },
+      summary.seats.map((s) =>
+        h("li", {}, h("strong", { text: `Seat ${s.seat + 1}: ` }), s.kind === "computer" ? `computer (${s.player})` : s.claimed ? s.name || "taken" : "free"),
+      ),
+    );
+    const hadFocus = document.activeElement === nameInput;
+    fill(
+      this.el.join,
+      h("h2", { text: summary.finished ? "This game is over" : "Join this table" }),
+      h("p", { class: "muted", text: `${summary.name} · ${optionsText(summary.options)}` }),
+      seatsList,
+      summary.finished
+        ? h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
+        : free.length
+          ? form
+          : h("p", { class: "muted", text: "No free seat at this table." }),
+      errorEl,
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "quiet", text: "Just watch", on: { click: () => this.watch() } })),
+    );
+    if (hadFocus) {
+      name.focus();
+      name.setSelectionRange(name.value.length, name.value.length);
+    }
+  }
+
+  async claim(form, errorEl) {
+    const name = form.elements.name.value.trim();
+    const seatInput = form.querySelector("input[name=seat]:checked");
+    if (!name) {
+      errorEl.textContent = "Please enter your name.";
+      return;
+    }
+    if (!seatInput) {
+      errorEl.textContent = "Please choose a seat.";
+      return;
+    }
+    const seat = Number(seatInput.value);
+    form.querySelector("button[type=submit]").disabled = true;
+    try {
+      const answer = await api(`/api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
+      saveSeat(this.id, answer.seat, answer.secret, name);
+      this.hideJoin();
+      this.connect({ type: "join", secret: answer.secret });
+    } catch (err) {
+      form.querySelector("button[type=submit]").disabled = false;
+      await this.refreshJoin(err.message);
+    }
+  }
+
+  watch() {
+    this.hideJoin();
+    history.replaceState(null, "", `${location.pathname}?watch`);
+    this.connect({ type: "watch" });
+  }
+
+  hideJoin() {
+    clearInterval(this.seatRefresh);
+    this.el.join.hidden = true;
+  }
+
+  // ---- the live connection ---------------------------------------------------------------------
+
+  connect(hello) {
+    this.stopSocket();
+    this.socket = new TableSocket(this.id, {
+      hello: () => hello,
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status) => this.onStatus(status),
+    });
+    this.socket.start();
+  }
+
+  onStatus(status) {
+    const text = { connecting: "connecting…", reconnecting: "reconnecting…" }[status];
+    this.el.conn.textContent = text || "";
+    this.el.conn.className = `conn ${status}`;
+    document.body.dataset.connection = status;
+    if (status !== "open") {
+      this.controls.unlock();
+      this.welcomed = false;
+    }
+  }
+
+  onMessage(msg) {
+    if (msg.type === "welcome") this.welcomed = true;
+    else if (msg.type === "state") this.onState(msg);
+    else if (msg.type === "error") this.onError(msg);
+    // pong needs nothing
+  }
+
+  onError(msg) {
+    if (msg.code === "auth" && this.welcomed) {
+      // the seat was opened in another window: stand down instead of taking it back, or two
+      // windows would keep throwing each other out
+      this.stopSocket();
+      this.showElsewhere(msg.message);
+      return;
+    }
+    if (msg.code === "auth") {
+      // the stored secret is no good here (e.g. the database was reset): offer the seats again
+      forgetSeat(this.id);
+      this.stopSocket();
+      this.state = null;
+      this.clearTable();
+      this.showJoin(msg.message || "Your seat could not be recognised; please take a seat again.");
+      return;
+    }
+    if (msg.code === "not_found") {
+      this.stopSocket();
+      this.clearTable();
+      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      this.el.join.hidden = false;
+      return;
+    }
+    this.controls.unlock();
+    this.showError(msg.message || msg.code);
+    if (this.state) this.render();
+  }
+
+  stopSocket() {
+    if (this.socket) this.socket.stop();
+    this.socket = null;
+    this.welcomed = false;
+  }
+
+  clearTable() {
+    for (const key of ["felt", "hand", "panel", "side", "summary"]) fill(this.el[key]);
+  }
+
+  showElsewhere(message) {
+    const button = h("button", {
+      type: "button",
+      class: "primary",
+      text: "Play in this window",
+      on: {
+        click: () => {
+          this.el.join.hidden = true;
+          this.start();
+        },
+      },
+    });
+    fill(this.el.join, h("h2", { text: "Open in another window" }), h("p", { text: message || "This seat was opened in another window." }), h("div", { class: "buttons" }, button));
+    this.el.join.hidden = false;
+    this.el.conn.textContent = "";
+  }
+
+  showError(text) {
+    const el = this.el.error;
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(this.errorTimer);
+    this.errorTimer = setTimeout(() => (el.hidden = true), ERROR_SHOWN_MS);
+  }
+
+  showNotice(text) {
+    const el = this.el.notice;
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => (el.hidden = true), 8000);
+  }
+
+  sendAct(action) {
+    if (!this.state || !this.socket) return false;
+    const sent = this.socket.send({ type: "act", action, seq: this.state.seq });
+    if (!sent) this.showError("Not connected — reconnecting, try again in a moment.");
+    return sent;
+  }
+
+  onState(state) {
+    const previous = this.state;
+    this.state = state;
+    const sheet = state.game.sheet || [];
+    if (previous && this.sheetLength !== null && sheet.length > this.sheetLength) {
+      this.showNotice(handResult(state.table, state.seats, sheet, sheet.length - 1));
+    }
+    this.sheetLength = sheet.length;
+    this.previousTricks = previousHandTricks(previous, state, this.previousTricks);
+    this.render();
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------------
+
+  render() {
+    const state = this.state;
+    const { table, seats, game } = state;
+    const you = state.you;
+    const started = state.started !== false;
+    const view = { table, seats, game, you, started, previousTricks: this.previousTricks };
+    this.el.title.textContent = table.title || table.name;
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
+    const myTurn = started && you !== null && you !== undefined && game.turn === you && !!game.legal;
+    document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.name} — Pedro`;
+
+    fill(this.el.felt, renderFelt(view));
+    if (!started) {
+      fill(this.el.panel, waitingForPlayers(state));
+      fill(this.el.hand, you === null || you === undefined ? null : this.controls.render(state, () => this.render()).hand);
+    } else if (you === null || you === undefined) {
+      fill(this.el.hand);
+      fill(this.el.panel, spectatorPanel(state));
+    } else {
+      const { hand, panel } = this.controls.render(state, () => this.render());
+      fill(this.el.hand, hand);
+      fill(this.el.panel, panel);
+    }
+    this.el.panel.classList.toggle("my-turn", myTurn);
+
+    const over = state.finished || game.phase === "over";
+    fill(this.el.summary, over ? renderSummary(table, seats, game, this.id) : null);
+    fill(this.el.side, this.renderSide(view));
+
+    const body = document.body.dataset;
+    body.seq = String(state.seq);
+    body.phase = game.phase;
+    body.turn = myTurn ? "true" : "false";
+  }
+
+  renderSide(view) {
+    const { table, seats, game } = view;
+    const state = this.state;
+    const sides = (table.sides || []).map((_, i) => i);
+    const lastTrick = renderLastTrick(view);
+    const yourSide = view.you === null || view.you === undefined ? -1 : sides.find((s) => table.sides[s].includes(view.you));
+    return [
+      h(
+        "section",
+        { class: "box scores" },
+        h("h3", { text: `Scores · target ${table.target}` }),
+        h(
+          "ul",
+          { class: "score-list" },
+          sides.map((side) =>
+            h(
+              "li",
+              { class: side === yourSide ? "yours" : "" },
+              h("span", { class: "who", text: sideName(table, seats, side) }),
+              h("span", { class: "pts", text: String(game.scores[side] ?? 0) }),
+            ),
+          ),
+        ),
+        h("p", { class: "muted small", text: `Hand ${game.hand_index + 1} · dealer ${seatName(seats, game.dealer)}` }),
+      ),
+      h(
+        "section",
+        { class: "box contract" },
+        h("h3", { text: "This hand" }),
+        contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
+        renderCalls(view),
+        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${state.last.label}` }) : null,
+      ),
+      lastTrick ? h("section", { class: "box" }, lastTrick) : null,
+      h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
+      h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` })),
+    ];
+  }
+}
+
+function spectatorPanel(state) {
+  const game = state.game;
+  if (state.finished || game.phase === "over") return null;
+  const who = game.turn === null || game.turn === undefined ? "" : seatName(state.seats, game.turn);
+  return h(
+    "div",
+    { class: "panel-turn waiting" },
+    h("p", { class: "prompt" }, "You are watching.", who ? [" Waiting for ", h("strong", { text: who }), "."] : null),
+  );
+}
+
+/** Before the first deal is played: who is still missing, and how to bring them. */
+function waitingForPlayers(state) {
+  const free = state.seats.filter((s) => s.kind === "human" && !s.claimed);
+  return h(
+    "div",
+    { class: "panel-turn waiting" },
+    h("p", { class: "prompt", text: `Waiting for ${free.length} more player${free.length === 1 ? "" : "s"} to sit down.` }),
+    h("p", { class: "muted small", text: "Send them the invite link above; the game starts when every seat for a person is taken." }),
+  );
+}
+
+/**
+ * The live state of a new hand no longer holds the previous hand's tricks, so the last card played
+ * would never be seen. Rebuild that final trick from the previous state's trick and the `last` play.
+ */
+function previousHandTricks(previous, state, kept) {
+  const game = state.game;
+  if (game.tricks && game.tricks.length) return null;
+  if (!previous || previous.game.hand_index === game.hand_index) return kept;
+  const last = state.last;
+  const trick = previous.game.trick;
+  if (!last || !last.action.startsWith("play ")) return null;
+  const plays = [...((trick && trick.plays) || []), { seat: last.seat, cards: last.action.split(" ").slice(1) }];
+  return [{ leader: trick ? trick.leader : last.seat, plays, winner: null }];
+}
+
+function partnerNote(summary, seat) {
+  const names = summary.seats;
+  const n = names.length;
+  if (n !== 4 || !summary.partnerships) return "";
+  const partner = names[(seat + 2) % 4];
+  const label = partner.kind === "computer" ? `computer (${partner.player})` : partner.claimed ? partner.name : "free";
+  return ` — partner: ${label}`;
+}
+
+async function copyText(text, button) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch {
+    // clipboard API needs a secure context; fall back to a hidden text field
+    const field = h("textarea", { value: text });
+    document.body.append(field);
+    field.select();
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    field.remove();
+  }
+  const old = button.textContent;
+  button.textContent = ok ? "Copied" : "Copy failed";
+  setTimeout(() => (button.textContent = old), 1500);
+}

@@ -1,0 +1,265 @@
+// Drawing the table itself from a `game` object: seats around the felt and the trick in the middle.
+// Used live (table.js, hidden hands as card backs) and by the replay (every hand open).
+import { h, seatName } from "./dom.js";
+import { cardFace, cardBacks, suitText } from "./cards.js";
+
+/** How many of the other seats go to the left column, the top row and the right column. */
+const GROUPS = { 0: [0, 0, 0], 1: [0, 1, 0], 2: [1, 0, 1], 3: [1, 1, 1], 4: [1, 2, 1], 5: [2, 1, 2], 6: [2, 2, 2] };
+
+/**
+ * Where each seat sits: the viewer at the bottom, the others clockwise up the left side, across
+ * the top and down the right side, so in a 4-player game the partner is opposite.
+ * Returns, per seat, its area ("bottom" | "left" | "top" | "right") and the direction (radians,
+ * screen coordinates) in which its card lies in the trick.
+ */
+export function seatLayout(players, viewer) {
+  const [left, top, right] = GROUPS[players - 1] || GROUPS[6];
+  const spread = (count, i, from, to) => (count === 1 ? (from + to) / 2 : from + ((to - from) * i) / (count - 1));
+  const deg = Math.PI / 180;
+  const layout = [];
+  for (let offset = 0; offset < players; offset++) {
+    const seat = (viewer + offset) % players;
+    let area;
+    let angle;
+    if (offset === 0) [area, angle] = ["bottom", 90];
+    else if (offset <= left) [area, angle] = ["left", spread(left, offset - 1, 155, 205)];
+    else if (offset <= left + top) [area, angle] = ["top", spread(top, offset - left - 1, 235, 305)];
+    else [area, angle] = ["right", spread(right, offset - left - top - 1, 335, 385)];
+    layout[seat] = { area, angle: angle * deg, order: offset };
+  }
+  return layout;
+}
+
+function place(el, angle, rx, ry) {
+  const x = 50 + rx * Math.cos(angle);
+  const y = 50 + ry * Math.sin(angle);
+  // left: X% with translate(-X%) keeps the box inside the felt at every position
+  el.style.left = `${x}%`;
+  el.style.top = `${y}%`;
+  el.style.transform = `translate(${-x}%, ${-y}%)`;
+  return el;
+}
+
+/** The last call each seat made in this hand's auction. */
+function lastCalls(calls) {
+  const bySeat = new Map();
+  for (const call of calls || []) bySeat.set(call.seat, call);
+  return bySeat;
+}
+
+function seatInfo(seat) {
+  if (!seat) return "";
+  if (seat.kind === "computer") return `computer${seat.player ? ` · ${seat.player}` : ""}`;
+  if (!seat.claimed) return "free seat";
+  if (seat.stand_in) return "away · computer playing";
+  return seat.connected ? "" : "offline";
+}
+
+function connectionClass(seat) {
+  if (!seat) return "";
+  if (seat.kind === "computer") return "bot";
+  if (!seat.claimed) return "free";
+  if (seat.stand_in) return "standin";
+  return seat.connected ? "online" : "offline";
+}
+
+function cardRow(codes, label, cls) {
+  if (!codes || !codes.length) return null;
+  return h("div", { class: `cardrow ${cls}` }, label ? h("span", { class: "rowlabel", text: label }) : null, codes.map((c) => cardFace(c, { size: "mini" })));
+}
+
+/**
+ * One seat's area. `open` is the seat's cards when everyone's hand is shown (replay), else null.
+ * `compact` leaves out the hand (the viewer's own hand is drawn large below the felt).
+ */
+function renderSeat(view, seat, { open, compact }) {
+  const { game, seats } = view;
+  const info = seats[seat];
+  const status = (game.statuses || [])[seat] || "";
+  const call = lastCalls(game.calls).get(seat);
+  const isTurn = game.turn === seat && game.phase !== "over" && view.started !== false;
+  const isBidder = game.bidder === seat && game.bid !== null && game.bid !== undefined;
+  const classes = ["seat", isTurn ? "turn" : "", status ? `status-${status}` : "", seat === view.you ? "you" : ""];
+  const auction = game.phase === "auction" || game.phase === "trump";
+  let bubble = null;
+  if (isBidder && !auction) {
+    bubble = h("span", { class: "bubble contract", text: `${game.bid}${game.trump ? " " + suitText(game.trump) : ""}`, attrs: { title: "the contract" } });
+  } else if (call && auction) {
+    bubble = h("span", { class: `bubble ${call.action === "pass" ? "pass" : "bid"}`, text: call.label });
+  }
+  const hand = compact
+    ? null
+    : open
+      ? cardRow(open, "", "open")
+      : (game.hand_sizes || [])[seat] > 0
+        ? cardBacks(game.hand_sizes[seat])
+        : null;
+  const discarded = (game.discarded || [])[seat] || 0;
+  const faceUp = (game.face_up || [])[seat] || [];
+  const hiddenDiscards = discarded - faceUp.length;
+  return h(
+    "div",
+    { class: classes.filter(Boolean).join(" "), dataset: { seat: String(seat) } },
+    h(
+      "div",
+      { class: "seat-head" },
+      h("span", { class: `dot ${connectionClass(info)}`, attrs: { title: seatInfo(info) || "connected" } }),
+      h("span", { class: "name", text: seatName(seats, seat) + (seat === view.you ? " (you)" : ""), attrs: { title: seatName(seats, seat) } }),
+    ),
+    h(
+      "div",
+      { class: "seat-sub" },
+      game.dealer === seat ? h("span", { class: "chip dealer", text: "D", attrs: { title: "dealer" } }) : null,
+      bubble,
+      status ? h("span", { class: `badge ${status}`, text: status }) : null,
+      seatInfo(info) ? h("span", { class: info.kind === "computer" ? "muted kind-info" : "alert-info", text: seatInfo(info) }) : null,
+      isTurn ? h("span", { class: "thinking", text: seat === view.you ? "your turn" : "to play" }) : null,
+    ),
+    hand,
+    // the viewer's own laid-aside cards are listed under the hand instead
+    compact ? null : cardRow(faceUp, "face up", "faceup"),
+    compact ? null : cardRow((game.shown || [])[seat], "shown", "shown"),
+    hiddenDiscards > 0 && !compact ? h("div", { class: "muted small", text: `${hiddenDiscards} laid aside` }) : null,
+  );
+}
+
+/**
+ * The finished tricks the viewer may still want to look at: this hand's, or, before the first trick
+ * of a new hand, the previous hand's (`view.previousTricks`: the replay's `closed` tricks, or the live
+ * page's reconstruction of the final trick).
+ */
+function finishedTricks(view) {
+  const tricks = view.game.tricks || [];
+  if (tricks.length) return { tricks, previous: false };
+  return { tricks: view.previousTricks || [], previous: true };
+}
+
+/** What the middle of the felt shows: the trick being played, else the trick that just ended. */
+function centerTrick(view) {
+  const { game } = view;
+  if (game.trick && game.trick.plays.length) return { trick: game.trick, done: false };
+  const { tricks, previous } = finishedTricks(view);
+  if (!tricks.length) return null;
+  // the last card of a trick would vanish at once; keep the trick until the next lead (or, for a
+  // hand's final trick, until the next auction starts)
+  if (previous ? game.phase === "over" || !(game.calls || []).length : game.phase === "play" || game.phase === "over") {
+    return { trick: tricks[tricks.length - 1], done: true, previous };
+  }
+  return null;
+}
+
+/** The trick on the felt: each card pushed toward the seat that played it. */
+function renderTrick(view) {
+  const shown = centerTrick(view);
+  const trick = shown && shown.trick;
+  const box = h("div", { class: `trick ${shown && shown.done ? "done" : ""}` });
+  if (!trick) {
+    box.append(h("div", { class: "center-note", text: centerNote(view) }));
+    return box;
+  }
+  trick.plays.forEach((play, order) => {
+    const angle = view.layout[play.seat].angle;
+    const cards = play.cards.map((c, i) => cardFace(c, { extraClass: i > 0 ? "buried" : "" }));
+    const el = h(
+      "div",
+      {
+        class: `play ${trick.winner === play.seat ? "winning" : ""}`,
+        dataset: { trickSeat: String(play.seat) },
+        attrs: { title: `${seatName(view.seats, play.seat)}${play.cards.length > 1 ? " (top card first, the rest buried)" : ""}` },
+      },
+      cards,
+    );
+    el.style.zIndex = String(order + 1);
+    box.append(place(el, angle, 50, 50));
+  });
+  if (shown.done) {
+    const won = trick.winner !== null && trick.winner !== undefined ? `won by ${seatName(view.seats, trick.winner)}` : "";
+    const text = shown.previous ? `hand's last trick${won ? " · " + won : ""}` : won;
+    if (text) box.append(h("div", { class: "trick-label", text }));
+  }
+  return box;
+}
+
+function centerNote(view) {
+  const { game, seats } = view;
+  if (game.phase === "over") return "Game over";
+  if (view.started === false) return "Waiting for players to sit down";
+  const who = game.turn === null || game.turn === undefined ? "" : game.turn === view.you ? "you" : seatName(seats, game.turn);
+  const verb = { auction: "Auction", trump: "Naming trumps", exchange: "Exchange", play: "Play" }[game.phase] || game.phase;
+  return who ? `${verb} · ${who === "you" ? "your turn" : who}` : verb;
+}
+
+/**
+ * The felt with every seat. `view`: {table, seats, game, you, open?: [[cards]...]}.
+ * The viewer (bottom) is `you`, or seat 0 for spectators and the replay.
+ */
+export function renderFelt(view) {
+  const players = view.table.players;
+  const viewer = view.you === null || view.you === undefined ? 0 : view.you;
+  const layout = seatLayout(players, viewer);
+  const v = { ...view, viewer, layout };
+  const areas = { top: [], left: [], right: [], bottom: [] };
+  const bySeatOrder = [...Array(players).keys()].sort((a, b) => layout[a].order - layout[b].order);
+  for (const seat of bySeatOrder) {
+    const own = seat === view.you && !view.open;
+    areas[layout[seat].area].push(renderSeat(v, seat, { open: view.open ? view.open[seat] : null, compact: own }));
+  }
+  // the left column is filled clockwise, i.e. from the bottom up
+  areas.left.reverse();
+  return h(
+    "section",
+    { class: `felt players-${players}`, attrs: { "aria-label": "the table" } },
+    h("div", { class: "area top" }, areas.top),
+    h("div", { class: "area left" }, areas.left),
+    h("div", { class: "area center" }, renderTrick(v)),
+    h("div", { class: "area right" }, areas.right),
+    h("div", { class: "area bottom" }, areas.bottom),
+  );
+}
+
+/** The finished trick before the one the felt shows, small, for the side panel. */
+export function renderLastTrick(view) {
+  const { tricks, previous } = finishedTricks(view);
+  const shown = centerTrick(view);
+  const trick = tricks[tricks.length - (shown && shown.done ? 2 : 1)];
+  if (!trick) return null;
+  const won = trick.winner !== null && trick.winner !== undefined ? ` · won by ${seatName(view.seats, trick.winner)}` : "";
+  return h(
+    "div",
+    { class: "last-trick" },
+    h("h3", { text: `${previous ? "Last trick of the previous hand" : "Last trick"}${won}` }),
+    h(
+      "div",
+      { class: "last-plays" },
+      trick.plays.map((p) =>
+        h(
+          "div",
+          { class: `lp ${p.seat === trick.winner ? "winning" : ""}` },
+          h("span", { class: "who", text: seatName(view.seats, p.seat) }),
+          p.cards.map((c) => cardFace(c, { size: "mini" })),
+        ),
+      ),
+    ),
+  );
+}
+
+/** This hand's auction in order: "Bo: Pass, Cy: Bid 8". */
+export function renderCalls(view) {
+  const calls = view.game.calls || [];
+  if (!calls.length) return null;
+  return h(
+    "ol",
+    { class: "calls" },
+    calls.map((c) => h("li", { class: c.action === "pass" ? "pass" : "bid" }, h("span", { class: "who", text: seatName(view.seats, c.seat) }), " ", c.label)),
+  );
+}
+
+/** "Ann bid 8 · trumps ♥ hearts", or where the auction stands. */
+export function contractLine(view) {
+  const { game, seats } = view;
+  if (game.bidder === null || game.bidder === undefined) {
+    return game.phase === "auction" ? "Auction in progress" : "";
+  }
+  const trump = game.trump ? ` · trumps ${suitText(game.trump, true)}` : " · trumps not named yet";
+  return `${seatName(seats, game.bidder)} bid ${game.bid}${trump}`;
+}

@@ -1,0 +1,12 @@
+// Words shared by several pages.
+
+export const humanize = (name) => name.replaceAll("_", " ");
+
+/** A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules". */
+export function optionsText(options) {
+  const entries = Object.entries(options || {});
+  if (!entries.length) return "standard rules";
+  return entries
+    .map(([k, v]) => (v === true ? humanize(k) : v === false ? `no ${humanize(k)}` : `${humanize(k)} ${v === null ? "none" : humanize(String(v))}`))
+    .join(", ");
+}
