@@ -35,7 +35,8 @@ def run(
 
     url = database or default_database()
     try:
-        store = Store(url)  # checks the URL before uvicorn starts
+        store = Store(url)  # the URL, the connection and the schema are checked before uvicorn starts
+        store.migrate()
         store.close()
     except (ArgumentError, SQLAlchemyError, ImportError) as exc:
         console.print(f"[red]error:[/] cannot use database {url!r}: {exc}")

@@ -59,10 +59,11 @@ export function lobbyPage(root) {
 function tableCard(t, nameInput, errorEl) {
   const mine = loadSeat(t.id);
   const url = `/t/${encodeURIComponent(t.id)}`;
+  const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
   const seats = t.seats.map((s) => {
-    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, `${s.seat + 1}. `, h("span", { text: s.name || `computer (${s.player})` }));
-    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, `${s.seat + 1}. `, h("span", { text: s.name || "taken" }));
-    if (mine) return h("li", { class: "seat-chip free" }, `${s.seat + 1}. free`);
+    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), h("span", { text: s.name || `computer (${s.player})` }));
+    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), h("span", { text: s.name || "taken" }));
+    if (mine) return h("li", { class: "seat-chip free" }, num(s), "free");
     return h(
       "li",
       { class: "seat-chip free" },
@@ -83,7 +84,7 @@ function tableCard(t, nameInput, errorEl) {
       "div",
       { class: "tc-head" },
       h("h3", { text: t.title || t.name }),
-      h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.hand_index ? ` · hand ${t.hand_index + 1}` : ""}` }),
+      h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.phase === "waiting" ? " · waiting for players" : ` · hand ${t.hand_index + 1}`}` }),
     ),
     h("p", { class: "muted small", text: optionsText(t.options) }),
     h("ul", { class: "seat-chips" }, seats),

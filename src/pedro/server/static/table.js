@@ -371,13 +371,28 @@ class TablePage {
         h("h3", { text: "This hand" }),
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
-        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${state.last.label}` }) : null,
+        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${publicLabel(state)}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
       h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` })),
     ];
   }
+}
+
+/**
+ * The last action as this viewer may know it. Card sets laid aside face down by someone else are
+ * told by count only, whatever the message carries: the page must not show a hidden card.
+ */
+function publicLabel(state) {
+  const last = state.last;
+  const [verb, ...cards] = last.action.split(" ");
+  if (last.seat === state.you || !["discard", "keep", "give"].includes(verb)) return last.label;
+  const game = state.game;
+  const visible = new Set([...((game.face_up || [])[last.seat] || []), ...(game.seen || []), ...(game.hand || [])]);
+  if (cards.every((c) => visible.has(c))) return last.label;
+  const word = verb.charAt(0).toUpperCase() + verb.slice(1);
+  return `${word} ${cards.length} card${cards.length === 1 ? "" : "s"}`;
 }
 
 function spectatorPanel(state) {
