@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -17,6 +18,11 @@ USAGE_ERROR = 2
 
 def default_database() -> str:
     return default_url(Path(user_data_dir("pedro", appauthor=False)))
+
+
+def _hidden(text: str) -> str:
+    """Passwords in database URLs are not printed."""
+    return re.sub(r"(://[^:/@\s]+:)[^@\s]+@", r"\1***@", text)
 
 
 def run(
@@ -39,7 +45,8 @@ def run(
         store.migrate()
         store.close()
     except (ArgumentError, SQLAlchemyError, ImportError) as exc:
-        console.print(f"[red]error:[/] cannot use database {url!r}: {exc}")
+        reason = str(getattr(exc, "orig", None) or exc)
+        console.print(f"[red]error:[/] cannot use database {_hidden(url)!r}: {_hidden(reason)}")
         console.print("give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db")
         return USAGE_ERROR
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -22,7 +22,7 @@ from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
-from pedro.server.views import label, observation_json, rules_json, words
+from pedro.server.views import PHASE_NAMES, label, observation_json, rules_json, words
 from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
@@ -96,7 +96,7 @@ class Room:
             seat, action = parse_action_text(row.actions[-1], self.rules.max_bid)
             self.last = self._last_json(seat, action)
         self._driver: asyncio.Task[None] | None = None
-        self._wakeup: asyncio.TimerHandle | None = None
+        self._wakeups: set[asyncio.TimerHandle] = set()
 
     # ------------------------------------------------------------------ facts
 
@@ -122,6 +122,7 @@ class Room:
         s = self.seats[seat]
         return (
             s.row.kind == "human"
+            and s.row.secret_hash is not None
             and s.client is None
             and s.away_since is not None
             and self.clock() - s.away_since >= self.settings.away_seconds
@@ -244,12 +245,15 @@ class Room:
                 await asyncio.sleep(1.0)
 
     def _schedule_away_check(self) -> None:
-        if self._wakeup is not None:
-            self._wakeup.cancel()
+        """Look again when the seat that just left (or every seat, after a restart) counts as away."""
         loop = asyncio.get_running_loop()
-        self._wakeup = loop.call_later(self.settings.away_seconds + 0.01, self._away_check)
+        handle = loop.call_later(self.settings.away_seconds + 0.01, self._away_check)
+        self._wakeups.add(handle)
 
     def _away_check(self) -> None:
+        self._wakeups = {
+            h for h in self._wakeups if not h.cancelled() and h.when() > asyncio.get_running_loop().time()
+        }
         self.broadcast()  # the seat now shows as played by the computer
         self.kick()
 
@@ -262,8 +266,8 @@ class Room:
     def stop(self) -> None:
         if self._driver is not None:
             self._driver.cancel()
-        if self._wakeup is not None:
-            self._wakeup.cancel()
+        for handle in self._wakeups:
+            handle.cancel()
 
     # ------------------------------------------------------------------ views
 
@@ -292,7 +296,6 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and the API describe it (public)."""
-        obs = self.state.observation(0)
         return {
             "id": self.id,
             "title": self.row.title,
@@ -302,7 +305,7 @@ class Room:
             "players": self.rules.players,
             "seats": self.seats_json(),
             "free_seats": [s.row.seat for s in self.seats if not s.claimed],
-            "phase": "waiting" if not self.started else observation_json(obs, private=False)["phase"],
+            "phase": PHASE_NAMES[self.state.phase] if self.started else "waiting",
             "hand_index": self.state.hand_index,
             "scores": list(self.state.scores),
             "finished": self.finished,

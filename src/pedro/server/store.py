@@ -139,6 +139,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; they were stored as UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Store:
     """The server's only door to the database; every method is one short transaction."""
 
@@ -259,7 +264,7 @@ class Store:
                     options=json.loads(r.options),
                     seed=r.seed,
                     listed=r.listed,
-                    created_at=r.created_at,
+                    created_at=_aware(r.created_at),
                     seats=[],
                     finished=r.finished,
                 )
