@@ -86,10 +86,49 @@ class Observation:
     def my_turn(self) -> bool:
         return self.current_player == self.seat
 
+    @property
+    def secrets(self) -> SeatSecrets:
+        """The fields only this seat may see."""
+        return SeatSecrets(self.seat, self.hand, self.own_discards, self.seen, self.legal)
+
 
 def _seen_trick(t: Trick) -> SeenTrick:
     plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)
     return SeenTrick(t.leader, plays, t.winner)
+
+
+@dataclass(frozen=True)
+class SeatSecrets:
+    """The part of an observation only its seat may see; the rest is the same for every seat.
+
+    Servers that tell many seats about one change build the public part once
+    and this part per seat.
+    """
+
+    seat: int
+    hand: tuple[int, ...]
+    own_discards: tuple[int, ...]
+    seen: tuple[int, ...]
+    legal: tuple[int, ...] | CardChoice | None
+
+
+def seat_secrets(state: GameState, seat: int) -> SeatSecrets:
+    legal: tuple[int, ...] | CardChoice | None = None
+    if state.current_player == seat and not state.is_over:
+        raw = state.legal()
+        legal = raw if isinstance(raw, CardChoice) else tuple(raw)
+    seen = state.known[seat]
+    n = state.players
+    for frm, mask in state.received[(seat + 2) % n] if state.rules.partnerships else ():
+        if frm == seat:
+            seen |= mask
+    return SeatSecrets(
+        seat=seat,
+        hand=_cards(state.hands[seat]),
+        own_discards=_cards(state.discards[seat]),
+        seen=_cards(seen & ~state.hands[seat]),
+        legal=legal,
+    )
 
 
 def observe(state: GameState, seat: int) -> Observation:
@@ -97,10 +136,7 @@ def observe(state: GameState, seat: int) -> Observation:
     n = state.players
     rules = state.rules
     contract = state.contract
-    legal: tuple[int, ...] | CardChoice | None = None
-    if state.current_player == seat and not state.is_over:
-        raw = state.legal()
-        legal = raw if isinstance(raw, CardChoice) else tuple(raw)
+    secrets = seat_secrets(state, seat)
     face_up = tuple(_cards((state.discards[s] & state.face_up) | _killed(state, s)) for s in range(n))
     shown = tuple(
         _cards(state.laid_down[s]) if state.laid_down[s] and _shown_face_up(state, s) else ()
@@ -111,10 +147,6 @@ def observe(state: GameState, seat: int) -> Observation:
         SeenHand(r.dealer, r.bidder, r.bid, r.call, r.trump, tuple(r.points), r.made, tuple(r.score))
         for r in state.results
     )
-    seen = state.known[seat]
-    for frm, mask in state.received[(seat + 2) % n] if rules.partnerships else ():
-        if frm == seat:
-            seen |= mask
     return Observation(
         seat=seat,
         variant=rules.id,
@@ -123,15 +155,15 @@ def observe(state: GameState, seat: int) -> Observation:
         hand_index=state.hand_index,
         dealer=state.dealer,
         current_player=state.current_player,
-        hand=_cards(state.hands[seat]),
+        hand=secrets.hand,
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         calls=tuple(state.auction.calls),
         bidder=contract.bidder if contract else None,
         bid=contract.value if contract else None,
         trump=trump,
         face_up=face_up,
-        own_discards=_cards(state.discards[seat]),
-        seen=_cards(seen & ~state.hands[seat]),
+        own_discards=secrets.own_discards,
+        seen=secrets.seen,
         statuses=tuple(int(s) for s in state.status),
         shown=shown,
         tricks=tuple(_seen_trick(t) for t in state.tricks),
@@ -139,7 +171,7 @@ def observe(state: GameState, seat: int) -> Observation:
         scores=tuple(state.scores),
         history=history,
         winner=state.winner,
-        legal=legal,
+        legal=secrets.legal,
         discarded=tuple((state.discards[s] | state.killed[s]).bit_count() for s in range(n)),
     )
 

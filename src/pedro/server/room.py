@@ -10,19 +10,21 @@ interleave inside a change.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
 from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
+from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
-from pedro.server.views import PHASE_NAMES, label, observation_json, rules_json, words
+from pedro.server.views import PHASE_NAMES, label, private_json, public_json, rules_json, words
 from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
@@ -313,35 +315,59 @@ class Room:
             "created": self.row.created_at.isoformat(),
         }
 
-    def state_message(self, seat: int | None) -> str:
-        obs = self.state.observation(seat if seat is not None else 0)
-        game = observation_json(obs, private=seat is not None)
-        if not self.started:
-            game["legal"] = None
-        message = {
+    def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+        """The ``state`` message for each of ``seats`` (None: a spectator).
+
+        The public part is built and encoded once and each seat's own part
+        spliced in, because every change is told to every seat.
+        """
+        obs = self.state.observation(0)
+        head = {
             "type": "state",
             "seq": self.seq,
-            "you": seat,
             "table": self.table_json(),
             "seats": self.seats_json(),
             "last": self.last,
             "finished": self.finished,
             "started": self.started,
-            "game": game,
         }
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
+        game_text = orjson.dumps(public_json(obs))[:-1]
+        messages: dict[int | None, str] = {}
+        for seat in seats:
+            if seat in messages:
+                continue
+            secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
+            own = private_json(secrets, obs)
+            if not self.started:
+                own["legal"] = None
+            text = b"".join(
+                (
+                    head_text,
+                    b',"you":',
+                    orjson.dumps(seat),
+                    b',"game":',
+                    game_text,
+                    b",",
+                    orjson.dumps(own)[1:],
+                    b"}",
+                )
+            )
+            messages[seat] = text.decode()
+        return messages
+
+    def state_message(self, seat: int | None) -> str:
+        return self.state_messages([seat])[seat]
 
     def broadcast(self) -> None:
         """Send each connected client the table as its seat sees it."""
-        cache: dict[int | None, str] = {}
         clients: list[Client] = [s.client for s in self.seats if s.client is not None]
         clients.extend(self.spectators)
+        if not clients:
+            return
+        messages = self.state_messages(client.seat for client in clients)
         for client in clients:
-            seat = client.seat
-            text = cache.get(seat)
-            if text is None:
-                text = cache[seat] = self.state_message(seat)
-            client.send(text)
+            client.send(messages[client.seat])
 
     def record(self) -> dict[str, Any]:
         """The finished game's record; RoomError before the end (it would show hidden cards)."""

@@ -19,7 +19,7 @@ from pedro.cards import SUITS, cards_of, format_card
 from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import Verb, action_words, play_cards, verb_of
 from pedro.engine.choices import CardChoice
-from pedro.engine.observation import Observation, SeenHand, SeenTrick
+from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.variants.model import Ruleset, TrumpTables
 
@@ -82,8 +82,10 @@ def _sheet_json(hand: SeenHand) -> dict[str, Any]:
     }
 
 
-def _legal_json(obs: Observation, rules: Ruleset, tt: TrumpTables | None) -> dict[str, Any] | None:
-    legal = obs.legal
+def _legal_json(
+    legal: tuple[int, ...] | CardChoice | None, obs: Observation, tt: TrumpTables | None
+) -> dict[str, Any] | None:
+    rules = obs.rules
     if legal is None:
         return None
     if isinstance(legal, CardChoice):
@@ -130,11 +132,11 @@ def _prompt(obs: Observation, legal: Sequence[int]) -> str:
     return "Your decision"
 
 
-def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
-    """The game as ``obs.seat`` sees it; with ``private=False``, only what everyone sees."""
+def public_json(obs: Observation) -> dict[str, Any]:
+    """What everyone at the table sees (the seat's own fields are left out)."""
     rules = obs.rules
-    tt = rules.tables(obs.trump) if obs.trump is not None else None
-    view: dict[str, Any] = {
+    tt = _tables(obs)
+    return {
         "phase": PHASE_NAMES[Phase(obs.phase)],
         "hand_index": obs.hand_index,
         "dealer": obs.dealer,
@@ -155,17 +157,31 @@ def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
         "sheet": [_sheet_json(h) for h in obs.history],
         "winner": obs.winner,
     }
-    if private:
-        view["hand"] = cards_json(sort_hand(obs.hand, tt))
-        view["own_discards"] = cards_json(sort_hand(obs.own_discards, tt))
-        view["seen"] = cards_json(sort_hand(obs.seen, tt))
-        view["legal"] = _legal_json(obs, rules, tt)
-    else:
-        view["hand"] = []
-        view["own_discards"] = []
-        view["seen"] = []
-        view["legal"] = None
-    return view
+
+
+def private_json(secrets: SeatSecrets | None, obs: Observation) -> dict[str, Any]:
+    """One seat's own fields (``secrets``), or their empty form for a spectator.
+
+    ``obs`` is any seat's observation of the same moment, for the rules and trump.
+    """
+    if secrets is None:
+        return {"hand": [], "own_discards": [], "seen": [], "legal": None}
+    tt = _tables(obs)
+    return {
+        "hand": cards_json(sort_hand(secrets.hand, tt)),
+        "own_discards": cards_json(sort_hand(secrets.own_discards, tt)),
+        "seen": cards_json(sort_hand(secrets.seen, tt)),
+        "legal": _legal_json(secrets.legal, obs, tt),
+    }
+
+
+def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
+    """The game as ``obs.seat`` sees it; with ``private=False``, only what everyone sees."""
+    return public_json(obs) | private_json(obs.secrets if private else None, obs)
+
+
+def _tables(obs: Observation) -> TrumpTables | None:
+    return obs.rules.tables(obs.trump) if obs.trump is not None else None
 
 
 def rules_json(rules: Ruleset) -> dict[str, Any]:

@@ -93,6 +93,9 @@ class TablePage {
       fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
       return;
     }
+    // the summary does not say whether seats play in pairs; the variant list does
+    if (this.catalog === undefined) this.catalog = await api("/api/variants").catch(() => null);
+    const partnerships = playsInPairs(summary, this.catalog);
     this.el.title.textContent = summary.title || summary.name || "Table";
     this.el.subtitle.textContent = summary.title ? summary.name : "";
     document.title = `${summary.title || summary.name} — Pedro`;
@@ -109,7 +112,7 @@ class TablePage {
         { class: "seat-choice" },
         h("input", { type: "radio", name: "seat", value: String(s.seat), checked: chosen ? chosen.value === String(s.seat) : i === 0 }),
         ` Seat ${s.seat + 1}`,
-        h("span", { class: "muted", text: partnerNote(summary, s.seat) }),
+        h("span", { class: "muted", text: partnerships ? partnerNote(summary, s.seat) : "" }),
       ),
     );
     const errorEl = h("p", { class: "form-error", text: errorText, attrs: { role: "alert" } });
@@ -124,7 +127,7 @@ class TablePage {
       "ul",
       { class: "seat-list" },
       summary.seats.map((s) =>
-        h("li", {}, h("strong", { text: `Seat ${s.seat + 1}: ` }), s.kind === "computer" ? `computer (${s.player})` : s.claimed ? s.name || "taken" : "free"),
+        h("li", {}, h("strong", { text: `Seat ${s.seat + 1}: ` }), s.kind === "computer" ? `${s.name || s.player} (computer)` : s.claimed ? s.name || "taken" : "free"),
       ),
     );
     const hadFocus = document.activeElement === nameInput;
@@ -263,6 +266,7 @@ class TablePage {
         },
       },
     });
+    this.clearTable();
     fill(this.el.join, h("h2", { text: "Open in another window" }), h("p", { text: message || "This seat was opened in another window." }), h("div", { class: "buttons" }, button));
     this.el.join.hidden = false;
     this.el.conn.textContent = "";
@@ -432,12 +436,16 @@ function previousHandTricks(previous, state, kept) {
   return [{ leader: trick ? trick.leader : last.seat, plays, winner: null }];
 }
 
+function playsInPairs(summary, catalog) {
+  if (summary.seats.length !== 4) return false;
+  if (summary.options && typeof summary.options.partnerships === "boolean") return summary.options.partnerships;
+  const variant = catalog && catalog.variants.find((v) => v.id === summary.variant);
+  return !!(variant && variant.partnerships);
+}
+
 function partnerNote(summary, seat) {
-  const names = summary.seats;
-  const n = names.length;
-  if (n !== 4 || !summary.partnerships) return "";
-  const partner = names[(seat + 2) % 4];
-  const label = partner.kind === "computer" ? `computer (${partner.player})` : partner.claimed ? partner.name : "free";
+  const partner = summary.seats[(seat + 2) % 4];
+  const label = partner.kind === "computer" ? `${partner.name || partner.player} (computer)` : partner.claimed ? partner.name : "free";
   return ` — partner: ${label}`;
 }
 
