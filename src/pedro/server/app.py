@@ -97,6 +97,12 @@ class TableRegistry:
         room.start()
         return room
 
+    def listed(self) -> list[Room]:
+        """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
+        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
+            self.rooms.pop(table_id).stop()
+        return [r for r in self.rooms.values() if r.row.listed and not r.finished]
+
     def stop(self) -> None:
         for room in self.rooms.values():
             room.stop()
@@ -185,7 +191,7 @@ async def variants_endpoint(request: Request) -> Response:
 async def tables_endpoint(request: Request) -> Response:
     registry = _registry(request)
     if request.method == "GET":
-        tables = [r.summary() for r in registry.rooms.values() if r.row.listed and not r.finished]
+        tables = [r.summary() for r in registry.listed()]
         return JSONResponse({"tables": tables})
     try:
         spec = CreateTable.model_validate(await _json_body(request))

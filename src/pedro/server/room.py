@@ -130,6 +130,10 @@ class Room:
             and self.clock() - s.away_since >= self.settings.away_seconds
         )
 
+    @property
+    def has_clients(self) -> bool:
+        return bool(self.spectators) or any(s.client is not None for s in self.seats)
+
     def computer_turn(self) -> bool:
         if self.finished or not self.started:
             return False
@@ -238,8 +242,12 @@ class Room:
             row = self.seats[seat].row
             name = row.player if row.kind == "computer" and row.player else STAND_IN_PLAYER
             # seeded by the table and the action's place, so a restarted server decides the same
-            player = make_player(name, seed=f"{self.row.seed}:{self.seq}")
-            action = player.act(self.state.observation(seat))
+            seq = self.seq
+            player = make_player(name, seed=f"{self.row.seed}:{seq}")
+            # a thread keeps the tables served while a slow player thinks
+            action = await asyncio.to_thread(player.act, self.state.observation(seat))
+            if self.seq != seq or not self.computer_turn():
+                continue  # the player came back and acted meanwhile
             try:
                 self._commit(seat, action)
             except StoreError:
