@@ -352,7 +352,7 @@ class WsClient:
         self.send(json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False))
 
     def replaced(self) -> None:
-        self.error("auth", "this seat was opened in another window; this one is closed")
+        self.error("replaced", "this seat was opened in another window; this one is closed")
         self.seat = None
         self.room = None
         self.close()

@@ -12,22 +12,15 @@ from typing import Any
 
 from pedro.cards import cards_of
 from pedro.display import sort_hand
-from pedro.engine.actions import parse_action_text, play_cards
+from pedro.engine.actions import parse_action_text
 from pedro.engine.state import GameState, HandResult
-from pedro.server.views import cards_json, label, observation_json, words
+from pedro.server.views import cards_json, label, observation_json, trick_json, words
 from pedro.variants.model import Ruleset
 
 
 def _closed_json(result: HandResult) -> dict[str, Any]:
     return {
-        "tricks": [
-            {
-                "leader": t.leader,
-                "plays": [{"seat": s, "cards": cards_json(play_cards(a))} for s, a in t.plays],
-                "winner": t.winner,
-            }
-            for t in result.tricks
-        ],
+        "tricks": [trick_json(t) for t in result.tricks],
         "points": list(result.points),
         "made": result.made,
         "score": list(result.score),

@@ -24,7 +24,7 @@ from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
-from pedro.server.views import PHASE_NAMES, label, private_json, public_json, rules_json, words
+from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
@@ -93,10 +93,10 @@ class Room:
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self.spectators: set[Client] = set()
-        self.last: dict[str, Any] | None = None
+        #: the last accepted action (seat, action), shown to each seat as far as it may see it
+        self.last: tuple[int, int] | None = None
         if row.actions:
-            seat, action = parse_action_text(row.actions[-1], self.rules.max_bid)
-            self.last = self._last_json(seat, action)
+            self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
         self._wakeups: set[asyncio.TimerHandle] = set()
 
@@ -213,7 +213,7 @@ class Room:
         self.store.append_action(self.id, self.seq, text)  # raises before anything changes
         self.row.actions.append(text)
         self.state.apply(action)
-        self.last = self._last_json(seat, action)
+        self.last = (seat, action)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
@@ -222,9 +222,6 @@ class Room:
             log.info("table %s: game over", self.id)
         self.broadcast()
         self.kick()
-
-    def _last_json(self, seat: int, action: int) -> dict[str, Any]:
-        return {"seat": seat, "action": words(action, self.rules), "label": label(action, self.rules)}
 
     # ------------------------------------------------------------------ computer players
 
@@ -321,7 +318,7 @@ class Room:
             "finished": self.finished,
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
-        }
+        } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
         """The ``state`` message for each of ``seats`` (None: a spectator).
@@ -335,12 +332,13 @@ class Room:
             "seq": self.seq,
             "table": self.table_json(),
             "seats": self.seats_json(),
-            "last": self.last,
             "finished": self.finished,
             "started": self.started,
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
-        game_text = orjson.dumps(public_json(obs))[:-1]
+        game = public_json(obs)
+        game["last_trick"] = self._last_trick(game)
+        game_text = orjson.dumps(game)[:-1]
         messages: dict[int | None, str] = {}
         for seat in seats:
             if seat in messages:
@@ -349,20 +347,20 @@ class Room:
             own = private_json(secrets, obs)
             if not self.started:
                 own["legal"] = None
-            text = b"".join(
-                (
-                    head_text,
-                    b',"you":',
-                    orjson.dumps(seat),
-                    b',"game":',
-                    game_text,
-                    b",",
-                    orjson.dumps(own)[1:],
-                    b"}",
-                )
-            )
+            last = orjson.dumps(last_json(self.last, obs, secrets))
+            parts = (head_text, b',"you":', orjson.dumps(seat), b',"last":', last, b',"game":', game_text)
+            text = b"".join((*parts, b",", orjson.dumps(own)[1:], b"}"))
             messages[seat] = text.decode()
         return messages
+
+    def _last_trick(self, game: dict[str, Any]) -> dict[str, Any] | None:
+        """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
+        if game["tricks"]:
+            last: dict[str, Any] = game["tricks"][-1]
+            return last
+        if self.state.results and self.state.results[-1].tricks:
+            return trick_json(self.state.results[-1].tricks[-1])
+        return None
 
     def state_message(self, seat: int | None) -> str:
         return self.state_messages([seat])[seat]

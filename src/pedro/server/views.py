@@ -17,10 +17,11 @@ from typing import Any
 
 from pedro.cards import SUITS, cards_of, format_card
 from pedro.display import STATUS_WORDS, sort_hand
-from pedro.engine.actions import Verb, action_words, play_cards, verb_of
+from pedro.engine.actions import VERB_WORDS, Verb, action_cards, action_words, play_cards, verb_of
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
+from pedro.engine.state import Trick
 from pedro.variants.model import Ruleset, TrumpTables
 
 PHASE_NAMES = {
@@ -66,6 +67,15 @@ def _trick_json(trick: SeenTrick) -> dict[str, Any]:
         "leader": trick.leader,
         "plays": [{"seat": seat, "cards": cards_json(cards)} for seat, cards in trick.plays],
         "winner": trick.winner if trick.winner >= 0 else None,
+    }
+
+
+def trick_json(trick: Trick) -> dict[str, Any]:
+    """A finished trick of the engine (all its cards were played face up)."""
+    return {
+        "leader": trick.leader,
+        "plays": [{"seat": seat, "cards": cards_json(play_cards(a))} for seat, a in trick.plays],
+        "winner": trick.winner,
     }
 
 
@@ -182,6 +192,35 @@ def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
 
 def _tables(obs: Observation) -> TrumpTables | None:
     return obs.rules.tables(obs.trump) if obs.trump is not None else None
+
+
+#: Actions whose cards everyone sees: plays, and claims of face-up trumps.
+_PUBLIC_VERBS = frozenset({Verb.PLAY, Verb.CLAIM})
+
+
+def last_json(
+    last: tuple[int, int] | None, obs: Observation, secrets: SeatSecrets | None
+) -> dict[str, Any] | None:
+    """The last action as a seat (or, with ``secrets`` None, a spectator) may know it.
+
+    A discard laid face down or the cards a dealer kept are told to the others
+    only as a count: ``Discard 6 cards``.
+    """
+    if last is None:
+        return None
+    seat, action = last
+    rules = obs.rules
+    verb = verb_of(action)
+    cards = action_cards(action)
+    if cards and verb not in _PUBLIC_VERBS:
+        visible = {c for group in (*obs.face_up, *obs.shown) for c in group}
+        if secrets is not None:
+            visible.update(secrets.hand, secrets.own_discards, secrets.seen)
+        if not visible.issuperset(cards):
+            count = len(cards)
+            told = f"{VERB_WORDS[verb].capitalize()} {count} card{'s' if count != 1 else ''}"
+            return {"seat": seat, "action": None, "label": told, "count": count}
+    return {"seat": seat, "action": words(action, rules), "label": label(action, rules)}
 
 
 def rules_json(rules: Ruleset) -> dict[str, Any]:

@@ -30,11 +30,6 @@ export function suitText(letter, long = false) {
   return long ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : SUIT_SYMBOLS[letter];
 }
 
-/** Replace card codes in free text (labels already come pretty from the server; this is for raw words). */
-export function prettyWords(words) {
-  return words.replace(/\b([2-9TJQKA][SHDC]|JK|BJ|SJ)\b/g, (code) => cardText(code));
-}
-
 /** A card face: `data-card` is the test hook, the visible text is for people. */
 export function cardFace(code, { size = "", extraClass = "" } = {}) {
   const info = cardInfo(code);

@@ -8,13 +8,6 @@ export function sideName(table, seats, side) {
   return members.map((s) => seatName(seats, s)).join(" & ");
 }
 
-/** Which side a seat plays for. */
-export function sideOf(table, seat) {
-  const sides = table.sides || [];
-  const i = sides.findIndex((members) => members.includes(seat));
-  return i < 0 ? seat : i;
-}
-
 function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${-n}`;
