@@ -76,7 +76,7 @@ function tableCard(t, nameInput, errorEl) {
       }),
     );
   });
-  const free = t.seats.filter((s) => s.kind === "human" && !s.claimed).length;
+  const free = (t.free_seats || []).length;
   return h(
     "article",
     { class: "table-card", dataset: { table: t.id } },
@@ -86,7 +86,7 @@ function tableCard(t, nameInput, errorEl) {
       h("h3", { text: t.title || t.name }),
       h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.phase === "waiting" ? " · waiting for players" : ` · hand ${t.hand_index + 1}`}` }),
     ),
-    h("p", { class: "muted small", text: optionsText(t.options) }),
+    h("p", { class: "muted small", text: `to ${t.target} · ${optionsText(t.options, ["target"])}` }),
     h("ul", { class: "seat-chips" }, seats),
     h(
       "div",

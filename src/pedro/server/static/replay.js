@@ -37,24 +37,17 @@ export async function replayPage(root, tableId) {
   new ReplayViewer(root, body, tableId, data).start();
 }
 
-/** The table description the drawing code needs, rebuilt from the summary and the record. */
-function tableOf(summary, record, frames) {
-  const players = typeof summary.players === "number" ? summary.players : record.players;
-  const sideCount = (frames[0].game.scores || []).length;
-  let sides = summary.sides;
-  if (!sides) {
-    // scores are per side: two sides at four seats means the fixed partnerships 0+2 / 1+3
-    sides = sideCount * 2 === players ? [...Array(sideCount).keys()].map((s) => [s, s + sideCount]) : [...Array(players).keys()].map((s) => [s]);
-  }
-  const options = summary.options || record.options || {};
+/** The table description the drawing code needs, from the summary (the record fills gaps). */
+function tableOf(summary, record) {
   return {
     id: summary.id,
     title: summary.title,
     name: summary.name || record.variant,
-    players,
-    sides,
-    target: summary.target ?? options.target ?? null,
-    options,
+    players: summary.players ?? record.players,
+    partnerships: summary.partnerships,
+    sides: summary.sides || [],
+    target: summary.target ?? null,
+    options: summary.options || record.options || {},
   };
 }
 
@@ -66,7 +59,7 @@ class ReplayViewer {
     this.frames = data.frames;
     this.record = data.record || {};
     this.summary = data.table || {};
-    this.table = tableOf(this.summary, this.record, this.frames);
+    this.table = tableOf(this.summary, this.record);
     const names = this.record.names || [];
     // the names people played under: the table's seats, else the record's names
     this.seats = [...Array(this.table.players).keys()].map((s) => {
@@ -76,10 +69,17 @@ class ReplayViewer {
     });
     // an action that ends a hand shows the next deal already, so number hands by the closing frames
     this.handOf = [];
+    // and the last closed hand's tricks, for the previous hand's final trick
+    this.closedTricks = [];
     let hand = 0;
+    let closed = null;
     for (const f of this.frames) {
       this.handOf.push(hand);
-      if (f.closed) hand++;
+      if (f.closed) {
+        hand++;
+        closed = f.closed.tricks;
+      }
+      this.closedTricks.push(closed);
     }
     this.hands = this.frames[this.frames.length - 1].closed ? hand : hand + 1;
     this.i = 0;
@@ -89,7 +89,7 @@ class ReplayViewer {
     const sub = this.root.querySelector(".subtitle");
     const t = this.table;
     this.root.querySelector(".title").textContent = `Replay: ${t.title || t.name}`;
-    sub.textContent = `${t.title ? t.name + " · " : ""}${optionsText(t.options)}`;
+    sub.textContent = `${t.title ? t.name + " · " : ""}${t.target ? `to ${t.target} · ` : ""}${optionsText(t.options, ["target"])}`;
     this.el = {
       position: h("p", { class: "position", attrs: { "aria-live": "polite" } }),
       last: h("p", { class: "last-action" }),
@@ -188,7 +188,7 @@ class ReplayViewer {
       const backwards = ["first", "prev-hand", "prev-trick", "prev"].includes(b.dataset.nav);
       b.disabled = backwards ? this.i === 0 : last;
     });
-    const view = { table: this.table, seats: this.seats, game, you: null, open: f.hands, previousTricks: f.closed ? f.closed.tricks : null };
+    const view = { table: this.table, seats: this.seats, game, you: null, open: f.hands, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     fill(

@@ -9,6 +9,7 @@ import { optionsText } from "./text.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
+const HAND_END_HOLD_MS = 2500;
 
 export function tablePage(root, tableId) {
   new TablePage(root, tableId).start();
@@ -93,13 +94,11 @@ class TablePage {
       fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
       return;
     }
-    // the summary does not say whether seats play in pairs; the variant list does
-    if (this.catalog === undefined) this.catalog = await api("/api/variants").catch(() => null);
-    const partnerships = playsInPairs(summary, this.catalog);
     this.el.title.textContent = summary.title || summary.name || "Table";
-    this.el.subtitle.textContent = summary.title ? summary.name : "";
+    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}to ${summary.target}`;
     document.title = `${summary.title || summary.name} — Pedro`;
-    const free = summary.seats.filter((s) => s.kind === "human" && !s.claimed);
+    const freeSeats = new Set(summary.free_seats || []);
+    const free = summary.seats.filter((s) => freeSeats.has(s.seat));
     // a re-render must not wipe what the player is typing
     const nameInput = this.el.join.querySelector("input[name=name]");
     const typed = nameInput ? nameInput.value : loadName();
@@ -112,7 +111,7 @@ class TablePage {
         { class: "seat-choice" },
         h("input", { type: "radio", name: "seat", value: String(s.seat), checked: chosen ? chosen.value === String(s.seat) : i === 0 }),
         ` Seat ${s.seat + 1}`,
-        h("span", { class: "muted", text: partnerships ? partnerNote(summary, s.seat) : "" }),
+        h("span", { class: "muted", text: summary.partnerships ? partnerNote(summary, s.seat) : "" }),
       ),
     );
     const errorEl = h("p", { class: "form-error", text: errorText, attrs: { role: "alert" } });
@@ -134,7 +133,7 @@ class TablePage {
     fill(
       this.el.join,
       h("h2", { text: summary.finished ? "This game is over" : "Join this table" }),
-      h("p", { class: "muted", text: `${summary.name} · ${optionsText(summary.options)}` }),
+      h("p", { class: "muted", text: `${summary.name} · to ${summary.target} · ${optionsText(summary.options, ["target"])}` }),
       seatsList,
       summary.finished
         ? h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
@@ -216,14 +215,14 @@ class TablePage {
   }
 
   onError(msg) {
-    if (msg.code === "auth" && this.welcomed) {
-      // the seat was opened in another window: stand down instead of taking it back, or two
-      // windows would keep throwing each other out
+    if (msg.code === "replaced") {
+      // the seat was opened in another window (the server closes this connection): stand down
+      // instead of taking it back, or two windows would keep throwing each other out
       this.stopSocket();
       this.showElsewhere(msg.message);
       return;
     }
-    if (msg.code === "auth") {
+    if (msg.code === "auth" && loadSeat(this.id)) {
       // the stored secret is no good here (e.g. the database was reset): offer the seats again
       forgetSeat(this.id);
       this.stopSocket();
@@ -251,6 +250,8 @@ class TablePage {
   }
 
   clearTable() {
+    clearTimeout(this.handEndTimer);
+    this.handEndUntil = 0;
     for (const key of ["felt", "hand", "panel", "side", "summary"]) fill(this.el[key]);
   }
 
@@ -303,8 +304,25 @@ class TablePage {
       this.showNotice(handResult(state.table, state.seats, sheet, sheet.length - 1));
     }
     this.sheetLength = sheet.length;
-    this.previousTricks = previousHandTricks(previous, state, this.previousTricks);
+    this.holdHandEnd(previous, state);
     this.render();
+  }
+
+  /**
+   * A hand's final trick arrives with the next deal already made (as `game.last_trick`). Keep it on
+   * the felt for a moment even if the first call of the new hand follows at once.
+   */
+  holdHandEnd(previous, state) {
+    const game = state.game;
+    if (!previous || previous.game.hand_index === game.hand_index) return;
+    clearTimeout(this.handEndTimer);
+    this.handEndUntil = 0;
+    if (!game.last_trick || (game.tricks || []).length) return;
+    this.handEndUntil = Date.now() + HAND_END_HOLD_MS;
+    this.handEndTimer = setTimeout(() => {
+      this.handEndUntil = 0;
+      if (this.state) this.render();
+    }, HAND_END_HOLD_MS);
   }
 
   // ---- drawing -----------------------------------------------------------------------------------
@@ -314,7 +332,8 @@ class TablePage {
     const { table, seats, game } = state;
     const you = state.you;
     const started = state.started !== false;
-    const view = { table, seats, game, you, started, previousTricks: this.previousTricks };
+    const holdLastTrick = Date.now() < (this.handEndUntil || 0);
+    const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = table.title || table.name;
     this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
     const myTurn = started && you !== null && you !== undefined && game.turn === you && !!game.legal;
@@ -375,28 +394,13 @@ class TablePage {
         h("h3", { text: "This hand" }),
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
-        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${publicLabel(state)}` }) : null,
+        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${state.last.label}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
       h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` })),
     ];
   }
-}
-
-/**
- * The last action as this viewer may know it. Card sets laid aside face down by someone else are
- * told by count only, whatever the message carries: the page must not show a hidden card.
- */
-function publicLabel(state) {
-  const last = state.last;
-  const [verb, ...cards] = last.action.split(" ");
-  if (last.seat === state.you || !["discard", "keep", "give"].includes(verb)) return last.label;
-  const game = state.game;
-  const visible = new Set([...((game.face_up || [])[last.seat] || []), ...(game.seen || []), ...(game.hand || [])]);
-  if (cards.every((c) => visible.has(c))) return last.label;
-  const word = verb.charAt(0).toUpperCase() + verb.slice(1);
-  return `${word} ${cards.length} card${cards.length === 1 ? "" : "s"}`;
 }
 
 function spectatorPanel(state) {
@@ -421,32 +425,13 @@ function waitingForPlayers(state) {
   );
 }
 
-/**
- * The live state of a new hand no longer holds the previous hand's tricks, so the last card played
- * would never be seen. Rebuild that final trick from the previous state's trick and the `last` play.
- */
-function previousHandTricks(previous, state, kept) {
-  const game = state.game;
-  if (game.tricks && game.tricks.length) return null;
-  if (!previous || previous.game.hand_index === game.hand_index) return kept;
-  const last = state.last;
-  const trick = previous.game.trick;
-  if (!last || !last.action.startsWith("play ")) return null;
-  const plays = [...((trick && trick.plays) || []), { seat: last.seat, cards: last.action.split(" ").slice(1) }];
-  return [{ leader: trick ? trick.leader : last.seat, plays, winner: null }];
-}
-
-function playsInPairs(summary, catalog) {
-  if (summary.seats.length !== 4) return false;
-  if (summary.options && typeof summary.options.partnerships === "boolean") return summary.options.partnerships;
-  const variant = catalog && catalog.variants.find((v) => v.id === summary.variant);
-  return !!(variant && variant.partnerships);
-}
-
+/** " — partner: Bo (computer)" for a seat that plays in a side of several seats, else "". */
 function partnerNote(summary, seat) {
-  const partner = summary.seats[(seat + 2) % 4];
-  const label = partner.kind === "computer" ? `${partner.name || partner.player} (computer)` : partner.claimed ? partner.name : "free";
-  return ` — partner: ${label}`;
+  const side = (summary.sides || []).find((members) => members.includes(seat)) || [];
+  const partners = side.filter((s) => s !== seat).map((s) => summary.seats[s]).filter(Boolean);
+  if (!partners.length) return "";
+  const label = (p) => (p.kind === "computer" ? `${p.name || p.player} (computer)` : p.claimed ? p.name || "taken" : "free");
+  return ` — partner${partners.length > 1 ? "s" : ""}: ${partners.map(label).join(", ")}`;
 }
 
 async function copyText(text, button) {

@@ -125,13 +125,17 @@ function renderSeat(view, seat, { open, compact }) {
 
 /**
  * The finished tricks the viewer may still want to look at: this hand's, or, before the first trick
- * of a new hand, the previous hand's (`view.previousTricks`: the replay's `closed` tricks, or the live
- * page's reconstruction of the final trick).
+ * of a new hand, the previous hand's (`previous`). The live page has the latest one as
+ * `game.last_trick` (the server keeps it past the next deal); the replay passes the closed hand's
+ * tricks as `view.previousTricks`.
  */
 function finishedTricks(view) {
-  const tricks = view.game.tricks || [];
+  const game = view.game;
+  const tricks = game.tricks || [];
   if (tricks.length) return { tricks, previous: false };
-  return { tricks: view.previousTricks || [], previous: true };
+  if (view.previousTricks && view.previousTricks.length) return { tricks: view.previousTricks, previous: true };
+  if (game.last_trick) return { tricks: [game.last_trick], previous: true };
+  return { tricks: [], previous: false };
 }
 
 /** What the middle of the felt shows: the trick being played, else the trick that just ended. */
@@ -140,12 +144,12 @@ function centerTrick(view) {
   if (game.trick && game.trick.plays.length) return { trick: game.trick, done: false };
   const { tricks, previous } = finishedTricks(view);
   if (!tricks.length) return null;
-  // the last card of a trick would vanish at once; keep the trick until the next lead (or, for a
-  // hand's final trick, until the next auction starts)
-  if (previous ? game.phase === "over" || !(game.calls || []).length : game.phase === "play" || game.phase === "over") {
-    return { trick: tricks[tricks.length - 1], done: true, previous };
-  }
-  return null;
+  // the last card of a trick would vanish at once; keep the trick until the next lead, and a hand's
+  // final trick until the next auction starts (the live page holds it a moment longer: holdLastTrick)
+  const keep = previous
+    ? game.phase === "over" || !(game.calls || []).length || !!view.holdLastTrick
+    : game.phase === "play" || game.phase === "over";
+  return keep ? { trick: tricks[tricks.length - 1], done: true, previous } : null;
 }
 
 /** The trick on the felt: each card pushed toward the seat that played it. */
@@ -217,7 +221,7 @@ export function renderFelt(view) {
   );
 }
 
-/** The finished trick before the one the felt shows, small, for the side panel. */
+/** The latest finished trick the felt does not show (any more), small, for the side panel. */
 export function renderLastTrick(view) {
   const { tricks, previous } = finishedTricks(view);
   const shown = centerTrick(view);
