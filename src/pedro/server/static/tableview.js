@@ -152,9 +152,8 @@ function centerTrick(view) {
   return keep ? { trick: tricks[tricks.length - 1], done: true, previous } : null;
 }
 
-/** The trick on the felt: each card pushed toward the seat that played it. */
-function renderTrick(view) {
-  const shown = centerTrick(view);
+/** The trick on the felt: each card pushed toward the seat that played it. `shown`: centerTrick(view). */
+function renderTrick(view, shown) {
   const trick = shown && shown.trick;
   const box = h("div", { class: `trick ${shown && shown.done ? "done" : ""}` });
   if (!trick) {
@@ -176,12 +175,21 @@ function renderTrick(view) {
     el.style.zIndex = String(order + 1);
     box.append(place(el, angle, 50, 50));
   });
-  if (shown.done) {
-    const won = trick.winner !== null && trick.winner !== undefined ? `won by ${seatName(view.seats, trick.winner)}` : "";
-    const text = shown.previous ? `hand's last trick${won ? " · " + won : ""}` : won;
-    if (text) box.append(h("div", { class: "trick-label", text }));
-  }
   return box;
+}
+
+/**
+ * The caption of a finished trick on the felt ("won by Ann"), or null. It is a grid item of the felt
+ * of its own (.trick-note, always there so nothing moves when it comes and goes): on a wide felt it
+ * lies over the middle of the trick, on a phone, where the trick has no room to spare between its
+ * cards, in a row of its own under it (style.css).
+ */
+function trickLabel(view, shown) {
+  if (!shown || !shown.done) return null;
+  const trick = shown.trick;
+  const won = trick.winner !== null && trick.winner !== undefined ? `won by ${seatName(view.seats, trick.winner)}` : "";
+  const text = shown.previous ? `hand's last trick${won ? " · " + won : ""}` : won;
+  return text ? h("div", { class: "trick-label", text, attrs: { title: text } }) : null;
 }
 
 function centerNote(view) {
@@ -210,13 +218,15 @@ export function renderFelt(view) {
   }
   // the left column is filled clockwise, i.e. from the bottom up
   areas.left.reverse();
+  const shown = centerTrick(v);
   return h(
     "section",
     { class: `felt players-${players}`, attrs: { "aria-label": "the table" } },
     h("div", { class: "area top" }, areas.top),
     h("div", { class: "area left" }, areas.left),
-    h("div", { class: "area center" }, renderTrick(v)),
+    h("div", { class: "area center" }, renderTrick(v, shown)),
     h("div", { class: "area right" }, areas.right),
+    h("div", { class: "trick-note" }, trickLabel(v, shown)),
     h("div", { class: "area bottom" }, areas.bottom),
   );
 }
