@@ -416,7 +416,10 @@ def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
             )
         return
     client.refused_in_a_row = 0
-    if len(text) > MAX_MESSAGE_BYTES:
+    # the limit is in bytes: a text of fewer characters may still be longer in UTF-8
+    if len(text) > MAX_MESSAGE_BYTES or (
+        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+    ):
         client.error("too_big", f"messages are at most {MAX_MESSAGE_BYTES} bytes; this one was ignored")
         return
     try:
