@@ -10,6 +10,7 @@ interleave inside a change.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -301,6 +302,11 @@ class Room:
     def table_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.row.title, "options": self.row.options} | rules_json(self.rules)
 
+    @functools.cached_property
+    def _table_text(self) -> bytes:
+        """The ``table`` field never changes: encoded once."""
+        return orjson.dumps(self.table_json())
+
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and the API describe it (public)."""
         return {
@@ -330,7 +336,6 @@ class Room:
         head = {
             "type": "state",
             "seq": self.seq,
-            "table": self.table_json(),
             "seats": self.seats_json(),
             "finished": self.finished,
             "started": self.started,
@@ -348,8 +353,18 @@ class Room:
             if not self.started:
                 own["legal"] = None
             last = orjson.dumps(last_json(self.last, obs, secrets))
-            parts = (head_text, b',"you":', orjson.dumps(seat), b',"last":', last, b',"game":', game_text)
-            text = b"".join((*parts, b",", orjson.dumps(own)[1:], b"}"))
+            you = orjson.dumps(seat)
+            parts = (
+                head_text,
+                b',"table":',
+                self._table_text,
+                b',"you":',
+                you,
+                b',"last":',
+                last,
+                b',"game":',
+            )
+            text = b"".join((*parts, game_text, b",", orjson.dumps(own)[1:], b"}"))
             messages[seat] = text.decode()
         return messages
 

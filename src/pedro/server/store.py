@@ -79,6 +79,10 @@ actions_table = Table(
 )
 
 
+#: Built once: the statement run for every accepted action.
+_INSERT_ACTION = insert(actions_table)
+
+
 class StoreError(RuntimeError):
     """The database refused or could not be reached."""
 
@@ -231,12 +235,9 @@ class Store:
 
     def append_action(self, table_id: str, seq: int, text: str) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""
+        row = {"table_id": table_id, "seq": seq, "text": text, "created_at": datetime.now(UTC)}
         with self._begin() as c:
-            c.execute(
-                insert(actions_table).values(
-                    table_id=table_id, seq=seq, text=text, created_at=datetime.now(UTC)
-                )
-            )
+            c.execute(_INSERT_ACTION, row)
 
     def set_finished(self, table_id: str) -> None:
         with self._begin() as c:

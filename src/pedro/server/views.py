@@ -12,6 +12,7 @@ safe range, and the words are already the record contract.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,17 +49,29 @@ def cards_json(cards: Sequence[int]) -> list[str]:
 
 
 def words(action: int, rules: Ruleset) -> str:
-    return action_words(action, rules.max_bid)
+    return _words(action, rules.max_bid)
 
 
 def label(action: int, rules: Ruleset) -> str:
     """The words a button shows: ``Bid 8``, ``Pass``, ``Trump ♥``, ``Play 10♥``."""
+    return _label(action, rules.min_bid, rules.max_bid)
+
+
+# Every state message names many actions, and a game uses few distinct ones: cache their texts
+# (keyed by the bid limits, as hashing a whole Ruleset costs more than the words themselves).
+@functools.lru_cache(maxsize=1 << 16)
+def _words(action: int, max_bid: int) -> str:
+    return action_words(action, max_bid)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _label(action: int, min_bid: int, max_bid: int) -> str:
     verb = verb_of(action)
     if verb == Verb.TRUMP:
         return "Trump " + "♠♥♦♣"[action & 3]
     if verb == Verb.PROTECT:
-        return f"Protect ({rules.min_bid})"
-    text = action_words(action, rules.max_bid, pretty=True)
+        return f"Protect ({min_bid})"
+    text = action_words(action, max_bid, pretty=True)
     return text[:1].upper() + text[1:]
 
 
