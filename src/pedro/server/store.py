@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -39,7 +39,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("pedro.server")
 
@@ -165,6 +165,7 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._appender: Connection | None = None
 
     def describe(self) -> str:
         """The database for logs, without a password."""
@@ -185,6 +186,8 @@ class Store:
                 yield connection
         except IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from exc
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
 
     # ------------------------------------------------------------------ writes
 
@@ -236,8 +239,22 @@ class Store:
     def append_action(self, table_id: str, seq: int, text: str) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""
         row = {"table_id": table_id, "seq": seq, "text": text, "created_at": datetime.now(UTC)}
-        with self._begin() as c:
-            c.execute(_INSERT_ACTION, row)
+        # the hottest write: one connection kept for it saves a pool round trip per action
+        if self._appender is None or self._appender.closed:
+            self._appender = self.engine.connect()
+        connection = self._appender
+        try:
+            connection.execute(_INSERT_ACTION, row)
+            connection.commit()
+        except SQLAlchemyError as exc:
+            with suppress(SQLAlchemyError):
+                connection.rollback()
+            if not isinstance(exc, IntegrityError):
+                self._appender = None  # reconnect next time (the server may have gone away)
+                with suppress(SQLAlchemyError):
+                    connection.close()
+                raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+            raise ConflictError(str(exc.orig)) from exc
 
     def set_finished(self, table_id: str) -> None:
         with self._begin() as c:
@@ -253,6 +270,12 @@ class Store:
         return self._load(tables_table.c.finished.is_(False) if unfinished_only else None)
 
     def _load(self, where: Any) -> list[TableRow]:
+        try:
+            return self._read(where)
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+
+    def _read(self, where: Any) -> list[TableRow]:
         with self.engine.connect() as c:
             query = select(tables_table).order_by(tables_table.c.created_at)
             if where is not None:
@@ -290,4 +313,7 @@ class Store:
         return list(tables.values())
 
     def close(self) -> None:
+        if self._appender is not None:
+            self._appender.close()
+            self._appender = None
         self.engine.dispose()
