@@ -279,22 +279,23 @@ async def claim_endpoint(request: Request) -> Response:
     return JSONResponse({"seat": claim.seat, "secret": secret})
 
 
-async def record_endpoint(request: Request) -> Response:
-    room = _room(request)
+def _finished_record(room: Room) -> dict[str, Any]:
     try:
-        record = room.record()
+        return room.record()
     except RoomError as exc:
         raise _HttpError(409, exc.message) from None
+
+
+async def record_endpoint(request: Request) -> Response:
+    room = _room(request)
+    record = _finished_record(room)
     headers = {"Content-Disposition": f'attachment; filename="pedro-{room.rules.id}-{room.id[:8]}.json"'}
     return JSONResponse(record, headers=headers)
 
 
 async def replay_endpoint(request: Request) -> Response:
     room = _room(request)
-    try:
-        record = room.record()
-    except RoomError as exc:
-        raise _HttpError(409, exc.message) from None
+    record = _finished_record(room)
     frames = replay_frames(room.rules, room.row.seed, room.row.actions)
     return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
 
