@@ -76,18 +76,28 @@ class TableRegistry:
 
     def load(self) -> None:
         for row in self.store.load_tables(unfinished_only=True):
-            room = Room(row, self.store, self.settings)
-            self.rooms[row.id] = room
+            room = self._restore(row)
+            if room is not None:
+                self.rooms[row.id] = room
         for room in self.rooms.values():
             room.start()
         log.info("%d unfinished tables restored", len(self.rooms))
+
+    def _restore(self, row: TableRow) -> Room | None:
+        """A stored table as a room; a table that no longer replays is logged and left out, not fatal."""
+        try:
+            return Room(row, self.store, self.settings)
+        except (ValueError, StoreError) as exc:  # bad options, or an action the rules now refuse
+            log.error("table %s could not be restored and is not served: %s", row.id, exc)
+            return None
 
     def get(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
         if room is None and len(table_id) <= 40:
             row = self.store.load_table(table_id)
-            if row is not None:
-                room = self.rooms[table_id] = Room(row, self.store, self.settings)
+            room = self._restore(row) if row is not None else None
+            if room is not None:
+                self.rooms[table_id] = room
                 room.start()
         return room
 
