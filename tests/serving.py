@@ -21,8 +21,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 POSTGRES_ENV = "PEDRO_TEST_POSTGRES_URL"
 REQUIRE_ENV = "PEDRO_REQUIRE_SERVICES"
@@ -49,9 +50,21 @@ def postgres_database() -> Iterator[str]:
     try:
         yield make_url(base).set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        _drop(admin, name)
         admin.dispose()
+
+
+def _drop(admin: Engine, name: str) -> None:
+    """Drop a test database; retried, as an autovacuum worker may hold it for a moment."""
+    for attempt in range(20):
+        try:
+            with admin.connect() as c:
+                c.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+            return
+        except OperationalError:
+            if attempt == 19:
+                raise
+            time.sleep(0.25)
 
 
 def free_port() -> int:

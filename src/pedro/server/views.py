@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from pedro.cards import SUITS, cards_of, format_card
 from pedro.display import STATUS_WORDS, sort_hand
-from pedro.engine.actions import VERB_WORDS, Verb, action_cards, action_words, play_cards, verb_of
+from pedro.engine.actions import VERB_WORDS, Verb, action_cards, action_words, make, play_cards, verb_of
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
@@ -125,20 +126,48 @@ def _legal_json(
 
 def _choice_json(choice: CardChoice, rules: Ruleset, tt: TrumpTables | None) -> dict[str, Any]:
     listed: list[str] | None = None
+    sizes = list(choice.sizes)
     if choice.upper_bound() <= LIST_LIMIT:
-        listed = [" ".join(cards_json(sort_hand(cards_of(a & ((1 << 64) - 1)), tt))) for a in choice]
+        masks = list(choice.masks())
+        listed = [" ".join(cards_json(sort_hand(cards_of(m), tt))) for m in masks]
+        sizes = sorted({m.bit_count() for m in masks})
+    else:
+        sizes = _possible_sizes(choice)
     return {
         "kind": "cards",
         "verb": Verb(choice.verb).name.lower(),
         "prompt": f"{_VERB_PROMPTS.get(Verb(choice.verb), 'Choose cards')}: {choice.rule}",
         "rule": choice.rule,
         "pool": cards_json(sort_hand(cards_of(choice.pool), tt)),
-        "sizes": list(choice.sizes),
+        # only sizes some legal set has, so a chooser never offers a size the rule refuses
+        "sizes": sizes,
         "required": cards_json(sort_hand(cards_of(choice.required), tt)),
         # every legal set, when there are few enough to list (else the rule alone says)
         "sets": listed,
         "alternatives": [{"action": words(a, rules), "label": label(a, rules)} for a in choice.alternatives],
     }
+
+
+#: How many card sets are tried at most when looking for the sizes a rule allows.
+SIZE_SEARCH_BUDGET = 4000
+
+
+def _possible_sizes(choice: CardChoice) -> list[int]:
+    """The sizes for which some set passes the rule's check (a size stays when the budget runs out)."""
+    free = cards_of(choice.pool & ~choice.required)
+    base = choice.required.bit_count()
+    budget = SIZE_SEARCH_BUDGET
+    sizes = []
+    for k in choice.sizes:
+        if k < base:
+            continue
+        for combo in combinations(free, k - base):
+            budget -= 1
+            mask = choice.required | sum(1 << c for c in combo)
+            if budget < 0 or choice.reason_illegal(make(choice.verb, mask)) is None:
+                sizes.append(k)
+                break
+    return sizes
 
 
 def _prompt(obs: Observation, legal: Sequence[int]) -> str:
