@@ -1,7 +1,7 @@
 """The ``pedro`` command: one typer app whose commands are thin wrappers.
 
 Each command's work lives in its own module (``rules_cmd``, ``replay_cmd``,
-``simulate_cmd``, ``play_cmd``) so it can be tested without a shell.
+``simulate_cmd``, ``tournament_cmd``, ``play_cmd``) so it can be tested without a shell.
 """
 
 from __future__ import annotations
@@ -83,6 +83,39 @@ def simulate(
             players=players,
             record=record,
             max_hands=max_hands,
+        )
+    )
+
+
+@app.command()
+def tournament(
+    variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
+    option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
+    players: str = typer.Option(None, "--players", help="the two players to compare, A,B, e.g. basic,random"),
+    deals: int = typer.Option(100, "--deals", "-n", help="duplicate deals; deal i uses seed+i"),
+    seed: int = typer.Option(0, "--seed", help="seed of the first deal (and of the first game)"),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="local processes playing deals in parallel"),
+    games: int = typer.Option(0, "--games", help="also play this many duplicate whole games"),
+    max_hands: int = typer.Option(500, "--max-hands", help="stop a game unfinished after this many hands"),
+    out: Path = typer.Option(None, "--out", help="write the settings, summary and every deal as JSON"),
+    plot: Path = typer.Option(None, "--plot", help="write a PNG of the running difference A − B"),
+) -> None:
+    """Compare two computer players over duplicate deals (same cards, sides swapped)."""
+    from pedro.cli import tournament_cmd
+
+    raise typer.Exit(
+        tournament_cmd.run(
+            console,
+            variant,
+            option,
+            players=players,
+            deals=deals,
+            seed=seed,
+            jobs=jobs,
+            games=games,
+            max_hands=max_hands,
+            out=out,
+            plot=plot,
         )
     )
 

@@ -1,0 +1,217 @@
+"""``pedro tournament``: two computer players compared over duplicate deals.
+
+Usage::
+
+    pedro tournament --variant cinch --players basic,random --deals 500 --jobs 2 \\
+        --games 20 --out results.json --plot curve.png
+
+Each deal ``i`` (seed ``S+i``) is played twice with the same cards: player A
+in the even seats and B in the odd seats, then swapped (in the variants where
+everyone plays alone, A holds the even seats and B the odd ones, then the
+reverse, so each player plays every seat's cards once per deal). The report
+gives, per player, the points taken and the score change per play of a deal
+with 95% confidence intervals, bids won, made and set, the average bid, and
+games won in ``--games`` duplicate whole games (seed ``S+g``, played twice to
+the end, sides swapped, stopped after ``--max-hands`` hands). The difference
+A − B is taken deal by deal, so its interval, ``mean ± 1.96·sd/√n``, has the
+luck of the cards removed. Results do not depend on ``--jobs``: each seat's
+player is seeded from the deal's seed and the seat alone. ``--out`` writes
+every setting, the summary and one row per deal and game as JSON; ``--plot``
+draws the running mean of the differences with their 95% bands as a PNG.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pedro.players import PLAYERS, UnknownPlayerError
+from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
+from pedro.tournament.runner import LABELS, LocalBackend, TournamentError, run_tournament
+from pedro.tournament.stats import Estimate
+from pedro.variants.catalog import UnknownVariantError
+from pedro.variants.options import OptionError, make_ruleset, options_dict, parse_option_args
+
+#: Exit status for a usage error (unknown variant, bad option, bad players or numbers).
+USAGE_ERROR = 2
+#: Exit status when a deal cannot be played to its end (a player or engine fault).
+GAME_FAILED = 1
+
+
+def parse_players(players: str | None) -> list[str]:
+    """The two player names of ``A,B``."""
+    if players is None or not players.strip():
+        raise UnknownPlayerError(f"give two players with --players A,B; players are: {', '.join(PLAYERS)}")
+    names = [p.strip() for p in players.split(",")]
+    if len(names) != 2 or not all(names):
+        raise UnknownPlayerError(
+            f"--players needs two comma-separated names A,B, got {players!r}; "
+            f"players are: {', '.join(PLAYERS)}"
+        )
+    for name in names:
+        if name not in PLAYERS:
+            raise UnknownPlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYERS)}")
+    return names
+
+
+def run(
+    console: Console,
+    variant: str,
+    option_args: Sequence[str] | None,
+    *,
+    players: str | None,
+    deals: int,
+    seed: int,
+    jobs: int,
+    games: int = 0,
+    max_hands: int = 500,
+    out: Path | None = None,
+    plot: Path | None = None,
+) -> int:
+    """Run a duplicate tournament and print its report; returns the exit status."""
+    try:
+        rules = make_ruleset(variant, parse_option_args(option_args or ()))
+        names = parse_players(players)
+    except (UnknownVariantError, OptionError, UnknownPlayerError) as exc:
+        _error(console, str(exc))
+        return USAGE_ERROR
+    for value, what, least in (
+        (deals, "--deals", 1),
+        (jobs, "--jobs", 1),
+        (games, "--games", 0),
+        (max_hands, "--max-hands", 1),
+    ):
+        if value < least:
+            _error(console, f"{what} must be at least {least}, got {value}")
+            return USAGE_ERROR
+    for path, what in ((out, "--out"), (plot, "--plot")):
+        if path is not None and not path.parent.is_dir():
+            _error(console, f"cannot write {what} file {path}: folder {path.parent} does not exist")
+            return USAGE_ERROR
+    options = options_dict(rules)
+    started = time.perf_counter()
+    try:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{rules.id} {names[0]} vs {names[1]}", total=deals + games)
+            results = run_tournament(
+                rules.id,
+                options,
+                names,
+                seed=seed,
+                deals=deals,
+                games=games,
+                max_hands=max_hands,
+                backend=LocalBackend(jobs),
+                advance=lambda: progress.advance(task),
+            )
+    except TournamentError as exc:
+        _error(console, str(exc))
+        return GAME_FAILED
+    elapsed = time.perf_counter() - started
+    summary = summarise(names, results)
+    print_report(console, rules.name, rules.id, summary, seed=seed, games=games, max_hands=max_hands)
+    console.print(f"Played in {elapsed:.1f} s with {jobs} job{'s' if jobs > 1 else ''}.")
+    try:
+        if out is not None:
+            doc = document(
+                variant=rules.id,
+                options=options,
+                players=names,
+                seed=seed,
+                max_hands=max_hands,
+                summary=summary,
+                results=results,
+            )
+            write_json(out, doc)
+            console.print(f"Wrote the results to {escape(str(out))}")
+        if plot is not None:
+            write_plot(plot, results.deals, names, f"{rules.name}, {deals} duplicate deals")
+            console.print(f"Wrote the plot to {escape(str(plot))}")
+    except OSError as exc:
+        _error(console, f"cannot write {exc.filename}: {exc.strerror or exc}")
+        return USAGE_ERROR
+    return 0
+
+
+def _ci(e: Estimate, signed: bool = False) -> str:
+    """``mean ± half-width`` of the 95% interval (the mean alone when there is no interval)."""
+    mean = f"{e.mean:+.2f}" if signed else f"{e.mean:.2f}"
+    half = e.half_width
+    return mean if half is None else f"{mean} ± {half:.2f}"
+
+
+def _interval(e: Estimate) -> str:
+    return "" if e.low is None or e.high is None else f" (95% CI {e.low:+.2f} to {e.high:+.2f})"
+
+
+def print_report(
+    console: Console,
+    name: str,
+    variant: str,
+    summary: Summary,
+    *,
+    seed: int,
+    games: int,
+    max_hands: int,
+) -> None:
+    """The per-player table and the paired differences."""
+    n = summary.deals
+    table = Table(
+        title=f"{name} ({variant}): {n} duplicate deals, seeds {seed}–{seed + n - 1}",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column("player", style="bold cyan", no_wrap=True)
+    for header in ("points/deal", "change/deal", "bids", "made", "set", "avg bid") + (
+        ("games",) if games else ()
+    ):
+        table.add_column(header, justify="right", no_wrap=True)
+    for p in summary.players:
+        cells = [
+            f"{p.label} {escape(p.name)}",
+            _ci(p.points),
+            _ci(p.change, signed=True),
+            str(p.bids_won),
+            str(p.made),
+            str(p.set),
+            "–" if p.avg_bid is None else f"{p.avg_bid:.2f}",
+        ]
+        table.add_row(*cells, *([str(p.games_won)] if games else []))
+    console.print(table)
+    a, b = LABELS
+    console.print(
+        f"{a} − {b} per deal (sides swapped on the same cards): points {_ci(summary.points_diff, True)}"
+        f"{_interval(summary.points_diff)}, score change {_ci(summary.change_diff, True)}"
+        f"{_interval(summary.change_diff)}",
+        highlight=False,
+    )
+    console.print(
+        f"Points and score change per play of a deal ± the half-width of the 95% confidence interval; "
+        f"bids: auctions won; "
+        f"{summary.thrown_in} of {2 * n} plays thrown in after all passed.",
+        highlight=False,
+    )
+    if games:
+        console.print(
+            f"Games won: {games} duplicate games (seeds {seed}–{seed + games - 1}, each played twice), "
+            f"{summary.unfinished} of {2 * games} plays unfinished after {max_hands} hands.",
+            highlight=False,
+        )
+
+
+def _error(console: Console, message: str) -> None:
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
