@@ -6,11 +6,16 @@ from collections.abc import Callable
 
 from pedro.players.base import Player, RandomPlayer
 from pedro.players.basic import BasicPlayer
+from pedro.players.heuristic import HeuristicPlayer
 
 PlayerFactory = Callable[[int | str | None], Player]
 
 #: Name -> factory taking a seed.
-PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer, "basic": BasicPlayer}
+PLAYERS: dict[str, PlayerFactory] = {
+    "random": RandomPlayer,
+    "basic": BasicPlayer,
+    "heuristic": HeuristicPlayer,
+}
 
 
 class UnknownPlayerError(ValueError):
@@ -25,4 +30,12 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
     return factory(seed)
 
 
-__all__ = ["PLAYERS", "BasicPlayer", "Player", "RandomPlayer", "UnknownPlayerError", "make_player"]
+__all__ = [
+    "PLAYERS",
+    "BasicPlayer",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "UnknownPlayerError",
+    "make_player",
+]
