@@ -1,0 +1,587 @@
+"""An exact perfect-information solver for the card play of a hand.
+
+The search runs on a compact copy of the play: the hands as card masks, the
+seats still playing as a bit mask, and the current trick's leader, led suit,
+winning seat and key. The rules come from ``pedro.engine.play`` (legal plays,
+stacks of the multi-card first trick, card keys), and the turn order mirrors
+``GameState._prepare_play_turn``, ``_next_in_trick`` and ``_close_trick``
+(cold, up and out players, a leader who cannot lead).
+
+The value is the points taken by the bidder's side. Partnership variants are a
+two-sided zero-sum game in it. Individual variants are searched "paranoid":
+the bidder maximizes his own points against a coalition of all the others,
+which minimizes them — a bid is made or set by the bidder's points alone, so
+this is exactly the question "can the bidder make N whatever the others do".
+
+Points that are a sum over the cards taken (every variant except the
+``relative_high_low`` option) are searched with alpha-beta, a transposition
+table at trick boundaries, card equivalence and a bound from the points still
+in play. ``relative_high_low`` (High and Low are the highest and lowest trumps
+*played*, Game a majority) is not additive: it is searched by plain alpha-beta
+that scores each finished play with the engine's own ``count_points``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pedro.engine.actions import PLAY_BASE
+from pedro.engine.phases import Phase, Status
+from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, stack_plays
+from pedro.engine.scoring import TrickCards, count_points
+from pedro.engine.state import GameState
+from pedro.variants.model import ExcessTrumps, LowRule, OutOfTrumps, Ruleset, TrumpTables
+
+_CARD_BITS = (1 << 56) - 1
+_TOP_SHIFT = 56
+_INF = 1 << 20
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The value of a play position under perfect information.
+
+    ``value`` is the points the bidder's side takes in the whole hand (the
+    points already taken and credited included) with best play by everyone;
+    ``best`` holds every optimal action of the player to move (engine action
+    ints); ``values`` maps each of them to its value (``value``). ``nodes``
+    counts the decisions searched. In an individual variant the points of the
+    other seats are not optimized (they play as a coalition against the bidder).
+    """
+
+    value: int
+    bidder: int
+    bidder_side: int
+    to_move: int
+    best: tuple[int, ...]
+    values: dict[int, int]
+    nodes: int
+
+
+class Solver:
+    """Solves one position; build a new one per position (the table is per hand)."""
+
+    def __init__(self, state: GameState) -> None:
+        if state.phase != Phase.PLAY or state.trick is None or state.tt is None or state.contract is None:
+            raise ValueError("solve needs a state in the play phase")
+        rules: Ruleset = state.rules
+        tt: TrumpTables = state.tt
+        self.state = state
+        self.rules = rules
+        self.tt = tt
+        self.n = rules.players
+        self.trump_mask = tt.trump_mask
+        self.bidder = state.contract.bidder
+        self.bidder_side = rules.side_of(self.bidder)
+        self.max_seats = sum(1 << s for s in range(self.n) if rules.side_of(s) == self.bidder_side)
+        self.additive = not rules.relative_high_low
+        counted = tt.scoring_mask | (tt.points_mask if rules.plain_points else 0)
+        if tt.low_card >= 0 and rules.low_rule != LowRule.CAPTURER:
+            counted &= ~(1 << tt.low_card)
+        self.counted = counted
+        self.point_cards = [(c, tt.points[c]) for c in range(56) if counted >> c & 1 and tt.points[c]]
+        self.points = tt.points
+        self.strength = tt.strength
+        self.plain_ranking = rules.plain_ranking
+        ot = rules.out_of_trumps
+        self.cold_on_turn = ot == OutOfTrumps.COLD_ON_TURN
+        self.out_on_trump_lead = ot == OutOfTrumps.OUT_ON_TRUMP_LEAD
+        self.up_rule = ot == OutOfTrumps.UP
+        self.needed = -1 if ot == OutOfTrumps.CONTINUE else tt.trump_mask
+        self.all_active = state.all_active
+        self.keep_and_bury = rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY
+        self.normal_hand = state.normal_hand
+        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        self.nodes = 0
+        self._between = _between_masks(rules, tt) if self.additive else None
+        # points already taken (and credited, and the Low of its holder or first receiver)
+        low = tt.low_card
+        holder: dict[int, int] = {}
+        dealt: dict[int, int] = {}
+        if low >= 0:
+            for s, h in enumerate(state.hands_at_play):
+                if h >> low & 1:
+                    holder[low] = s
+            if rules.low_rule == LowRule.DEALT:
+                for s, h in enumerate(state.dealt_hands):
+                    if h >> low & 1:
+                        dealt[low] = s
+                if not dealt and low in state.dealt_to:
+                    dealt[low] = state.dealt_to[low]
+        self.holder_of = holder if rules.low_rule == LowRule.HOLDER else {}
+        self.dealt_to = dealt
+        self.done_tricks = [
+            TrickCards(t.winner, tuple((s, a & _CARD_BITS) for s, a in t.plays)) for t in state.tricks
+        ]
+        base, _ = count_points(
+            rules, tt, self.done_tricks, self.holder_of, self.dealt_to, state.credits, state.credited
+        )
+        self.base = base[self.bidder_side]
+        # the history of the search, for non-additive counting
+        self.history: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+
+    # ------------------------------------------------------------------ rules helpers
+
+    def _moves(self, hand: int, seat: int, led: int, first: bool, flp: bool) -> list[tuple[int, int, int]]:
+        """Legal plays as (cards, top, action)."""
+        rules, tt = self.rules, self.tt
+        if first:
+            mask = legal_play_mask(rules, tt, hand, led, led < 0 and flp)
+            size = hand.bit_count() - (self.normal_hand - 1)
+            if size > 1 and self.keep_and_bury:
+                out = []
+                for a in stack_plays(rules, tt, hand, mask, size):
+                    top = ((a >> _TOP_SHIFT) & 0xFF) - 1
+                    cards = a & _CARD_BITS
+                    if top < 0:
+                        top = cards.bit_length() - 1
+                    out.append((cards & ((1 << _TOP_SHIFT) - 1), top, a))
+                return out
+        else:
+            mask = legal_play_mask(rules, tt, hand, led, False)
+        out = []
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            out.append((low, low.bit_length() - 1, PLAY_BASE | low))
+        return out
+
+    def _key(self, led: int, card: int, leads: bool) -> int:
+        s = self.strength[card]
+        if s:
+            return 1000 + s
+        return card_key(self.rules, self.tt, led, card, leads)
+
+    def _next_active(self, hands: list[int], active: int, seat: int) -> int:
+        n = self.n
+        for i in range(n):
+            s = (seat + i) % n
+            if active >> s & 1 and hands[s]:
+                return s
+        return -1
+
+    def _play_over(self, hands: list[int], active: int) -> bool:
+        needed = self.needed
+        return all(not (active >> s & 1 and hands[s] & needed) for s in range(self.n))
+
+    # ------------------------------------------------------------------ search
+
+    def _turn(
+        self,
+        hands: list[int],
+        active: int,
+        leader: int,
+        plays: int,
+        seat: int,
+        led: int,
+        bseat: int,
+        bkey: int,
+        tpts: int,
+        first: bool,
+        flp: bool,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """Future bidder points from ``seat``'s turn (``_prepare_play_turn`` onwards)."""
+        n = self.n
+        trump_mask = self.trump_mask
+        while True:
+            skip = False
+            if not plays and self._play_over(hands, active):
+                return self._end()
+            if not (active >> seat & 1) or not hands[seat]:
+                skip = True
+            elif not hands[seat] & trump_mask and (
+                self.cold_on_turn or (self.out_on_trump_lead and led == TRUMP_SUIT)
+            ):
+                active &= ~(1 << seat)
+                skip = True
+            if not skip:
+                break
+            # _next_in_trick
+            nxt = (seat + 1) % n
+            if nxt == leader or (not plays and self._next_active(hands, active, nxt) in (-1, leader)):
+                if not plays:
+                    return self._end()
+                return self._close(hands, active, bseat, tpts, alpha, beta)
+            if not plays:
+                leader = nxt
+            seat = nxt
+        return self._decide(
+            hands, active, leader, plays, seat, led, bseat, bkey, tpts, first, flp, alpha, beta
+        )
+
+    def _end(self) -> int:
+        if self.additive:
+            return 0
+        return self._score_history()
+
+    def _score_history(self) -> int:
+        tricks = self.done_tricks + [TrickCards(w, p) for w, p in self.history]
+        pts, _ = count_points(
+            self.rules,
+            self.tt,
+            tricks,
+            self.holder_of,
+            self.dealt_to,
+            self.state.credits,
+            self.state.credited,
+        )
+        return pts[self.bidder_side] - self.base
+
+    def _close(self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int) -> int:
+        gain = tpts if self.additive and self.max_seats >> winner & 1 else 0
+        if self.up_rule:
+            for s in range(self.n):
+                if active >> s & 1 and not hands[s] & self.trump_mask:
+                    active &= ~(1 << s)
+        if self._play_over(hands, active):
+            return gain + self._end()
+        leader = winner if self.all_active else self._next_active(hands, active, winner)
+        return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
+
+    def _boundary(self, hands: list[int], active: int, leader: int, alpha: int, beta: int) -> int:
+        """A new trick led by ``leader``: the transposition table and the bound."""
+        if not self.additive:
+            return self._turn(hands, active, leader, 0, leader, -1, leader, 0, 0, False, False, alpha, beta)
+        remaining = 0
+        union = 0
+        for h in hands:
+            union |= h
+        for c, p in self.point_cards:
+            if union >> c & 1:
+                remaining += p
+        if remaining <= alpha:
+            return remaining
+        if beta <= 0:
+            return 0
+        key = (*hands, active, leader)
+        entry = self.table.get(key)
+        if entry is not None:
+            lo, hi, hint = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        else:
+            lo, hi, hint = 0, remaining, 0
+        a0, b0 = alpha, beta
+        self._hint = hint
+        self._lead_best = 0
+        v = self._turn(hands, active, leader, 0, leader, -1, leader, 0, 0, False, False, alpha, beta)
+        if v <= a0:
+            hi = min(hi, v)
+        elif v >= b0:
+            lo = max(lo, v)
+        else:
+            lo = hi = v
+        self.table[key] = (lo, hi, self._lead_best or hint)
+        return v
+
+    def _ordered(
+        self,
+        moves: list[tuple[int, int, int]],
+        seat: int,
+        plays: int,
+        led: int,
+        bseat: int,
+        bkey: int,
+        maximizing: bool,
+    ) -> list[tuple[int, int, int]]:
+        if len(moves) < 2:
+            return moves
+        points = self.points
+        strength = self.strength
+        max_seats = self.max_seats
+        scored = []
+        if not plays:
+            for m in moves:
+                cards, top, _ = m
+                scored.append((strength[top] * 4 + (top % 13 if not strength[top] else 0), m))
+        else:
+            friend_wins = bool(max_seats >> bseat & 1) == maximizing
+            for m in moves:
+                cards, top, _ = m
+                if cards == 1 << top:
+                    p = points[top]
+                else:
+                    p = 0
+                    c = cards
+                    while c:
+                        low = c & -c
+                        c ^= low
+                        p += points[low.bit_length() - 1]
+                st = strength[top]
+                key = 1000 + st if st else card_key(self.rules, self.tt, led, top, False)
+                if key > bkey:
+                    score = 1000 + p * 50 - key % 1000 if not friend_wins else 500 - key % 1000 + p * 10
+                else:
+                    score = p * 50 if friend_wins else -p * 50 - key % 1000
+                scored.append((score, m))
+        scored.sort(reverse=True)
+        return [m for _, m in scored]
+
+    def _classes(
+        self, moves: list[tuple[int, int, int]], hands: list[int], trick_cards: int
+    ) -> list[tuple[int, int, int]]:
+        """One move per class of equivalent cards (zero points, adjacent among the cards still out)."""
+        between = self._between
+        if between is None or len(moves) < 2:
+            return moves
+        points = self.points
+        zero = 0
+        for cards, top, _ in moves:
+            if cards == 1 << top and not points[top]:
+                zero |= cards
+        if zero.bit_count() < 2:
+            return moves
+        live = trick_cards
+        for h in hands:
+            live |= h
+        live &= ~zero
+        out = []
+        reps: list[int] = []
+        for m in moves:
+            top = m[1]
+            if zero >> top & 1:
+                row = between[top]
+                if any((b := row[r]) >= 0 and not b & live for r in reps):
+                    continue
+                reps.append(top)
+            out.append(m)
+        return out
+
+    def _decide(
+        self,
+        hands: list[int],
+        active: int,
+        leader: int,
+        plays: int,
+        seat: int,
+        led: int,
+        bseat: int,
+        bkey: int,
+        tpts: int,
+        first: bool,
+        flp: bool,
+        alpha: int,
+        beta: int,
+        trick_cards: int = 0,
+    ) -> int:
+        self.nodes += 1
+        hand = hands[seat]
+        maximizing = bool(self.max_seats >> seat & 1)
+        moves = self._moves(hand, seat, led, first, flp)
+        if len(moves) > 1:
+            moves = self._classes(moves, hands, self._trick_cards)
+            if len(moves) > 1:
+                moves = self._ordered(moves, seat, plays, led, bseat, bkey, maximizing)
+        if not plays and self._hint:
+            hint = self._hint
+            self._hint = 0
+            for i, m in enumerate(moves):
+                if m[0] == hint:
+                    if i:
+                        moves.insert(0, moves.pop(i))
+                    break
+        best = -_INF if maximizing else _INF
+        best_cards = 0
+        for cards, top, _ in moves:
+            v = self._play(hands, active, leader, plays, seat, led, bseat, bkey, tpts, first, flp, cards, top,
+                           alpha, beta)  # fmt: skip
+            if maximizing:
+                if v > best:
+                    best = v
+                    best_cards = cards
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            else:
+                if v < best:
+                    best = v
+                    best_cards = cards
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+        if not plays:
+            self._lead_best = best_cards
+        return best
+
+    _trick_cards = 0
+    _hint = 0
+    _lead_best = 0
+
+    def _play(
+        self,
+        hands: list[int],
+        active: int,
+        leader: int,
+        plays: int,
+        seat: int,
+        led: int,
+        bseat: int,
+        bkey: int,
+        tpts: int,
+        first: bool,
+        flp: bool,
+        cards: int,
+        top: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """Play ``cards`` for ``seat`` (``_apply_play``) and search on."""
+        hand = hands[seat]
+        new_hand = hand & ~cards
+        hands[seat] = new_hand
+        saved_tc = self._trick_cards
+        self._trick_cards = saved_tc | cards
+        if not plays:
+            led = effective_suit(top, self.trump_mask)
+            bseat = seat
+            bkey = self._key(led, top, True)
+        else:
+            key = self._key(led, top, False)
+            if key > bkey:
+                bkey = key
+                bseat = seat
+        counted = cards & self.counted
+        while counted:
+            low = counted & -counted
+            counted ^= low
+            tpts += self.points[low.bit_length() - 1]
+        if self.up_rule and not new_hand & self.trump_mask:
+            active &= ~(1 << seat)
+        nxt = (seat + 1) % self.n
+        additive = self.additive
+        if not additive:
+            self._cur_plays.append((seat, cards))
+        try:
+            if nxt == leader:
+                # the trick closes (``_next_in_trick``)
+                self._trick_cards = 0
+                if not additive:
+                    self.history.append((bseat, tuple(self._cur_plays)))
+                    saved_plays = self._cur_plays
+                    self._cur_plays = []
+                    try:
+                        return self._close(hands, active, bseat, tpts, alpha, beta)
+                    finally:
+                        self._cur_plays = saved_plays
+                        self.history.pop()
+                return self._close(hands, active, bseat, tpts, alpha, beta)
+            return self._turn(hands, active, leader, plays + 1, nxt, led, bseat, bkey, tpts, first, False,
+                              alpha, beta)  # fmt: skip
+        finally:
+            if not additive:
+                self._cur_plays.pop()
+            hands[seat] = hand
+            self._trick_cards = saved_tc
+
+    _cur_plays: list[tuple[int, int]]
+
+    # ------------------------------------------------------------------ root
+
+    def solve(self) -> SolveResult:
+        st = self.state
+        assert st.trick is not None
+        hands = list(st.hands)
+        active = sum(1 << s for s in range(self.n) if st.status[s] == Status.ACTIVE)
+        trick = st.trick
+        plays = len(trick.plays)
+        first = not st.tricks
+        seat = st.current_player
+        led = st.led
+        bseat = st.best_seat if plays else seat
+        bkey = st.best_key if plays else 0
+        tpts = 0
+        tcards = 0
+        self._cur_plays = []
+        for s, a in trick.plays:
+            cards = a & _CARD_BITS & ((1 << _TOP_SHIFT) - 1)
+            tcards |= cards
+            self._cur_plays.append((s, cards))
+            for c in range(56):
+                if cards >> c & 1 and self.counted >> c & 1:
+                    tpts += self.points[c]
+        self._trick_cards = tcards
+        maximizing = bool(self.max_seats >> seat & 1)
+        moves = self._moves(hands[seat], seat, led, first, st.first_lead_pending)
+        moves = self._ordered(moves, seat, plays, led, bseat, bkey, maximizing)
+        leader, flp = trick.leader, st.first_lead_pending
+
+        def probe(move: tuple[int, int, int], t: int) -> bool:
+            """Whether the move's value reaches ``t`` (at least for the bidder, at most otherwise)."""
+            cards, top, _ = move
+            if maximizing:
+                return self._play(hands, active, leader, plays, seat, led, bseat, bkey, tpts, first, flp,
+                                  cards, top, t - 1, t) >= t  # fmt: skip
+            return self._play(hands, active, leader, plays, seat, led, bseat, bkey, tpts, first, flp,
+                              cards, top, t, t + 1) <= t  # fmt: skip
+
+        # the value by bisection with null-window probes (points are small integers); the
+        # transposition table keeps the bounds learnt from one probe to the next
+        if self.additive:
+            union = tcards
+            for h in hands:
+                union |= h
+            hi = sum(p for c, p in self.point_cards if union >> c & 1)
+        else:
+            # High and Low move to whoever plays the extreme trumps: the future may be negative
+            hi = self.rules.total_points + sum(st.credits)
+        lo = 0 if self.additive else -self.base
+        while lo < hi:
+            mid = (lo + hi + 1) // 2 if maximizing else (lo + hi) // 2
+            hit = next((i for i, m in enumerate(moves) if probe(m, mid)), -1)
+            if hit > 0:
+                moves.insert(0, moves.pop(hit))
+            if maximizing:
+                lo, hi = (mid, hi) if hit >= 0 else (lo, mid - 1)
+            else:
+                lo, hi = (lo, mid) if hit >= 0 else (mid + 1, hi)
+        best = lo
+        best_actions = tuple(m[2] for m in moves if probe(m, best))
+        exact = {a: best + self.base for a in best_actions}
+        return SolveResult(
+            value=best + self.base,
+            bidder=self.bidder,
+            bidder_side=self.bidder_side,
+            to_move=seat,
+            best=best_actions,
+            values=exact,
+            nodes=self.nodes,
+        )
+
+
+def _between_masks(rules: Ruleset, tt: TrumpTables) -> list[list[int]]:
+    """``between[a][b]``: the cards strictly between a and b in one class, or -1 if not comparable.
+
+    Classes are the trumps (by strength) and the plain cards of one suit (by
+    rank, or all alike where plain cards do not rank).
+    """
+    size = 56
+    between = [[-1] * size for _ in range(size)]
+    trumps = sorted((c for c in rules.deck if tt.trump_mask >> c & 1), key=lambda c: tt.strength[c])
+    for i, a in enumerate(trumps):
+        m = 0
+        for b in trumps[i + 1 :]:
+            between[a][b] = between[b][a] = m
+            m |= 1 << b
+    for suit in range(4):
+        plain = [c for c in range(suit * 13, suit * 13 + 13) if not tt.trump_mask >> c & 1]
+        for i, a in enumerate(plain):
+            m = 0
+            for b in plain[i + 1 :]:
+                between[a][b] = between[b][a] = m if rules.plain_ranking else 0
+                m |= 1 << b
+    return between
+
+
+def solve(state: GameState) -> SolveResult:
+    """The best points the bidder's side can take from ``state`` (in the play phase), and the best plays."""
+    return Solver(state).solve()
