@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pedro.cli.simulate_cmd import play_game
+from pedro.players.games import play_game
 from pedro.records import ReplayError, record_from_game, replay
 from pedro.variants.catalog import VARIANTS
 

@@ -19,9 +19,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pedro.engine.deal import DealError
-from pedro.engine.state import GameState, IllegalActionError
-from pedro.players import PLAYERS, Player, UnknownPlayerError, make_player
+from pedro.engine.state import GameState
+from pedro.players import PLAYERS, UnknownPlayerError
+from pedro.players.games import GameFailure, play_game
 from pedro.records import record_from_game, record_line
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
@@ -53,10 +53,6 @@ class Summary:
     unfinished: int = 0
     hands: int = 0
     thrown_in: int = 0
-
-
-class GameFailure(Exception):
-    """A game could not go on: a player chose an illegal action or the engine refused a deal."""
 
 
 def run(
@@ -147,26 +143,6 @@ def player_names(players: str | None, rules: Ruleset) -> list[str]:
         if name not in PLAYERS:
             raise UnknownPlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYERS)}")
     return names
-
-
-def play_game(rules: Ruleset, names: Sequence[str], game_seed: int, max_hands: int) -> GameState:
-    """One game, stopped unfinished once ``max_hands`` hands have been played."""
-    state = GameState(rules, seed=game_seed)
-    # a distinct seed per seat, fixed by the game seed, so one game can be replayed alone
-    seats: list[Player] = [make_player(name, game_seed * 16 + s) for s, name in enumerate(names)]
-    while not state.is_over and len(state.results) < max_hands:
-        seat = state.current_player
-        action = seats[seat].act(state.observation(seat))
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise GameFailure(
-                f"game with seed {game_seed}, hand {state.hand_index + 1}: player {names[seat]!r} "
-                f"(seat {seat}) chose an illegal action: {exc}"
-            ) from None
-        except DealError as exc:
-            raise GameFailure(f"game with seed {game_seed}: {exc}") from None
-    return state
 
 
 def _count(summary: Summary, state: GameState) -> None:

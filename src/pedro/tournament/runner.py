@@ -32,9 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Protocol, TypeVar
 
-from pedro.engine.deal import DealError
-from pedro.engine.state import GameState, HandResult, IllegalActionError
-from pedro.players import Player, make_player
+from pedro.engine.state import GameState, HandResult
+from pedro.players.games import GameFailure, play_game
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionValue, make_ruleset
 
@@ -169,21 +168,10 @@ def ruleset(variant: str, options: Mapping[str, OptionValue]) -> Ruleset:
 
 def play_hands(rules: Ruleset, names: Sequence[str], seed: int, max_hands: int) -> GameState:
     """Play from ``GameState(rules, seed=seed)`` until the game ends or ``max_hands`` hands are done."""
-    state = GameState(rules, seed=seed)
-    seats: list[Player] = [make_player(name, seed * 16 + s) for s, name in enumerate(names)]
-    while not state.is_over and len(state.results) < max_hands:
-        seat = state.current_player
-        action = seats[seat].act(state.observation(seat))
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise TournamentError(
-                f"seed {seed}, hand {state.hand_index + 1}: player {names[seat]!r} (seat {seat}) "
-                f"chose an illegal action: {exc}"
-            ) from None
-        except DealError as exc:
-            raise TournamentError(f"seed {seed}: {exc}") from None
-    return state
+    try:
+        return play_game(rules, names, seed, max_hands)
+    except GameFailure as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def _per_player(rules: Ruleset, values: Sequence[int], swapped: bool) -> tuple[int, int]:
