@@ -31,7 +31,7 @@ from pedro.variants.options import make_ruleset
 log = logging.getLogger("pedro.server")
 
 #: Player that sits in for a human who has been away too long.
-STAND_IN_PLAYER = "basic"
+STAND_IN_PLAYER = "heuristic"
 
 
 class RoomError(Exception):
