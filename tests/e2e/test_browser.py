@@ -286,11 +286,14 @@ def test_a_spectator_sees_card_backs_and_played_cards_only(
 
     # what Ann held at each state, which the spectator must never see
     ann_hands = {s["seq"]: s["game"]["hand"] for s in ann.states}
+    # the page may already show a state (the computers play on) whose frame Python has not
+    # read yet: take the snapshots first, and judge only the states up to the hand's end
+    snapshots = watcher.snapshots()
     states = {s["seq"]: s for s in watcher.states}
     checked = 0
     saw_played = False
-    for snap in watcher.snapshots():
-        if snap["seq"] == "":
+    for snap in snapshots:
+        if snap["seq"] == "" or int(snap["seq"]) > final:
             continue
         seq = int(snap["seq"])
         game = states[seq]["game"]
