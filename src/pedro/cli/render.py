@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, pretty_card
@@ -315,4 +316,16 @@ def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> s
     return (
         f"{size} cards to this trick, the top card first, then {size - 1} to bury under it\n"
         f"  top card one of: {cards_markup(tops, tt)}\n  e.g. {example}"
+    )
+
+
+def progress_bar(console: Console) -> Progress:
+    """The bar long runs (simulate, tournament) show while they play; it vanishes when done."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
     )

@@ -16,9 +16,9 @@ from typing import TextIO
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pedro.cli.render import progress_bar
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError
 from pedro.players.games import GameFailure, play_game
@@ -109,14 +109,7 @@ def _play_all(
 ) -> None:
     """Play the games with a progress bar, counting each into ``summary`` and writing its record."""
     labels = [f"{name}-{s}" for s, name in enumerate(names)]
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(rules.id, total=games)
         for k in range(games):
             state = play_game(rules, names, seed + k, max_hands)

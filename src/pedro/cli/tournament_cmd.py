@@ -29,9 +29,9 @@ from pathlib import Path
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pedro.cli.render import progress_bar
 from pedro.players import PLAYERS, UnknownPlayerError
 from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
 from pedro.tournament.runner import LABELS, LocalBackend, TournamentError, run_tournament
@@ -98,14 +98,7 @@ def run(
     options = options_dict(rules)
     started = time.perf_counter()
     try:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        ) as progress:
+        with progress_bar(console) as progress:
             task = progress.add_task(f"{rules.id} {names[0]} vs {names[1]}", total=deals + games)
             results = run_tournament(
                 rules.id,

@@ -242,10 +242,14 @@ class BasicPlayer:
 
     # ------------------------------------------------------------------ play
 
+    def _view(self, obs: Observation, rules: Ruleset, tt: TrumpTables) -> _PlayView:
+        """How this player reads the table in the play (subclasses bring their own reading)."""
+        return _PlayView(obs, rules, tt)
+
     def _play(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
         assert obs.trump is not None
         tt = rules.tables(obs.trump)
-        view = _PlayView(obs, rules, tt)
+        view = self._view(obs, rules, tt)
         trick = obs.trick
         if trick is None or not trick.plays:
             return view.lead(legal)

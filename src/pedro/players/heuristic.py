@@ -166,16 +166,8 @@ class HeuristicPlayer(BasicPlayer):
                 need += 0.1
         return max(0.3, min(0.8, need))
 
-    # ------------------------------------------------------------------ play
-
-    def _play(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
-        assert obs.trump is not None
-        tt = rules.tables(obs.trump)
-        view = _HeuristicView(obs, rules, tt)
-        trick = obs.trick
-        if trick is None or not trick.plays:
-            return view.lead(legal)
-        return view.follow(legal, view.trick_info(trick))
+    def _view(self, obs: Observation, rules: Ruleset, tt: TrumpTables) -> _PlayView:
+        return _HeuristicView(obs, rules, tt)
 
 
 class _HeuristicView(_PlayView):
