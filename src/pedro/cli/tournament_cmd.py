@@ -18,12 +18,18 @@ luck of the cards removed. Results do not depend on ``--jobs``: each seat's
 player is seeded from the deal's seed and the seat alone. ``--out`` writes
 every setting, the summary and one row per deal and game as JSON; ``--plot``
 draws the running mean of the differences with their 95% bands as a PNG.
+
+``--backend ray`` plays the deals as Ray tasks instead (``pip install
+'pedro[ray]'``): on a local Ray instance with ``--jobs`` CPUs, or with
+``--address HOST:PORT`` (or ``auto``) on all the CPUs of a running Ray
+cluster. The results are the same as with the local backend.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich import box
@@ -33,16 +39,19 @@ from rich.table import Table
 
 from pedro.cli.render import progress_bar
 from pedro.players import PLAYERS, UnknownPlayerError
+from pedro.tournament.ray_backend import RayBackend, RayBackendError
 from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
-from pedro.tournament.runner import LABELS, LocalBackend, TournamentError, run_tournament
+from pedro.tournament.runner import LABELS, Backend, LocalBackend, TournamentError, run_tournament
 from pedro.tournament.stats import Estimate
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.options import OptionError, make_ruleset, options_dict, parse_option_args
 
 #: Exit status for a usage error (unknown variant, bad option, bad players or numbers).
 USAGE_ERROR = 2
-#: Exit status when a deal cannot be played to its end (a player or engine fault).
+#: Exit status when a deal cannot be played to its end (a player or engine fault, a failing cluster).
 GAME_FAILED = 1
+#: Where the deals can be played.
+BACKENDS = ("local", "ray")
 
 
 def parse_players(players: str | None) -> list[str]:
@@ -74,6 +83,8 @@ def run(
     max_hands: int = 500,
     out: Path | None = None,
     plot: Path | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> int:
     """Run a duplicate tournament and print its report; returns the exit status."""
     try:
@@ -95,29 +106,37 @@ def run(
         if path is not None and not path.parent.is_dir():
             _error(console, f"cannot write {what} file {path}: folder {path.parent} does not exist")
             return USAGE_ERROR
+    problem = _backend_problem(backend, address, jobs)
+    if problem is not None:
+        _error(console, problem)
+        return USAGE_ERROR
     options = options_dict(rules)
-    started = time.perf_counter()
     try:
-        with progress_bar(console) as progress:
-            task = progress.add_task(f"{rules.id} {names[0]} vs {names[1]}", total=deals + games)
-            results = run_tournament(
-                rules.id,
-                options,
-                names,
-                seed=seed,
-                deals=deals,
-                games=games,
-                max_hands=max_hands,
-                backend=LocalBackend(jobs),
-                advance=lambda: progress.advance(task),
-            )
-    except TournamentError as exc:
+        with open_backend(console, backend, address, jobs) as (runner, where):
+            started = time.perf_counter()
+            with progress_bar(console) as progress:
+                task = progress.add_task(f"{rules.id} {names[0]} vs {names[1]}", total=deals + games)
+                results = run_tournament(
+                    rules.id,
+                    options,
+                    names,
+                    seed=seed,
+                    deals=deals,
+                    games=games,
+                    max_hands=max_hands,
+                    backend=runner,
+                    advance=lambda: progress.advance(task),
+                )
+            elapsed = time.perf_counter() - started
+    except _BackendUnavailable as exc:
+        _error(console, str(exc))
+        return USAGE_ERROR
+    except (TournamentError, RayBackendError) as exc:
         _error(console, str(exc))
         return GAME_FAILED
-    elapsed = time.perf_counter() - started
     summary = summarise(names, results)
     print_report(console, rules.name, rules.id, summary, seed=seed, games=games, max_hands=max_hands)
-    console.print(f"Played in {elapsed:.1f} s with {jobs} job{'s' if jobs > 1 else ''}.")
+    console.print(f"Played in {elapsed:.1f} s {escape(where)}.", highlight=False)
     try:
         if out is not None:
             doc = document(
@@ -138,6 +157,45 @@ def run(
         _error(console, f"cannot write {exc.filename}: {exc.strerror or exc}")
         return USAGE_ERROR
     return 0
+
+
+def _backend_problem(backend: str, address: str | None, jobs: int) -> str | None:
+    """Why ``--backend``, ``--address`` and ``--jobs`` do not go together, if they do not."""
+    if backend not in BACKENDS:
+        return f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}"
+    if address is not None and backend != "ray":
+        return "--address is only valid with --backend ray"
+    if address is not None and not address.strip():
+        return "--address is empty; give the Ray head node as HOST:PORT, or auto"
+    if address is not None and jobs != 1:
+        return "--jobs sets the CPUs of a local Ray instance; with --address the whole cluster is used"
+    return None
+
+
+class _BackendUnavailable(Exception):
+    """The backend could not be started: Ray is missing or the cluster cannot be reached."""
+
+
+@contextmanager
+def open_backend(
+    console: Console, backend: str, address: str | None, jobs: int
+) -> Iterator[tuple[Backend, str]]:
+    """The backend, ready, and where it plays (for the report); a Ray backend is shut down after."""
+    if backend == "local":
+        yield LocalBackend(jobs), f"with {jobs} job{'s' if jobs > 1 else ''}"
+        return
+    ray_backend = RayBackend(address.strip() if address else None, num_cpus=jobs)
+    try:
+        with console.status("Starting Ray" if address is None else f"Connecting to Ray at {escape(address)}"):
+            ray_backend.start()
+    except RayBackendError as exc:
+        raise _BackendUnavailable(str(exc)) from None
+    try:
+        where = ray_backend.describe()
+        console.print(f"Playing on {escape(where)}.", highlight=False)
+        yield ray_backend, f"on {where}"
+    finally:
+        ray_backend.close()
 
 
 def _ci(e: Estimate, signed: bool = False) -> str:
