@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -501,7 +501,13 @@ class _RecordDeals(RecordedDeals):
         return super().pack(hand_index, deck)
 
 
-def replay(record: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> ReplayResult:
+#: Called with the state and the action about to be applied, once per replayed action.
+BeforeAction = Callable[[GameState, int], None]
+
+
+def replay(
+    record: str | bytes | os.PathLike[str] | Mapping[str, Any], before_action: BeforeAction | None = None
+) -> ReplayResult:
     """Rebuild a game from its record, checking every action; raise ``ReplayError`` at the first problem.
 
     Each hand's actions must be exactly those the engine asks for in that
@@ -558,6 +564,8 @@ def replay(record: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> Replay
                     f"{where}: {reason}; legal: {state.describe_legal()}", hand=k + 1, action=i + 1
                 )
             phase = state.phase
+            if before_action is not None:
+                before_action(state, action)
             try:
                 state.apply(action)
             except (DealError, IllegalActionError) as exc:

@@ -1,6 +1,6 @@
 """The ``pedro`` command: one typer app whose commands are thin wrappers.
 
-Each command's work lives in its own module (``rules_cmd``, ``replay_cmd``,
+Each command's work lives in its own module (``rules_cmd``, ``replay_cmd``, ``analyze_cmd``,
 ``simulate_cmd``, ``tournament_cmd``, ``play_cmd``) so it can be tested without a shell.
 """
 
@@ -57,6 +57,26 @@ def replay(
 
 
 @app.command()
+def analyze(
+    file: Path = typer.Argument(..., help="a pedro-record/1 JSON file (or a .jsonl file with --line)"),
+    hand: list[int] = typer.Option([], "--hand", "-k", help="only this hand, counted from 1 (repeatable)"),
+    player: str = typer.Option("expert", "--player", help="whose estimates: expert or expert:N (N samples)"),
+    seed: int = typer.Option(0, "--seed", help="seed of the estimates' sampling"),
+    top: int = typer.Option(10, "--top", min=0, help="how many of the biggest mistakes to list"),
+    line: int = typer.Option(None, "--line", help="which record of a .jsonl file, counted from 1"),
+    json_output: bool = typer.Option(False, "--json", help="print one JSON object with every decision"),
+) -> None:
+    """Value every decision of a recorded game and list the biggest mistakes."""
+    from pedro.cli import analyze_cmd
+
+    raise typer.Exit(
+        analyze_cmd.run(
+            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output
+        )
+    )
+
+
+@app.command()
 def simulate(
     variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
@@ -94,11 +114,19 @@ def tournament(
     players: str = typer.Option(None, "--players", help="the two players to compare, A,B, e.g. basic,random"),
     deals: int = typer.Option(100, "--deals", "-n", help="duplicate deals; deal i uses seed+i"),
     seed: int = typer.Option(0, "--seed", help="seed of the first deal (and of the first game)"),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="local processes playing deals in parallel"),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", help="local processes playing deals in parallel (CPUs of a local Ray instance)"
+    ),
     games: int = typer.Option(0, "--games", help="also play this many duplicate whole games"),
     max_hands: int = typer.Option(500, "--max-hands", help="stop a game unfinished after this many hands"),
     out: Path = typer.Option(None, "--out", help="write the settings, summary and every deal as JSON"),
     plot: Path = typer.Option(None, "--plot", help="write a PNG of the running difference A − B"),
+    backend: str = typer.Option(
+        "local", "--backend", help="local: processes on this machine; ray: a Ray cluster (the ray extra)"
+    ),
+    address: str = typer.Option(
+        None, "--address", help="with --backend ray: the head node HOST:PORT, or auto (default: a local Ray)"
+    ),
 ) -> None:
     """Compare two computer players over duplicate deals (same cards, sides swapped)."""
     from pedro.cli import tournament_cmd
@@ -116,6 +144,8 @@ def tournament(
             max_hands=max_hands,
             out=out,
             plot=plot,
+            backend=backend,
+            address=address,
         )
     )
 
@@ -132,11 +162,14 @@ def play(
         None, "--save", help="where to save the game record (default: a new file in the current folder)"
     ),
     name: str = typer.Option("You", "--name", help="your name in the record"),
+    hints: bool = typer.Option(False, "--hints", help="type hint at a prompt for the expert's estimates"),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
 
-    raise typer.Exit(play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name))
+    raise typer.Exit(
+        play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name, hints=hints)
+    )
 
 
 @app.command()

@@ -14,11 +14,13 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
+from pedro.analysis import ChoiceEstimator
 from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
 from pedro.cli import render
 from pedro.display import STATUS_WORDS, sort_hand
@@ -57,7 +59,7 @@ INTERRUPTED = 130
 HUMAN = "human"
 #: Names of the computer players, seat by seat.
 COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
-COMMANDS = ("help", "last", "rules", "score", "quit")
+COMMANDS = ("help", "hint", "last", "rules", "score", "quit")
 
 _SUITS_BY_WORD = {
     **{name: i for i, name in enumerate(SUIT_NAMES)},
@@ -77,7 +79,8 @@ HELP = """\
   exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/] / [b]fold[/]
 [b]Commands[/] (at any prompt)
   [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet
-  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave"""
+  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave
+  [b]hint[/] the expert's value of each choice (when started with --hints)"""
 
 
 class InputError(ValueError):
@@ -97,6 +100,7 @@ def run(
     seed: int | None,
     save: Path | None,
     name: str,
+    hints: bool = False,
     ask: Ask | None = None,
 ) -> int:
     """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``)."""
@@ -106,7 +110,7 @@ def run(
     except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
         console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
-    game = TerminalGame(console, rules, kinds, seed=seed, save=save, name=name, ask=ask)
+    game = TerminalGame(console, rules, kinds, seed=seed, save=save, name=name, hints=hints, ask=ask)
     return game.run()
 
 
@@ -152,6 +156,7 @@ class TerminalGame:
         seed: int | None = None,
         save: Path | None = None,
         name: str = "You",
+        hints: bool = False,
         ask: Ask | None = None,
     ) -> None:
         self.console = console
@@ -167,6 +172,10 @@ class TerminalGame:
             player_seed = self.seed * 16 + seat
             # the basic player is given the ruleset so that house-rule options are known to it
             self.players[seat] = make_player(kind, player_seed)
+        # the hints are the expert's, seeded apart from every seat's player
+        self.hints: ChoiceEstimator | None = (
+            cast(ChoiceEstimator, make_player("expert", f"hints:{self.seed}")) if hints else None
+        )
         self.save_path = save
         self.saved: Path | None = None
         self.ask: Ask = ask if ask is not None else self._console_ask
@@ -374,6 +383,8 @@ class TerminalGame:
             if word in ("help", "?"):
                 self.say(HELP)
                 self._show_choices(obs)
+            elif word in ("hint", "hints"):
+                self._show_hint(obs)
             elif word == "last":
                 self._show_last()
             elif word == "rules":
@@ -394,6 +405,21 @@ class TerminalGame:
 
     def _show_choices(self, obs: Observation) -> None:
         self.say(f"[dim]choices:[/] {render.choices_markup(obs, self.rules)}")
+
+    def _show_hint(self, obs: Observation) -> None:
+        if self.hints is None:
+            self.say("Hints are off: start the game with [b]pedro play --hints[/] to have them.")
+            return
+        estimates = self.hints.estimates(obs)
+        if estimates is None:
+            self.say("No hint for this kind of decision.")
+            return
+        unit = "points your side takes this hand" if estimates.unit == "points" else "change of your score"
+        self.say(f"[dim]expert's estimate ({unit}):[/]")
+        tt = render.tables_of(self.rules, obs)
+        for action, value in estimates.ranked()[:10]:
+            shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
+            self.say(f"  {render.action_markup(action, self.rules, tt)}  {shown}")
 
     def _show_last(self) -> None:
         state = self.state

@@ -284,6 +284,18 @@ def choices_markup(obs: Observation, rules: Ruleset, *, limit: int = 12) -> str:
     return " · ".join(_action_markup(a, tt) for a in legal)
 
 
+def action_markup(action: int, rules: Ruleset, tt: TrumpTables | None) -> str:
+    """Any action as the table would say it: a call, a trump suit, cards played or laid aside."""
+    verb = verb_of(action)
+    if verb == Verb.PLAY:
+        return cards_markup(play_cards(action), tt)
+    if verb == Verb.TRUMP:
+        return suit_markup(arg_of(action) & 3)
+    if verb in (Verb.PASS, Verb.BID, Verb.BID_28_56, Verb.BID_DOUBLE, Verb.PROTECT):
+        return call_markup(action, rules)
+    return _action_markup(action, tt)
+
+
 def _action_markup(action: int, tt: TrumpTables | None) -> str:
     verb = verb_of(action)
     word = verb.name.lower()

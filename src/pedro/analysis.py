@@ -1,0 +1,131 @@
+"""Reviewing the decisions of a recorded game with the ``expert``'s estimates.
+
+A recorded game is replayed; at every decision of the chosen hands the
+deciding seat's observation (only what that seat could see) goes to an
+estimator, which values each legal choice. The cost of the choice made is
+the best value less its own, so a player's biggest mistakes sort first. The
+estimates are the same ones ``pedro play --hints`` shows during a game.
+
+Values are in the units the estimator names: card plays in the points the
+seat's side is expected to take in the hand, calls in the expected change of
+the side's score.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pedro.engine.observation import Observation
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.records import replay
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """The value of each legal choice of one decision, in ``unit``."""
+
+    unit: str
+    values: Mapping[int, float]
+
+    def best(self) -> float:
+        return max(self.values.values())
+
+    def ranked(self) -> list[tuple[int, float]]:
+        """The choices, best first (ties in action order, so the listing is stable)."""
+        return sorted(self.values.items(), key=lambda item: (-item[1], item[0]))
+
+
+class ChoiceEstimator(Protocol):
+    """Values the legal choices of a decision seen from the deciding seat, or None when it cannot."""
+
+    def estimates(self, obs: Observation) -> Estimates | None: ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One recorded decision with what the deciding seat saw."""
+
+    hand: int  # 1-based, as players count hands
+    number: int  # 1-based position of the action in its hand
+    seat: int
+    phase: Phase
+    action: int
+    obs: Observation
+
+
+@dataclass(frozen=True)
+class Review:
+    """A decision and the estimator's view of it."""
+
+    decision: Decision
+    estimates: Estimates | None
+
+    @property
+    def cost(self) -> float | None:
+        """How much worse the choice made was than the best choice (0 when it was a best choice)."""
+        est = self.estimates
+        if est is None or self.decision.action not in est.values:
+            return None
+        return est.best() - est.values[self.decision.action]
+
+
+def decisions(
+    record: str | bytes | os.PathLike[str] | Mapping[str, Any], hands: Iterable[int] | None = None
+) -> list[Decision]:
+    """Every decision of the record (of ``hands`` only, 1-based, when given), with the seat's observation.
+
+    The record is checked as ``pedro replay`` checks it: a bad record raises
+    ``ReplayError`` before anything is estimated.
+    """
+    wanted = set(hands) if hands is not None else None
+    found: list[Decision] = []
+    number = [0, -1]  # action number within the hand, the hand index it counts
+
+    def keep(state: GameState, action: int) -> None:
+        if number[1] != state.hand_index:
+            number[:] = [0, state.hand_index]
+        number[0] += 1
+        hand = state.hand_index + 1
+        if wanted is not None and hand not in wanted:
+            return
+        seat = state.current_player
+        found.append(Decision(hand, number[0], seat, state.phase, action, state.observation(seat)))
+
+    replay(record, before_action=keep)
+    return found
+
+
+def needs_choice(decision: Decision) -> bool:
+    """Whether the seat had more than one legal choice (forced moves are not worth reviewing)."""
+    legal = decision.obs.legal
+    if legal is None:
+        return False
+    if isinstance(legal, tuple):
+        return len(legal) > 1
+    return True
+
+
+def review(
+    found: list[Decision],
+    estimator: ChoiceEstimator,
+    advance: Callable[[], None] | None = None,
+) -> list[Review]:
+    """Estimate every decision that had a choice; ``advance`` is called after each (a progress bar)."""
+    out: list[Review] = []
+    for decision in found:
+        if needs_choice(decision):
+            out.append(Review(decision, estimator.estimates(decision.obs)))
+        if advance is not None:
+            advance()
+    return out
+
+
+def biggest_mistakes(reviews: Iterable[Review], limit: int | None = None) -> list[Review]:
+    """The reviewed decisions that cost something, most costly first."""
+    costly = [r for r in reviews if (r.cost or 0.0) > 1e-9]
+    costly.sort(key=lambda r: (-(r.cost or 0.0), r.decision.hand, r.decision.number))
+    return costly if limit is None else costly[:limit]

@@ -1,0 +1,176 @@
+"""``pedro analyze``: every decision of a recorded game valued by the ``expert``.
+
+Usage::
+
+    pedro analyze game.json [--hand 3] [--player expert:64] [--top 10] [--json]
+
+The biggest mistakes come first, then every hand's decisions in order with
+the value of each legal choice. Only what the deciding seat could see is
+used, so a decision is judged as the player could have judged it. A bad
+record is one message and exit status 1, as in ``pedro replay``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from pedro.analysis import ChoiceEstimator, Decision, Review, biggest_mistakes, decisions, review
+from pedro.cli import render
+from pedro.engine.actions import action_words
+from pedro.engine.phases import Phase
+from pedro.players import UnknownPlayerError, make_player
+from pedro.records import ReplayError
+
+USAGE_ERROR = 2
+ANALYSIS_FAILED = 1
+_PHASE_WORDS = {Phase.AUCTION: "call", Phase.TRUMP: "trump", Phase.EXCHANGE: "exchange", Phase.PLAY: "play"}
+
+
+def run(
+    console: Console,
+    path: Path,
+    hands: Sequence[int] = (),
+    player: str = "expert",
+    seed: int = 0,
+    top: int = 10,
+    line: int | None = None,
+    as_json: bool = False,
+    err_console: Console | None = None,
+) -> int:
+    errors = err_console if err_console is not None else Console(stderr=True)
+    try:
+        estimator = _estimator(player, seed)
+        source = _record_source(Path(path), line)
+        found = decisions(source, hands or None)
+    except (UnknownPlayerError, ValueError) as exc:
+        errors.print(f"[red]error:[/] {escape(str(exc))}")
+        return ANALYSIS_FAILED if isinstance(exc, ReplayError) else USAGE_ERROR
+    if hands and not found:
+        errors.print(f"[red]error:[/] the record has no hand {', '.join(map(str, hands))}")
+        return USAGE_ERROR
+    names = _names(source)
+    with render.progress_bar(errors) as progress:
+        task = progress.add_task("estimating", total=len(found))
+        reviews = review(found, estimator, advance=lambda: progress.advance(task))
+    if as_json:
+        console.print(
+            json.dumps(_json(reviews, player, names)), markup=False, highlight=False, soft_wrap=True
+        )
+        return 0
+    _print(console, reviews, names, player, top)
+    return 0
+
+
+def _estimator(player: str, seed: int) -> ChoiceEstimator:
+    candidate = make_player(player, seed)
+    if not callable(getattr(candidate, "estimates", None)):
+        raise UnknownPlayerError(f"player {player!r} gives no estimates; use expert or expert:N")
+    return candidate  # type: ignore[return-value]
+
+
+def _record_source(path: Path, line: int | None) -> str | Path:
+    """The record to analyse: the file, or one line of a ``.jsonl`` file of records."""
+    if path.suffix.lower() != ".jsonl":
+        if line is not None:
+            raise ValueError("--line is for .jsonl files of records (as written by pedro simulate --record)")
+        return path
+    try:
+        lines = [text for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
+    except FileNotFoundError:
+        raise ReplayError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"cannot read {path}: {exc}") from None
+    if line is None:
+        if len(lines) != 1:
+            raise ValueError(f"{path} holds {len(lines)} records; choose one with --line 1..{len(lines)}")
+        line = 1
+    if not 1 <= line <= len(lines):
+        raise ValueError(f"--line {line}: {path} holds {len(lines)} records (1..{len(lines)})")
+    return lines[line - 1]
+
+
+def _names(source: str | Path) -> list[str]:
+    from pedro.records import read_record
+
+    return list(read_record(source)["names"])
+
+
+def _choice(decision: Decision, action: int) -> str:
+    return action_words(action, decision.obs.rules.max_bid, pretty=True)
+
+
+def _markup(decision: Decision, action: int) -> str:
+    rules = decision.obs.rules
+    return render.action_markup(action, rules, render.tables_of(rules, decision.obs))
+
+
+def _value(value: float, unit: str) -> str:
+    return f"{value:+.2f}" if unit == "score" else f"{value:.2f}"
+
+
+def _print(console: Console, reviews: list[Review], names: Sequence[str], player: str, top: int) -> None:
+    estimated = [r for r in reviews if r.estimates is not None]
+    console.print(
+        f"[bold]{len(reviews)}[/] decisions with a choice, [bold]{len(estimated)}[/] valued by "
+        f"{escape(player)} "
+        "(plays: points the side takes in the hand; calls: expected change of the side's score)"
+    )
+    mistakes = biggest_mistakes(reviews, top)
+    table = Table(title="Biggest mistakes", box=box.SIMPLE_HEAD, title_justify="left")
+    for col in ("hand", "#", "who", "chose", "best", "cost"):
+        table.add_column(col, justify="right" if col in ("hand", "#", "cost") else "left")
+    for r in mistakes:
+        d, est = r.decision, r.estimates
+        assert est is not None
+        best_action = est.ranked()[0][0]
+        who = escape(names[d.seat])
+        chose, best = _markup(d, d.action), _markup(d, best_action)
+        table.add_row(str(d.hand), str(d.number), who, chose, best, f"{r.cost:.2f}")
+    if mistakes:
+        console.print(table)
+    else:
+        console.print("No decision cost anything by these estimates.")
+    hand = 0
+    for r in reviews:
+        d, est = r.decision, r.estimates
+        if d.hand != hand:
+            hand = d.hand
+            console.print(f"\n[bold]Hand {hand}[/]")
+        chose = _markup(d, d.action)
+        head = f"  {d.number:>3}. {escape(names[d.seat])} ({_PHASE_WORDS.get(d.phase, '?')}) {chose}"
+        if est is None:
+            console.print(f"{head}  [dim](not valued)[/]")
+            continue
+        cost = r.cost or 0.0
+        mark = f"[red]cost {cost:.2f}[/]" if cost > 1e-9 else "[green]best[/]"
+        options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
+        more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
+        console.print(f"{head}  {mark}  [dim]{options}{more}[/]")
+
+
+def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str, Any]:
+    rows = []
+    for r in reviews:
+        d, est = r.decision, r.estimates
+        rows.append(
+            {
+                "hand": d.hand,
+                "number": d.number,
+                "seat": d.seat,
+                "name": names[d.seat],
+                "phase": _PHASE_WORDS.get(d.phase, str(d.phase)),
+                "action": _choice(d, d.action),
+                "unit": est.unit if est else None,
+                "choices": [{"action": _choice(d, a), "value": v} for a, v in est.ranked()] if est else None,
+                "cost": r.cost,
+            }
+        )
+    return {"format": "pedro-analysis/1", "player": player, "decisions": rows}
