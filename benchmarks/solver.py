@@ -1,11 +1,16 @@
 """Solve time of the exact play solver at the first lead of fresh deals.
 
     python benchmarks/solver.py --deals 1000 --variants cinch,pidro,king_pedro_canadian,eighty_three --seed 0
+    python benchmarks/solver.py --engine python --deals 100
 
 For each variant and deal k: ``GameState(rules, seed=seed + k)``, the auction
 and exchange played by the ``basic`` player up to the first lead, then
-``solve`` timed once. Prints the median, 99th percentile and maximum (ms) and
-the nodes searched (decisions visited).
+``solve`` timed once. Prints the median, 99th percentile and maximum (ms) of
+the wall-clock time, the median and 99th percentile of the process CPU time
+(steadier on a busy machine), and the nodes searched (decisions visited). The
+compiled kernel's first call compiles it (or loads it from numba's cache):
+that time is printed apart, before the timed deals. ``--engine python`` times
+the plain Python reference search instead.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ def first_lead(variant: str, seed: int) -> GameState | None:
     return state if state.hand_index == 0 else None
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float] | list[int], q: float) -> float:
     ordered = sorted(values)
     i = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[i]
@@ -44,11 +49,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--variants", default="cinch,pidro,king_pedro_canadian,eighty_three")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", choices=("auto", "kernel", "python"), default="auto")
     args = parser.parse_args()
-    print(f"{'variant':22} {'deals':>6} {'median ms':>10} {'p99 ms':>9} {'max ms':>9} {'med nodes':>10} "
-          f"{'max nodes':>10}")  # fmt: skip
+    if args.engine != "python":
+        warm = first_lead("cinch", 10**6)
+        assert warm is not None
+        t0 = time.perf_counter()
+        solve(warm, engine=args.engine)
+        print(f"compile or cache load + first solve: {time.perf_counter() - t0:.2f} s", flush=True)
+    print(f"{'variant':20} {'deals':>5} {'median ms':>9} {'p99 ms':>8} {'max ms':>8} {'cpu med':>8} "
+          f"{'cpu p99':>8} {'med nodes':>9} {'p99 nodes':>9} {'max nodes':>9}")  # fmt: skip
     for variant in args.variants.split(","):
         times: list[float] = []
+        cpu: list[float] = []
         nodes: list[int] = []
         k = 0
         while len(times) < args.deals:
@@ -57,12 +70,15 @@ def main() -> None:
             if state is None:
                 continue
             t0 = time.perf_counter()
-            result = solve(state)
+            c0 = time.process_time()
+            result = solve(state, engine=args.engine)
+            cpu.append((time.process_time() - c0) * 1000)
             times.append((time.perf_counter() - t0) * 1000)
             nodes.append(result.nodes)
         print(
-            f"{variant:22} {len(times):>6} {statistics.median(times):>10.2f} {percentile(times, 0.99):>9.2f} "
-            f"{max(times):>9.2f} {statistics.median(nodes):>10.0f} {max(nodes):>10}",
+            f"{variant:20} {len(times):>5} {statistics.median(times):>9.2f} {percentile(times, 0.99):>8.2f} "
+            f"{max(times):>8.2f} {statistics.median(cpu):>8.2f} {percentile(cpu, 0.99):>8.2f} "
+            f"{statistics.median(nodes):>9.0f} {percentile(nodes, 0.99):>9.0f} {max(nodes):>9}",
             flush=True,
         )
 

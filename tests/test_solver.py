@@ -9,7 +9,7 @@ import pytest
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState
 from pedro.players.basic import BasicPlayer
-from pedro.solver import solve
+from pedro.solver import PlayPosition, solve
 from pedro.variants.options import make_ruleset
 
 
@@ -54,7 +54,7 @@ def at_play(variant: str, options: dict[str, object], seed: int) -> GameState | 
 
 def positions(variant: str, options: dict[str, object], cards_left: int, count: int) -> list[GameState]:
     """Real deals played forward at random until at most ``cards_left`` cards are in play."""
-    out = []
+    out: list[GameState] = []
     seed = 0
     while len(out) < count:
         seed += 1
@@ -98,12 +98,22 @@ CASES = [
 def test_solver_matches_minimax(variant: str, options: dict[str, object], left: int) -> None:
     for state in positions(variant, options, left, 10):
         before = state.clone()
-        result = solve(state)
         value, best = reference(state)
-        assert result.value == value
-        assert set(result.best) == best
+        for engine in ("auto", "python"):  # the compiled kernel (where it applies) and the reference
+            result = solve(state, engine=engine)
+            assert result.value == value
+            assert set(result.best) == best
         # the solver leaves the state alone
         assert state.hands == before.hands and state.written == before.written
+
+
+def test_solve_takes_a_position() -> None:
+    """``PlayPosition.from_state`` keeps everything the solver needs: same answer as the state."""
+    for state in positions("king_pedro_canadian", {}, 12, 4):
+        pos = PlayPosition.from_state(state)
+        assert solve(pos) == solve(state)
+        assert pos.hands == tuple(state.hands) and pos.to_move == state.current_player
+        assert pos.hands_at_play() == state.hands_at_play
 
 
 def test_multi_card_first_trick() -> None:
@@ -130,9 +140,10 @@ def test_multi_card_first_trick() -> None:
         state._legal = None
         legal = state.legal_actions()
         stacks += any((a & ((1 << 56) - 1)).bit_count() > 1 for a in legal)
-        result = solve(state)
         value, best = reference(state)
-        assert result.value == value
-        assert set(result.best) == best
+        for engine in ("auto", "python"):
+            result = solve(state, engine=engine)
+            assert result.value == value
+            assert set(result.best) == best
         checked += 1
     assert stacks

@@ -1,5 +1,11 @@
-"""Exact perfect-information solving of the card play (see ``pedro.solver.search``)."""
+"""Exact perfect-information solving of the card play.
 
-from pedro.solver.search import Solver, SolveResult, solve
+``solve`` takes a ``PlayPosition`` (or a ``GameState``); the search itself is
+``pedro.solver.kernel`` (compiled) or ``pedro.solver.search`` (plain Python).
+"""
 
-__all__ = ["SolveResult", "Solver", "solve"]
+from pedro.solver.dispatch import solve
+from pedro.solver.position import PlayPosition
+from pedro.solver.search import Solver, SolveResult
+
+__all__ = ["PlayPosition", "SolveResult", "Solver", "solve"]

@@ -1,4 +1,8 @@
-"""An exact perfect-information solver for the card play of a hand.
+"""An exact perfect-information solver for the card play of a hand, in plain Python.
+
+This is the reference search: ``pedro.solver.solve`` runs the compiled copy
+(``pedro.solver.kernel``) where it applies and this one otherwise (see
+``pedro.solver.fast``); ``solve(position, engine="python")`` forces it.
 
 The search runs on a compact copy of the play: the hands as card masks, the
 seats still playing as a bit mask, and the current trick's leader, led suit,
@@ -25,11 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pedro.engine.actions import PLAY_BASE
-from pedro.engine.phases import Phase, Status
+from pedro.engine.actions import PLAY_BASE, play_top
+from pedro.engine.phases import Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, stack_plays
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.engine.state import GameState
+from pedro.solver.position import PlayPosition
 from pedro.variants.model import ExcessTrumps, LowRule, OutOfTrumps, Ruleset, TrumpTables
 
 _CARD_BITS = (1 << 56) - 1
@@ -61,17 +66,15 @@ class SolveResult:
 class Solver:
     """Solves one position; build a new one per position (the table is per hand)."""
 
-    def __init__(self, state: GameState) -> None:
-        if state.phase != Phase.PLAY or state.trick is None or state.tt is None or state.contract is None:
-            raise ValueError("solve needs a state in the play phase")
-        rules: Ruleset = state.rules
-        tt: TrumpTables = state.tt
-        self.state = state
+    def __init__(self, pos: PlayPosition) -> None:
+        rules: Ruleset = pos.rules
+        tt: TrumpTables = pos.tables
+        self.pos = pos
         self.rules = rules
         self.tt = tt
         self.n = rules.players
         self.trump_mask = tt.trump_mask
-        self.bidder = state.contract.bidder
+        self.bidder = pos.bidder
         self.bidder_side = rules.side_of(self.bidder)
         self.max_seats = sum(1 << s for s in range(self.n) if rules.side_of(s) == self.bidder_side)
         self.additive = not rules.relative_high_low
@@ -88,33 +91,19 @@ class Solver:
         self.out_on_trump_lead = ot == OutOfTrumps.OUT_ON_TRUMP_LEAD
         self.up_rule = ot == OutOfTrumps.UP
         self.needed = -1 if ot == OutOfTrumps.CONTINUE else tt.trump_mask
-        self.all_active = state.all_active
+        # with ``continue`` nobody leaves the play, so "all active" at the first lead is "all active" now
+        self.all_active = ot == OutOfTrumps.CONTINUE and all(s == Status.ACTIVE for s in pos.statuses)
         self.keep_and_bury = rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY
-        self.normal_hand = state.normal_hand
+        self.normal_hand = pos.hand_size
         self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.nodes = 0
         self._between = _between_masks(rules, tt) if self.additive else None
-        # points already taken (and credited, and the Low of its holder or first receiver)
-        low = tt.low_card
-        holder: dict[int, int] = {}
-        dealt: dict[int, int] = {}
-        if low >= 0:
-            for s, h in enumerate(state.hands_at_play):
-                if h >> low & 1:
-                    holder[low] = s
-            if rules.low_rule == LowRule.DEALT:
-                for s, h in enumerate(state.dealt_hands):
-                    if h >> low & 1:
-                        dealt[low] = s
-                if not dealt and low in state.dealt_to:
-                    dealt[low] = state.dealt_to[low]
-        self.holder_of = holder if rules.low_rule == LowRule.HOLDER else {}
-        self.dealt_to = dealt
+        self.holder_of, self.dealt_to = low_owners(pos)
         self.done_tricks = [
-            TrickCards(t.winner, tuple((s, a & _CARD_BITS) for s, a in t.plays)) for t in state.tricks
+            TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for w, plays in pos.tricks
         ]
         base, _ = count_points(
-            rules, tt, self.done_tricks, self.holder_of, self.dealt_to, state.credits, state.credited
+            rules, tt, self.done_tricks, self.holder_of, self.dealt_to, list(pos.credits), pos.credited
         )
         self.base = base[self.bidder_side]
         # the history of the search, for non-additive counting
@@ -224,8 +213,8 @@ class Solver:
             tricks,
             self.holder_of,
             self.dealt_to,
-            self.state.credits,
-            self.state.credited,
+            list(self.pos.credits),
+            self.pos.credited,
         )
         return pts[self.bidder_side] - self.base
 
@@ -488,21 +477,19 @@ class Solver:
     # ------------------------------------------------------------------ root
 
     def solve(self) -> SolveResult:
-        st = self.state
-        assert st.trick is not None
-        hands = list(st.hands)
-        active = sum(1 << s for s in range(self.n) if st.status[s] == Status.ACTIVE)
-        trick = st.trick
-        plays = len(trick.plays)
-        first = not st.tricks
-        seat = st.current_player
-        led = st.led
-        bseat = st.best_seat if plays else seat
-        bkey = st.best_key if plays else 0
+        pos = self.pos
+        hands = list(pos.hands)
+        active = sum(1 << s for s in range(self.n) if pos.statuses[s] == Status.ACTIVE)
+        plays = len(pos.plays)
+        first = not pos.tricks
+        seat = pos.to_move
+        led, bseat, bkey = trick_state(pos)
+        if not plays:
+            bseat = seat
         tpts = 0
         tcards = 0
         self._cur_plays = []
-        for s, a in trick.plays:
+        for s, a in pos.plays:
             cards = a & _CARD_BITS & ((1 << _TOP_SHIFT) - 1)
             tcards |= cards
             self._cur_plays.append((s, cards))
@@ -511,9 +498,9 @@ class Solver:
                     tpts += self.points[c]
         self._trick_cards = tcards
         maximizing = bool(self.max_seats >> seat & 1)
-        moves = self._moves(hands[seat], seat, led, first, st.first_lead_pending)
+        moves = self._moves(hands[seat], seat, led, first, pos.first_lead_pending)
         moves = self._ordered(moves, seat, plays, led, bseat, bkey, maximizing)
-        leader, flp = trick.leader, st.first_lead_pending
+        leader, flp = pos.leader, pos.first_lead_pending
 
         def probe(move: tuple[int, int, int], t: int) -> bool:
             """Whether the move's value reaches ``t`` (at least for the bidder, at most otherwise)."""
@@ -533,7 +520,7 @@ class Solver:
             hi = sum(p for c, p in self.point_cards if union >> c & 1)
         else:
             # High and Low move to whoever plays the extreme trumps: the future may be negative
-            hi = self.rules.total_points + sum(st.credits)
+            hi = self.rules.total_points + sum(pos.credits)
         lo = 0 if self.additive else -self.base
         while lo < hi:
             mid = (lo + hi + 1) // 2 if maximizing else (lo + hi) // 2
@@ -582,6 +569,47 @@ def _between_masks(rules: Ruleset, tt: TrumpTables) -> list[list[int]]:
     return between
 
 
-def solve(state: GameState) -> SolveResult:
-    """The best points the bidder's side can take from ``state`` (in the play phase), and the best plays."""
-    return Solver(state).solve()
+def trick_state(pos: PlayPosition) -> tuple[int, int, int]:
+    """The current trick's led effective suit, winning seat and winning key (-1, -1, 0 before the lead)."""
+    if not pos.plays:
+        return -1, -1, 0
+    tt = pos.tables
+    led = -1
+    bseat = -1
+    bkey = 0
+    for i, (seat, action) in enumerate(pos.plays):
+        top = play_top(action)
+        if i == 0:
+            led = effective_suit(top, tt.trump_mask)
+            bseat, bkey = seat, _card_key(pos.rules, tt, led, top, True)
+        else:
+            key = _card_key(pos.rules, tt, led, top, False)
+            if key > bkey:
+                bseat, bkey = seat, key
+    return led, bseat, bkey
+
+
+def _card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) -> int:
+    s = tt.strength[card]
+    return 1000 + s if s else card_key(rules, tt, led, card, leads)
+
+
+def low_owners(pos: PlayPosition) -> tuple[dict[int, int], dict[int, int]]:
+    """(``holder_of``, ``dealt_to``) for ``count_points``: who owns the Low under its rule."""
+    low = pos.tables.low_card
+    holder: dict[int, int] = {}
+    dealt: dict[int, int] = {}
+    if low >= 0 and pos.rules.low_rule == LowRule.HOLDER:
+        for s, h in enumerate(pos.hands_at_play()):
+            if h >> low & 1:
+                holder[low] = s
+                break
+    if low >= 0 and pos.rules.low_rule == LowRule.DEALT and pos.low_dealt_to >= 0:
+        dealt[low] = pos.low_dealt_to
+    return holder, dealt
+
+
+def solve_python(position: PlayPosition | GameState) -> SolveResult:
+    """The reference search in plain Python (``pedro.solver.solve`` picks the compiled one when it can)."""
+    pos = position if isinstance(position, PlayPosition) else PlayPosition.from_state(position)
+    return Solver(pos).solve()

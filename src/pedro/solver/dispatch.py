@@ -1,0 +1,26 @@
+"""``solve``: the compiled search when it handles the position, the Python search otherwise."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pedro.engine.state import GameState
+from pedro.solver.fast import solve_kernel, supports
+from pedro.solver.position import PlayPosition
+from pedro.solver.search import Solver, SolveResult
+
+Engine = Literal["auto", "kernel", "python"]
+
+
+def solve(position: PlayPosition | GameState, engine: Engine = "auto") -> SolveResult:
+    """The best points the bidder's side can take from a play position, and the best plays.
+
+    ``position`` is a ``PlayPosition`` or a ``GameState`` in the play phase.
+    ``engine``: ``auto`` uses the compiled kernel where it applies
+    (``pedro.solver.fast.supports``) and the Python search otherwise;
+    ``python`` forces the reference search; ``kernel`` insists on the kernel.
+    """
+    pos = position if isinstance(position, PlayPosition) else PlayPosition.from_state(position)
+    if engine == "python" or (engine == "auto" and not supports(pos)):
+        return Solver(pos).solve()
+    return solve_kernel(pos)

@@ -1,0 +1,161 @@
+"""The compiled search (``pedro.solver.kernel``) against the Python reference search.
+
+Both must agree on the value and on the whole set of best actions, in every
+catalog variant and in house rules that change the card play; the cases the
+kernel does not handle must go to the Python search.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from tests.test_solver import at_play, positions
+
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.solver import PlayPosition, solve
+from pedro.solver.fast import supports
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import make_ruleset
+
+#: (variant, options): every catalog variant, and options that change how the cards are played
+CASES: list[tuple[str, dict[str, object]]] = [(v, {}) for v in VARIANTS] + [
+    ("cinch", {"first_lead_trump": True}),
+    ("cinch", {"low_rule": "capturer"}),
+    ("cinch", {"plain_lead": "must_follow"}),
+    ("cinch", {"plain_lead": "follow_or_trump_void_must_trump"}),
+    ("nicaragua", {"play_hand_size": 7}),
+    ("pitch_fives", {"partnerships": False}),
+    ("pedro_sancho", {"players": 6}),
+    ("dom_pedro", {"players": 5, "deal_all_out": True}),
+    ("king_pedro", {"plain_lead": "follow_or_trump"}),
+    ("king_pedro", {"plain_lead": "nontrump_if_able"}),
+    ("king_pedro_canadian", {"fold_mandatory": False}),
+    ("sixty_three", {"joker": True}),
+    ("eighty_three", {"nine_card_deal": True}),
+    ("eighty_three", {"low_rule": "dealt"}),
+    ("piedro_jokers", {"off_jack_rank": 1}),
+    ("petro_russian", {"plain_honours_score": True}),
+    ("petro_russian", {"fives_rank": "standard"}),
+]
+
+
+def _id(case: tuple[str, dict[str, object]]) -> str:
+    variant, options = case
+    return variant + "".join(f"+{k}={v}" for k, v in options.items())
+
+
+def agree(state_or_position: GameState | PlayPosition) -> int:
+    """Solve with both engines, check they agree, and return the nodes the kernel searched."""
+    kernel = solve(state_or_position, engine="kernel")
+    python = solve(state_or_position, engine="python")
+    assert kernel.value == python.value
+    assert set(kernel.best) == set(python.best)
+    assert kernel.values == dict.fromkeys(kernel.best, kernel.value)
+    assert (kernel.bidder, kernel.bidder_side, kernel.to_move) == (
+        python.bidder,
+        python.bidder_side,
+        python.to_move,
+    )
+    return kernel.nodes
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_kernel_matches_python_mid_hand(case: tuple[str, dict[str, object]]) -> None:
+    """Positions later in the hand, at trick boundaries and inside tricks."""
+    variant, options = case
+    states = positions(variant, options, 18, 10)
+    assert all(supports(PlayPosition.from_state(s)) for s in states)
+    assert any(s.trick is not None and s.trick.plays for s in states)  # some inside a trick
+    for state in states:
+        assert agree(state) > 0
+
+
+FIRST_LEAD = [
+    "cinch",
+    "pidro",
+    "king_pedro",
+    "king_pedro_canadian",
+    "pitch_fives",
+    "piedro_jokers",
+    "eighty_three",
+]
+
+
+@pytest.mark.parametrize("variant", FIRST_LEAD)
+def test_kernel_matches_python_first_lead(variant: str) -> None:
+    """Fresh deals at the first lead (variants whose Python search is quick enough there)."""
+    checked = 0
+    seed = 0
+    while checked < 3:
+        seed += 1
+        state = at_play(variant, {}, seed)
+        if state is None or state.tricks or (state.trick is not None and state.trick.plays):
+            continue
+        agree(state)
+        checked += 1
+
+
+def test_kernel_on_sampled_worlds() -> None:
+    """A position built from other hands than the true ones (as a sampling player does)."""
+    checked = 0
+    for state in positions("cinch", {}, 14, 6):
+        pos = PlayPosition.from_state(state)
+        others = [s for s in range(4) if s != pos.to_move and pos.hands[s]]
+        a, b = others[0], others[-1]
+        cards = [c for c in range(56) if (pos.hands[a] | pos.hands[b]) >> c & 1]
+        random.Random(checked).shuffle(cards)
+        k = pos.hands[a].bit_count()
+        hands = list(pos.hands)
+        hands[a] = sum(1 << c for c in cards[:k])
+        hands[b] = sum(1 << c for c in cards[k:])
+        agree(dataclasses.replace(pos, hands=tuple(hands)))
+        checked += 1
+    assert checked == 6
+
+
+def test_stacks_in_the_kernel() -> None:
+    """Multi-card first-trick plays (keep_and_bury) run in the kernel, as the engine lists them."""
+    checked = 0
+    seed = 0
+    while checked < 4:
+        seed += 1
+        state = at_play("cinch", {}, seed)
+        if state is None or state.tricks or state.trick is None or state.trick.plays:
+            continue
+        leader = state.current_player
+        rng = random.Random(seed)
+        sizes = {leader: 3, (leader + 2) % 4: 4}
+        hands = []
+        for s, hand in enumerate(state.hands):
+            cards = [c for c in range(56) if hand >> c & 1]
+            hands.append(sum(1 << c for c in rng.sample(cards, min(len(cards), sizes.get(s, 2)))))
+        state.hands = hands
+        state.hands_at_play = list(hands)
+        state.normal_hand = 2
+        state._legal = None
+        assert any((a & ((1 << 56) - 1)).bit_count() > 1 for a in state.legal_actions())
+        assert supports(PlayPosition.from_state(state))
+        agree(state)
+        checked += 1
+
+
+def test_relative_high_low_falls_back_to_python() -> None:
+    """High and Low of the trumps played are not a sum over cards: the Python search runs."""
+    state = positions("pitch_fives", {"relative_high_low": True}, 10, 1)[0]
+    pos = PlayPosition.from_state(state)
+    assert not supports(pos)
+    with pytest.raises(ValueError, match="relative_high_low"):
+        solve(pos, engine="kernel")
+    auto = solve(pos)
+    python = solve(pos, engine="python")
+    assert (auto.value, set(auto.best), auto.nodes) == (python.value, set(python.best), python.nodes)
+
+
+def test_position_needs_the_play_phase() -> None:
+    state = GameState(make_ruleset("cinch"), seed=1)
+    assert state.phase != Phase.PLAY
+    with pytest.raises(ValueError, match="play phase"):
+        PlayPosition.from_state(state)
