@@ -11,6 +11,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, make_player
+from pedro.players.base import RandomPlayer
 from pedro.players.basic import BasicPlayer
 from pedro.players.heuristic import HeuristicPlayer, make_chance
 from pedro.variants.catalog import VARIANTS
@@ -23,8 +24,9 @@ N_BIDS = "W pass, N bid 7, E pass, S pass"  # dealer S: N is the bidder and lead
 def play_game(rules_: Ruleset, seed: int, kinds: list[str], max_hands: int) -> GameState:
     """One game, checking that every action is in the acting seat's legal set."""
     state = GameState(rules_, seed=seed)
+    # few samples keep the bidding by simulation cheap (the bidding has its own tests)
     players = [
-        HeuristicPlayer(seed * 16 + s) if kind == "heuristic" else BasicPlayer(seed * 16 + s)
+        HeuristicPlayer(seed * 16 + s, samples=3) if kind == "heuristic" else BasicPlayer(seed * 16 + s)
         for s, kind in enumerate(kinds)
     ]
     while not state.is_over and state.hand_index < max_hands:
@@ -157,12 +159,13 @@ def _no_high_cards(hand: tuple[int, ...]) -> bool:
 def test_never_bids_the_maximum_without_high_cards(variant_id: str) -> None:
     r = VARIANTS[variant_id]
     seen = 0
-    for seed in range(40):
+    for seed in range(16):
         state = GameState(r, seed=seed)
+        players = [HeuristicPlayer(seed * 16 + s, samples=4) for s in range(r.players)]
         while state.phase == Phase.AUCTION:
             seat = state.current_player
             obs = state.observation(seat)
-            action = HeuristicPlayer(seed).act(obs)
+            action = players[seat].act(obs)
             if _no_high_cards(obs.hand):
                 seen += 1
                 assert not (verb_of(action) == Verb.BID and arg_of(action) >= r.max_bid), (seed, obs.hand)
@@ -188,7 +191,7 @@ def test_keeps_trumps_in_the_exchange(variant_id: str) -> None:
     checked = 0
     for seed in range(12):
         state = GameState(r, seed=seed)
-        players = [HeuristicPlayer(seed * 16 + s) for s in range(r.players)]
+        players = [HeuristicPlayer(seed * 16 + s, samples=3) for s in range(r.players)]
         while not state.is_over and state.hand_index < 1:
             seat = state.current_player
             obs = state.observation(seat)
@@ -209,3 +212,29 @@ def test_keeps_trumps_in_the_exchange(variant_id: str) -> None:
                         assert chosen & offered == offered, seed
             state.apply(action)
     assert checked
+
+
+@pytest.mark.parametrize("variant_id", ["cinch", "nicaragua"])
+def test_claims_a_face_up_trump_for_its_least_useful_card(variant_id: str) -> None:
+    # random players throw trumps away face up; the heuristic takes them back with its lowest card
+    r = rules(variant_id, discards_face_up=True, trump_discard_claim="anyone")
+    claims = 0
+    for seed in range(6):
+        state = GameState(r, seed=seed)
+        others = [RandomPlayer(seed * 4 + s) for s in range(r.players)]
+        player = HeuristicPlayer(seed, simulated=False)
+        while not state.is_over and state.hand_index < 1:
+            obs = state.observation(state.current_player)
+            legal = obs.legal
+            if isinstance(legal, tuple) and any(verb_of(a) == Verb.CLAIM for a in legal):
+                action = player.act(obs)
+                assert verb_of(action) == Verb.CLAIM
+                trumps = r.tables(state.trump).trump_mask
+                given = [x for x in cards_of(arg_of(action)) if not trumps >> x & 1]
+                offered = {x for a in legal if a != PASS for x in cards_of(arg_of(a)) if not trumps >> x & 1}
+                assert given[0] % 13 == min(x % 13 for x in offered)
+                claims += 1
+            else:
+                action = others[state.current_player].act(obs)
+            state.apply(action)
+    assert claims

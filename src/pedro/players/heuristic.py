@@ -2,19 +2,15 @@
 
 What it adds to ``basic``:
 
-* **Bidding by risk.** The side's points with each trump suit are estimated
-  from the hand (``basic.expected_points``, nudged once by whether partner
-  bid or passed, and capped below the points in play). The chance of making
-  a bid ``b`` is a normal tail around that estimate (spread measured in
-  simulation: about 0.28 of the points in play). It bids only what it makes
-  with a set chance: about two in three in a single-round auction, less in a
-  continuing auction (where giving way hands the contract over cheaply), less
-  again when the opponents would go out on their own contract
-  (bidder-goes-out, bid-to-win end rules) or its own side can only go out by
-  bidding, more under bid-scoring or difference scoring and near a losing
-  score. A weak hand never bids the maximum; a forced dealer raises only with
-  a very likely contract; partner's contract is overcalled only when nearly
-  sure.
+* **Bidding by simulation** (``players.bidding``). The hand is played out
+  on sampled deals of the unseen cards, with this player's own exchange and
+  card play at every seat, once per likely trump suit and once for the
+  contract that arises if it passes; every legal call is scored with the
+  variant's own scoring and end rules against the game score, and the best
+  mean is called. Trumps are named the same way for the contract won. With
+  ``simulated=False`` (the rollouts' own players) it bids by the older rule:
+  a normal tail around ``basic.expected_points`` and a needed chance of
+  making the bid set by the auction, the scoring and the game score.
 * **Card counting.** It tracks every card seen and the seats known to hold
   no trumps (a non-trump played to a trump lead, a cold, out or folded seat,
   no trumps left unseen) and, where every non-trump is discarded, how many
@@ -32,9 +28,18 @@ What it adds to ``basic``:
 * **Leading.** The attacking side draws trumps with boss trumps and with
   non-scoring high trumps while an opponent may still hold trumps; otherwise
   it leads its cheapest non-scoring card.
-* **Exchange** (keep, kill, give, fold, discard) and trump choice are
-  ``basic``'s: keep every trump offered, discard non-trumps, name the suit
-  with the best estimate.
+* **Exchange.** Every card choice ranks cards by what they are worth kept:
+  trumps by scoring class (non-scoring, the Low, one-point, pedros) then
+  strength, non-trumps by rank. So it *keeps* every trump offered (rob, take
+  the stock, pick) and non-trumps only to fill the hand; *discards* the
+  non-trumps (and, where more must go, the weakest non-scoring trumps);
+  *kills* and *gives* the lowest non-scoring trumps, keeping its pedros (a
+  partner who receives excess trumps gets cards to play, the giver keeps the
+  points it can protect); *folds* a trumpless hand; with one trump (or two
+  with the Low) it gives them to partner and folds unless it is the bidder,
+  since a lone trump helps partner more than it can take a trick alone; and
+  *claims* a face-up discarded trump whenever offered, the best trump for its
+  lowest non-trump.
 """
 
 from __future__ import annotations
@@ -47,7 +52,9 @@ from pedro.engine.actions import PASS, PROTECT, Verb, arg_of, play_cards, play_t
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Status
 from pedro.engine.play import effective_suit, trick_winner
+from pedro.players.base import Player
 from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
+from pedro.players.bidding import SAMPLES, Estimator, choose_trump, evaluate_calls
 from pedro.variants.model import (
     AuctionModel,
     DiscardPolicy,
@@ -91,9 +98,18 @@ class HeuristicPlayer(BasicPlayer):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(
+        self, seed: int | str | None = None, *, simulated: bool = True, samples: int = SAMPLES
+    ) -> None:
         super().__init__(seed)
         self.rng = random.Random(f"heuristic:{seed}")
+        self.seed = seed
+        #: bid and name trumps by simulation (False: by the hand-crafted estimate, as rollouts do)
+        self.simulated = simulated
+        #: sampled deals per estimate (fewer: faster and noisier)
+        self.samples = samples
+        self._estimator: tuple[tuple[int, int, tuple[int, ...]], Estimator] | None = None
+        self._policy: list[Player] | None = None
 
     # ------------------------------------------------------------------ auction
 
@@ -109,7 +125,37 @@ class HeuristicPlayer(BasicPlayer):
                 value += 0.6 * unit if any(a != PASS for a in said) else -0.4 * unit
         return min(value, 0.9 * rules.total_points)
 
+    def estimator(self, obs: Observation) -> Estimator:
+        """Sampled deals and rollouts for this hand, kept for the seat's later calls in the auction."""
+        key = (obs.hand_index, obs.seat, tuple(obs.hand))
+        if self._estimator is not None and self._estimator[0] == key:
+            return self._estimator[1]
+        if self._policy is None:
+            self._policy = [
+                HeuristicPlayer(f"{self.seed}:rollout:{s}", simulated=False) for s in range(obs.rules.players)
+            ]
+        seed = f"bid:{self.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
+        est = Estimator(obs, self._policy, seed, self.samples)
+        self._estimator = (key, est)
+        return est
+
     def _bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
+        if not self.simulated:
+            return self._rule_bid(obs, rules, legal)
+        values = evaluate_calls(self.estimator(obs), obs, legal)
+        if not values:
+            return self._rule_bid(obs, rules, legal)
+        order = {a: i for i, a in enumerate(legal)}
+        # ties go to passing, then to the lowest call
+        return max(values, key=lambda c: (round(c.value, 9), -order[c.action])).action
+
+    def _name_trump(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
+        if not self.simulated:
+            return super()._name_trump(obs, rules, legal)
+        return choose_trump(self.estimator(obs), obs, legal)
+
+    def _rule_bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
+        """The bid by rule: what the hand-crafted estimate makes with a set chance."""
         total = rules.total_points
         value = self.estimate(obs, rules)
         bids = sorted(arg_of(a) for a in legal if verb_of(a) == Verb.BID)
@@ -165,6 +211,23 @@ class HeuristicPlayer(BasicPlayer):
             if rules.lose_at is not None and ours - rules.max_bid <= rules.lose_at:
                 need += 0.1
         return max(0.3, min(0.8, need))
+
+    # ------------------------------------------------------------------ exchange
+
+    def _exchange_list(self, obs: Observation, legal: tuple[int, ...]) -> int:
+        """Claims take the best face-up trump for the least useful non-trump; folds as ``basic``."""
+        claims = [a for a in legal if verb_of(a) == Verb.CLAIM]
+        if claims and obs.trump is not None:
+            tt = obs.rules.tables(obs.trump)
+
+            def gain(action: int) -> float:
+                cards = cards_of(arg_of(action))
+                trump = sum(tt.points[c] * 100 + tt.strength[c] for c in cards if tt.trump_mask >> c & 1)
+                given = sum(c % 13 for c in cards if not tt.trump_mask >> c & 1)
+                return trump - given
+
+            return max(claims, key=lambda a: (gain(a), -a))
+        return super()._exchange_list(obs, legal)
 
     def _view(self, obs: Observation, rules: Ruleset, tt: TrumpTables) -> _PlayView:
         return _HeuristicView(obs, rules, tt)

@@ -1,0 +1,138 @@
+"""Play out one hand from a seat's point of view: sampled unseen cards, a forced contract, a policy.
+
+Bidding by simulation asks "with this hand, if seat S declared suit T, how
+many points would each side take?". This module answers it for one sampled
+deal: the seat's own first-deal cards are fixed, every card it cannot see is
+shuffled into the other hands, the kitty and the stock, the auction is
+driven so that the chosen seat holds the contract, trumps are named, and
+then the exchange and the play are played out by a given policy for every
+seat (a rollout) through the engine itself, so every variant's exchange and
+play rules apply unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pedro.engine.actions import PASS, Verb, arg_of, trump_action, verb_of
+from pedro.engine.choices import CardChoice
+from pedro.engine.deal import deal_positions, shuffle
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players.base import Player
+from pedro.variants.model import Ruleset
+
+
+class SampledDeals:
+    """A deal source whose first hand gives ``seat`` exactly ``hand`` and shuffles the rest.
+
+    Later hands (the engine deals the next one when a hand ends) and the wash
+    are plain seeded shuffles: the simulation never looks at them.
+    """
+
+    skips_taken_wash_cards = True
+
+    def __init__(
+        self, rules: Ruleset, dealer: int, seat: int, hand: Sequence[int], rng: random.Random
+    ) -> None:
+        self.rng = rng
+        self._dealer = dealer
+        packets = (1,) if rules.deal_all_out else rules.packets
+        positions = deal_positions(rules.players, dealer, rules.first_deal_size, tuple(packets))[seat]
+        # a bidder who already took the kitty holds it too: those cards go back to the kitty
+        first_deal = rules.players * rules.first_deal_size
+        kitty = range(first_deal, first_deal + max(0, len(hand) - len(positions)))
+        wanted = set(positions) | set(kitty)
+        mine = set(hand)
+        rest = [c for c in rules.deck if c not in mine]
+        shuffle(rng, rest)
+        own = iter(sorted(hand))
+        others = iter(rest)
+        self.first = [next(own) if i in wanted else next(others) for i in range(len(rules.deck))]
+
+    def first_dealer(self, players: int) -> int:
+        return self._dealer
+
+    def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
+        if hand_index == 0:
+            return list(self.first)
+        cards = list(deck)
+        shuffle(self.rng, cards)
+        return cards
+
+    def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
+        cards = sorted(pile)
+        shuffle(self.rng, cards)
+        return cards
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One simulated hand: the points each side took, with the declarer and trumps it was played with."""
+
+    declarer: int
+    trump: int
+    points: tuple[int, ...]
+
+
+def contract_state(
+    rules: Ruleset, deals: SampledDeals, declarer: int, bid: int, trump: int
+) -> GameState | None:
+    """The first hand of a game dealt by ``deals``, the auction won by ``declarer`` bidding ``bid``.
+
+    Every other seat passes; the declarer names ``trump``. None when the rules
+    do not let that contract arise (the bid is not a legal call).
+    """
+    state = GameState(rules, deals=deals)
+    while state.phase == Phase.AUCTION and state.hand_index == 0:
+        seat = state.current_player
+        legal = state.legal()
+        assert not isinstance(legal, CardChoice)
+        if seat == declarer:
+            bids = [a for a in legal if verb_of(a) == Verb.BID]
+            if not bids:
+                return None
+            action = min(bids, key=lambda a: (abs(arg_of(a) - bid), a))
+        else:
+            action = PASS if PASS in legal else legal[0]
+        state.apply(action)
+    if state.phase != Phase.TRUMP or state.hand_index != 0:
+        return None
+    if state.current_player != declarer:
+        return None
+    choices = state.legal()
+    action = trump_action(trump)
+    if isinstance(choices, CardChoice) or action not in choices:
+        return None
+    state.apply(action)
+    return state
+
+
+def play_out(state: GameState, players: Sequence[Player]) -> tuple[int, ...]:
+    """Play the current hand to its end with one policy per seat; the points per side."""
+    start = len(state.results)
+    while not state.is_over and len(state.results) == start:
+        seat = state.current_player
+        legal = state.legal()
+        if isinstance(legal, list) and len(legal) == 1:
+            state.apply(legal[0])  # a forced play needs no observation (the costly part of a turn)
+            continue
+        state.apply(players[seat].act(state.observation(seat)))
+    return tuple(state.results[start].points)
+
+
+def simulate(
+    rules: Ruleset,
+    deals: SampledDeals,
+    declarer: int,
+    bid: int,
+    trump: int,
+    players: Sequence[Player],
+) -> Outcome | None:
+    """One rollout of the contract (``declarer``, ``bid``, ``trump``) on one sampled deal."""
+    state = contract_state(rules, deals, declarer, bid, trump)
+    if state is None:
+        return None
+    return Outcome(declarer, trump, play_out(state, players))
