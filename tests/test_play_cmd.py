@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from pedro.engine.actions import (
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
+from pedro.players import choose
 from pedro.players.basic import BasicPlayer
 from pedro.records import read_record, replay
 from pedro.variants.catalog import VARIANTS
@@ -378,3 +380,36 @@ def test_big_card_choices_show_the_rule_not_every_set() -> None:
     assert isinstance(obs.legal, CardChoice) and obs.legal.upper_bound() > 12
     text = render.choices_markup(obs, state.rules)
     assert "rule:" in text and obs.legal.rule in text
+
+
+def test_hint_is_off_unless_asked_for(tmp_path: Path) -> None:
+    script = Script("hint", "quit")
+    game, console = new_game(tmp_path, script, seed=3)
+    assert game.run() == 0
+    assert "start the game with pedro play --hints" in console.export_text()
+
+
+def test_hints_value_calls_and_card_plays_with_the_experts_estimates(tmp_path: Path) -> None:
+    console = Console(record=True, width=110, force_terminal=False, color_system=None)
+    script = Script()
+    game = TerminalGame(
+        console, make_ruleset("cinch", {}), seat_players(None, 4), seed=3, save=tmp_path / "g.json",
+        hints=True, ask=script,
+    )  # fmt: skip
+    script.game = game
+    script.lines = ["hint"]  # at the first call
+    while game.state.phase != Phase.PLAY or game.state.current_player != game.human:
+        seat = game.state.current_player
+        action = game.ask_human() if seat == game.human else choose(game.players[seat], game.state)
+        game.apply(seat, action)
+    text = console.export_text()
+    assert "expert's estimate (change of your score)" in text
+    script.lines = ["hint", "quit"]
+    assert game.run() == 0
+    text = console.export_text()
+    assert "expert's estimate (points your side takes this hand)" in text
+    # every legal play is listed with a value (up to ten)
+    legal = game.state.legal()
+    shown = text.rsplit("points your side takes this hand", 1)[1]
+    values = [line for line in shown.splitlines() if re.fullmatch(r"  \S.* \d+\.\d\d", line)]
+    assert len(values) == min(len(legal), 10)

@@ -21,22 +21,8 @@ from typing import Any, Protocol
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
+from pedro.players.estimates import Estimates
 from pedro.records import replay
-
-
-@dataclass(frozen=True)
-class Estimates:
-    """The value of each legal choice of one decision, in ``unit``."""
-
-    unit: str
-    values: Mapping[int, float]
-
-    def best(self) -> float:
-        return max(self.values.values())
-
-    def ranked(self) -> list[tuple[int, float]]:
-        """The choices, best first (ties in action order, so the listing is stable)."""
-        return sorted(self.values.items(), key=lambda item: (-item[1], item[0]))
 
 
 class ChoiceEstimator(Protocol):

@@ -45,7 +45,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState, IllegalActionError
-from pedro.players import PLAYERS, Player, UnknownPlayerError, make_player
+from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, make_player
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
@@ -128,8 +128,8 @@ def seat_players(players: str | None, n: int) -> list[str]:
             f"or {n} names with 'human' at your seat; got {players!r}; players are: {', '.join(PLAYERS)}"
         )
     for kind in names:
-        if kind != HUMAN and kind not in PLAYERS:
-            raise UnknownPlayerError(f"unknown player {kind!r}; players are: {HUMAN}, {', '.join(PLAYERS)}")
+        if kind != HUMAN:
+            check_player(kind)
     return names
 
 
@@ -194,10 +194,7 @@ class TerminalGame:
         try:
             while not self.state.is_over:
                 seat = self.state.current_player
-                if seat == self.human:
-                    action = self.ask_human()
-                else:
-                    action = self.players[seat].act(self.state.observation(seat))
+                action = self.ask_human() if seat == self.human else choose(self.players[seat], self.state)
                 self.apply(seat, action)
         except _Quit:
             self.say("You leave the game.")

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from pedro.cli.render import progress_bar
 from pedro.engine.state import GameState
-from pedro.players import PLAYERS, UnknownPlayerError
+from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.games import GameFailure, play_game
 from pedro.records import record_from_game, record_line
 from pedro.variants.catalog import UnknownVariantError
@@ -133,8 +133,7 @@ def player_names(players: str | None, rules: Ruleset) -> list[str]:
             f"for every seat, got {players!r}; players are: {', '.join(PLAYERS)}"
         )
     for name in names:
-        if name not in PLAYERS:
-            raise UnknownPlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYERS)}")
+        check_player(name)
     return names
 
 

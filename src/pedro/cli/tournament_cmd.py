@@ -38,7 +38,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pedro.cli.render import progress_bar
-from pedro.players import PLAYERS, UnknownPlayerError
+from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.tournament.ray_backend import RayBackend, RayBackendError
 from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
 from pedro.tournament.runner import LABELS, Backend, LocalBackend, TournamentError, run_tournament
@@ -65,8 +65,7 @@ def parse_players(players: str | None) -> list[str]:
             f"players are: {', '.join(PLAYERS)}"
         )
     for name in names:
-        if name not in PLAYERS:
-            raise UnknownPlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYERS)}")
+        check_player(name)
     return names
 
 

@@ -1,12 +1,19 @@
-"""Computer players, chosen by name wherever a player is chosen."""
+"""Computer players, chosen by name wherever a player is chosen.
+
+A name may carry a setting after a colon: ``expert:N`` is the expert with
+``N`` sampled worlds per card play, always (``expert`` alone: 40 worlds,
+fewer for plays with many choices; see ``pedro.players.expert``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from pedro.players.base import Player, RandomPlayer
+from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
+from pedro.players.expert import MAX_SAMPLES, ExpertPlayer
 from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.omniscient import OmniscientPlayer
 
 PlayerFactory = Callable[[int | str | None], Player]
 
@@ -15,27 +22,57 @@ PLAYERS: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "basic": BasicPlayer,
     "heuristic": HeuristicPlayer,
+    "expert": ExpertPlayer,
+    "omniscient": OmniscientPlayer,
 }
+
+#: Players that take a setting after a colon, and what it is.
+SETTINGS = {"expert": f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}"}
 
 
 class UnknownPlayerError(ValueError):
     pass
 
 
+def _allowed() -> str:
+    return f"players are: {', '.join(PLAYERS)}; settings: {'; '.join(SETTINGS.values())}"
+
+
+def check_player(spec: str) -> None:
+    """Raise ``UnknownPlayerError`` (saying what is allowed) unless ``spec`` names a player."""
+    make_player(spec, 0)
+
+
 def make_player(name: str, seed: int | str | None = None) -> Player:
-    """A computer player by name (see ``PLAYERS``)."""
-    factory = PLAYERS.get(name)
+    """A computer player by name (see ``PLAYERS``), with an optional setting (``expert:64``)."""
+    base, colon, setting = name.partition(":")
+    factory = PLAYERS.get(base)
     if factory is None:
-        raise UnknownPlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYERS)}")
-    return factory(seed)
+        raise UnknownPlayerError(f"unknown player {name!r}; {_allowed()}")
+    if not colon:
+        return factory(seed)
+    if base != "expert":
+        raise UnknownPlayerError(f"player {base!r} takes no setting (got {name!r}); {_allowed()}")
+    text = setting.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
+        raise UnknownPlayerError(
+            f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {setting!r}"
+        )
+    return ExpertPlayer(seed, samples=int(text), max_solves=None)
 
 
 __all__ = [
     "PLAYERS",
+    "SETTINGS",
     "BasicPlayer",
+    "ExpertPlayer",
     "HeuristicPlayer",
+    "OmniscientPlayer",
     "Player",
     "RandomPlayer",
+    "StateAwarePlayer",
     "UnknownPlayerError",
+    "check_player",
+    "choose",
     "make_player",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pedro.engine.deal import DealError
 from pedro.engine.state import GameState, IllegalActionError
-from pedro.players import Player, make_player
+from pedro.players import Player, choose, make_player
 from pedro.variants.model import Ruleset
 
 
@@ -24,7 +24,7 @@ def play_game(rules: Ruleset, names: Sequence[str], game_seed: int, max_hands: i
     seats: list[Player] = [make_player(name, game_seed * 16 + s) for s, name in enumerate(names)]
     while not state.is_over and len(state.results) < max_hands:
         seat = state.current_player
-        action = seats[seat].act(state.observation(seat))
+        action = choose(seats[seat], state)
         try:
             state.apply(action)
         except IllegalActionError as exc:

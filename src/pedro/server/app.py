@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from pedro.players import PLAYERS
+from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -233,10 +233,10 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
     for i, s in enumerate(spec.seats):
         if s.kind == "computer":
             player = s.player or "basic"
-            if player not in PLAYERS:
-                raise _HttpError(
-                    400, f"seat {i}: unknown computer player {player!r}; players are: {', '.join(PLAYERS)}"
-                )
+            try:
+                check_player(player)
+            except UnknownPlayerError as exc:
+                raise _HttpError(400, f"seat {i}: {exc}") from None
             seats.append(SeatRow(i, "computer", player=player))
         else:
             if s.player is not None:

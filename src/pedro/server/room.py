@@ -22,7 +22,7 @@ import orjson
 from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
 from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
-from pedro.players import make_player
+from pedro.players import StateAwarePlayer, make_player
 from pedro.records import record_from_game
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
@@ -242,8 +242,12 @@ class Room:
             # seeded by the table and the action's place, so a restarted server decides the same
             seq = self.seq
             player = make_player(name, seed=f"{self.row.seed}:{seq}")
-            # a thread keeps the tables served while a slow player thinks
-            action = await asyncio.to_thread(player.act, self.state.observation(seat))
+            # a thread keeps the tables served while a slow player thinks (the solver lets go of
+            # the GIL); a player that reads the whole state is given a copy, as the game goes on
+            if isinstance(player, StateAwarePlayer):
+                action = await asyncio.to_thread(player.act_on_state, self.state.clone(), seat)
+            else:
+                action = await asyncio.to_thread(player.act, self.state.observation(seat))
             if self.seq != seq or not self.computer_turn():
                 continue  # the player came back and acted meanwhile
             try:

@@ -654,7 +654,7 @@ def node(
     return best
 
 
-@njit(_ROOT_SIG, cache=_CACHE)
+@njit(_ROOT_SIG, cache=_CACHE, nogil=True)
 def solve_root(
     mem: np.ndarray,
     active: int,

@@ -1,0 +1,341 @@
+"""``expert``: card play by sampling the hidden hands and solving each guess exactly.
+
+Bids, trumps and the exchange are ``heuristic``'s; only the card play differs.
+For a play the expert draws worlds consistent with what its seat has seen
+(``pedro.players.sampling``: hands, voids shown in play, statuses, what the
+exchange allows, the auction as weights), and in each world values every
+legal play with the exact solver: the play is made, the play goes on by the
+rules to the next seat that must play, and the rest is solved with perfect
+information. It plays the action whose weighted average over the worlds is
+best for its side.
+
+**The objective.** The solver's value is the points of the bidder's side.
+The bidder's side maximizes it. The other side takes the points in play it
+does not: ``total - value``, where ``total`` is every point the world's cards
+can score (cards in play, the Low's holder, credits). In a partnership game
+that is exactly the other side's points. In an individual game the solver
+plays every non-bidder as one coalition against the bidder ("paranoid"), and
+a non-bidder's estimate is the coalition's points, what the bidder does not
+take: keeping the bidder from his contract is what a non-bidder plays for.
+
+**Cost.** One solve per (world, distinct play): plays of equal effect are one
+class (cards of no points, adjacent in their suit or in trump order once the
+cards between them are in this hand or gone). Identical worlds are solved
+once. ``samples`` fixes the number of worlds (deterministic: the draw is
+seeded by the player's seed and the decision); ``max_solves`` lowers it for
+plays with many distinct choices (the default player: 40 worlds, at most
+240 solves, at least 10 worlds; ``expert:N`` is N worlds always). An
+optional ``time_limit`` stops valuing new worlds once that many seconds
+have passed (then the result depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+
+from pedro.cards import cards_of, mask_of
+from pedro.engine.observation import Observation
+from pedro.engine.phases import Phase
+from pedro.engine.scoring import TrickCards, count_points
+from pedro.players.bidding import evaluate_calls
+from pedro.players.estimates import POINTS, SCORE, Estimates
+from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
+from pedro.solver import PlayPosition, solve
+from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
+
+#: Worlds per decision of the default ``expert``, and its cap on solves per decision: a play
+#: with many distinct choices (the stacks of a first trick) is valued on fewer worlds, not
+#: fewer than ``MIN_WORLDS``, which keeps the slowest decisions near the typical ones.
+DEFAULT_SAMPLES = 40
+DEFAULT_MAX_SOLVES = 240
+MIN_WORLDS = 10
+#: Bounds of the ``expert:N`` setting.
+MAX_SAMPLES = 1000
+_CARD_BITS = (1 << 56) - 1
+_TIE = 1e-9
+
+
+class ExpertPlayer(HeuristicPlayer):
+    """``heuristic``'s bids and exchange; card play by sampled worlds solved exactly."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        samples: int = DEFAULT_SAMPLES,
+        time_limit: float | None = None,
+        max_solves: int | None = DEFAULT_MAX_SOLVES,
+    ) -> None:
+        super().__init__(seed)
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive, got {time_limit}")
+        #: worlds sampled per card play, and the optional time limit (names apart from the
+        #: heuristic's own bidding settings)
+        self.worlds = samples
+        self.max_solves = max_solves
+        self.expert_seed = seed
+        self.play_time_limit = time_limit
+        #: worlds valued at the last decision (for measurements)
+        self.last_worlds = 0
+
+    def act(self, obs: Observation) -> int:
+        if obs.phase == Phase.PLAY and obs.my_turn and isinstance(obs.legal, tuple) and len(obs.legal) > 1:
+            values = self.evaluate(obs)
+            if values:
+                return self._pick(obs, values)
+        return super().act(obs)
+
+    def _pick(self, obs: Observation, values: Mapping[int, float]) -> int:
+        """The best action; among equals, ``heuristic``'s choice when it is one of them."""
+        top = max(values.values())
+        best = sorted(a for a, v in values.items() if v >= top - _TIE)
+        if len(best) == 1:
+            return best[0]
+        preferred = super().act(obs)
+        return preferred if preferred in best else best[0]
+
+    def estimates(self, obs: Observation) -> Estimates | None:
+        """What each legal choice is worth: plays in points, calls in score (``pedro.players.estimates``).
+
+        Calls are valued by the simulation ``heuristic`` bids by; the other decisions
+        (trumps, the exchange) are not valued.
+        """
+        if not obs.my_turn or not isinstance(obs.legal, tuple):
+            return None
+        if obs.phase == Phase.AUCTION:
+            calls = evaluate_calls(self.estimator(obs), obs, obs.legal)
+            return Estimates(SCORE, {c.action: c.value for c in calls}) if calls else None
+        if obs.phase != Phase.PLAY:
+            return None
+        values = self.evaluate(obs)
+        return Estimates(POINTS, values) if values else None
+
+    def evaluate(self, obs: Observation) -> dict[int, float]:
+        """Each legal play -> expected points its seat's side takes in this hand (module docstring).
+
+        Empty when no consistent world was found (the caller falls back to ``heuristic``).
+        """
+        if obs.phase != Phase.PLAY or obs.legal is None or not obs.my_turn:
+            raise ValueError("evaluate needs the seat's turn in the card play")
+        legal = list(obs.legal)
+        rng = random.Random(f"expert:{self.expert_seed}:{obs.hand_index}:{_plays_made(obs)}:{obs.seat}")
+        start = time.perf_counter()
+        reps = play_classes(obs, legal)
+        distinct = sorted(set(reps.values()))
+        count = self.worlds
+        if self.max_solves is not None:
+            count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
+        worlds = sample_worlds(obs, count, rng)
+        sums = dict.fromkeys(distinct, 0.0)
+        total_weight = 0.0
+        done: dict[tuple[int, ...], dict[int, float]] = {}
+        used = 0
+        for world in worlds:
+            limit = self.play_time_limit
+            if limit is not None and used >= 2 and time.perf_counter() - start > limit:
+                break
+            values = done.get(world.hands)
+            if values is None:
+                values = done[world.hands] = world_values(obs, world, distinct)
+            for a in distinct:
+                sums[a] += world.weight * values[a]
+            total_weight += world.weight
+            used += 1
+        self.last_worlds = used
+        if not used or total_weight <= 0:
+            return {}
+        return {a: sums[reps[a]] / total_weight for a in legal}
+
+
+def _plays_made(obs: Observation) -> int:
+    made = sum(len(t.plays) for t in obs.tricks)
+    return made + (len(obs.trick.plays) if obs.trick is not None else 0)
+
+
+# ---------------------------------------------------------------- plays of equal effect
+
+
+def play_classes(obs: Observation, legal: list[int]) -> dict[int, int]:
+    """Each legal play -> a representative play of equal value in every world.
+
+    Two single cards are alike when neither scores and every card between them
+    (trump order, or rank in their plain suit) is in this hand among the alike
+    cards or is gone for good (played in a finished trick, laid aside face up,
+    the seat's own discards). Off for stacks and ``relative_high_low`` (the
+    lowest trump played scores there).
+    """
+    rules = obs.rules
+    assert obs.trump is not None
+    tt = rules.tables(obs.trump)
+    reps = {a: a for a in legal}
+    if rules.relative_high_low or any((a & _CARD_BITS).bit_count() != 1 for a in legal):
+        return reps
+    gone = mask_of(obs.own_discards)
+    for t in obs.tricks:
+        for _seat, cards in t.plays:
+            gone |= mask_of(cards)
+    for cards in obs.face_up:
+        gone |= mask_of(cards)
+    zero = {
+        (a & _CARD_BITS).bit_length() - 1: a
+        for a in legal
+        if not tt.points[(a & _CARD_BITS).bit_length() - 1]
+    }
+    if len(zero) < 2:
+        return reps
+    quiet = mask_of(zero) | gone
+    for group, ranked in _orders(rules, tt):
+        run_rep = -1
+        blocked = True
+        for c in group:
+            if c in zero:
+                if run_rep >= 0 and not blocked:
+                    reps[zero[c]] = reps[zero[run_rep]]
+                else:
+                    run_rep = c
+                blocked = False
+            elif ranked and not quiet >> c & 1:
+                blocked = True
+    return reps
+
+
+def _orders(rules: Ruleset, tt: TrumpTables) -> list[tuple[list[int], bool]]:
+    """Classes of comparable cards in order, and whether order matters in them.
+
+    Trumps rank by strength; plain cards of a suit rank, or, where plain cards
+    never rank (the leader wins a trick without trumps), are all alike.
+    """
+    deck = rules.deck
+    trumps = sorted((c for c in deck if tt.trump_mask >> c & 1), key=lambda c: tt.strength[c])
+    out = [(trumps, True)]
+    for suit in range(4):
+        plain = [c for c in deck if c < 52 and c // 13 == suit and not tt.trump_mask >> c & 1]
+        out.append((sorted(plain), rules.plain_ranking))
+    return out
+
+
+# ---------------------------------------------------------------- one world
+
+
+def credits_of(obs: Observation) -> tuple[tuple[int, ...], int]:
+    """Points credited per side for scoring trumps laid aside, and those cards (notes K11, K19).
+
+    Seen from the table: the face-up discards (and the seat's own discards).
+    """
+    rules = obs.rules
+    assert obs.trump is not None
+    tt = rules.tables(obs.trump)
+    credits = [0] * rules.num_sides
+    credited = 0
+    policy = rules.excess_trumps
+    if policy not in (ExcessTrumps.DISCARD_NONSCORING_FACE_UP, ExcessTrumps.MUST_DISCARD_TO_6):
+        return tuple(credits), 0
+    for s in range(rules.players):
+        laid = mask_of(obs.face_up[s])
+        if s == obs.seat:
+            laid |= mask_of(obs.own_discards)
+        scoring = laid & tt.trump_mask & tt.scoring_mask
+        if not scoring:
+            continue
+        side = rules.side_of(s)
+        if policy == ExcessTrumps.MUST_DISCARD_TO_6:
+            side = next(o for o in range(rules.num_sides) if o != side)
+        credits[side] += sum(tt.points[c] for c in cards_of(scoring))
+        credited |= scoring
+    return tuple(credits), credited
+
+
+def position_of(obs: Observation, machine: PlayMachine) -> PlayPosition:
+    """The solver's position for a world, at the machine's turn."""
+    assert obs.trump is not None and obs.bidder is not None
+    credits, credited = credits_of(obs)
+    return PlayPosition(
+        rules=obs.rules,
+        trump=obs.trump,
+        bidder=obs.bidder,
+        hands=tuple(machine.hands),
+        statuses=tuple(machine.status),
+        tricks=tuple((winner, tuple(plays)) for _leader, plays, winner in machine.tricks),
+        leader=machine.leader,
+        plays=tuple(machine.plays),
+        to_move=machine.current,
+        first_lead_pending=machine.first_lead_pending,
+        credits=credits,
+        credited=credited,
+        low_dealt_to=_low_dealt_to(obs, machine),
+        hand_size=machine.hand_size,
+    )
+
+
+def _low_dealt_to(obs: Observation, machine: PlayMachine) -> int:
+    """Under ``low_rule = dealt``, the Low's first receiver, taken to be its holder at the first lead.
+
+    (Who was dealt a card that changed hands in the exchange is not in the observation.)
+    """
+    rules = obs.rules
+    if rules.low_rule != LowRule.DEALT:
+        return -1
+    low = machine.tt.low_card
+    if low < 0:
+        return -1
+    played = played_by(obs)
+    for s in range(rules.players):
+        if (machine.hands[s] | played[s]) >> low & 1:
+            return s
+    return -1
+
+
+def _points(obs: Observation, machine: PlayMachine, tricks: list[TrickCards]) -> list[int]:
+    pos = position_of(obs, machine)
+    holder: dict[int, int] = {}
+    low = machine.tt.low_card
+    if low >= 0 and obs.rules.low_rule == LowRule.HOLDER:
+        for s, h in enumerate(pos.hands_at_play()):
+            if h >> low & 1:
+                holder[low] = s
+    dealt = {low: pos.low_dealt_to} if pos.low_dealt_to >= 0 else {}
+    points, _ = count_points(obs.rules, machine.tt, tricks, holder, dealt, list(pos.credits), pos.credited)
+    return points
+
+
+def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int, float]:
+    """Each action's points for the seat's side in one world, with best play afterwards."""
+    rules = obs.rules
+    assert obs.bidder is not None
+    bidder_side = rules.side_of(obs.bidder)
+    mine = rules.side_of(obs.seat) == bidder_side
+    base = world.machine
+    # every point the world's cards can score: one trick holding every card in play
+    everything = 0
+    for h in base.hands:
+        everything |= h
+    for p in played_by(obs):
+        everything |= p
+    total = sum(_points(obs, base, [TrickCards(obs.bidder, ((obs.bidder, everything),))]))
+    out: dict[int, float] = {}
+    for action in actions:
+        m = base.copy()
+        m.play(action)
+        if m.prepare():
+            value = solve(position_of(obs, m)).value
+        else:
+            done = [TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for _l, plays, w in m.tricks]
+            value = _points(obs, m, done)[bidder_side]
+        out[action] = float(value if mine else total - value)
+    return out
+
+
+__all__ = [
+    "DEFAULT_MAX_SOLVES",
+    "DEFAULT_SAMPLES",
+    "MAX_SAMPLES",
+    "ExpertPlayer",
+    "play_classes",
+    "world_values",
+]

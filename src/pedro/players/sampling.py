@@ -1,0 +1,753 @@
+"""Guessing the hidden cards: worlds consistent with everything one seat has seen.
+
+A *world* gives every seat's hand now. It is consistent with an observation
+when nothing the seat saw rules it out:
+
+* the seat's own hand, each seat's hand size, and the hands shown face up by
+  cold, up or out players are exactly as seen;
+* no hand holds a card that was played, laid aside face up, killed, or is
+  one of the seat's own discards;
+* a card the seat saw elsewhere (the stock it looked through, the others'
+  discards it picked from, cards it gave its partner) is at most in its
+  partner's hand: what the seat did not take or give is out of play;
+* the card play so far replays under the variant's rules from the world's
+  hands at the first lead (each seat's hand now plus the cards it played):
+  every play legal and by the seat whose turn it was, the same tricks and
+  winners, the same seats gone cold, up or out. This is what makes a seat
+  that did not follow a trump lead hold no trump, under each variant's own
+  follow rule (``pedro.engine.play``), and a seat that is still playing under
+  the "up" rule hold one;
+* what the exchange allows a hand to hold: where every non-trump is
+  discarded (and trumps may not be), a seat kept ``cards held - cards laid
+  aside`` trumps, all of them still in its hand or played (filled cards only
+  add) -- unless a short stock dealt discards again, which the counts rule
+  out only sometimes: otherwise the sampler assumes it (the true hands broke
+  it in no test game) but the check does not; where a player without a trump
+  must fold, a seat still in the hand held a trump at the first lead;
+* where no trump can leave the hands face down or stay undealt (the dealer
+  takes the stock's trumps, or the whole pack is dealt, and trump discards
+  lie face up), every trump not seen is in a hidden hand;
+* unless play goes on without trumps, some seat still playing held a trump
+  when the current trick began (else the play would be over).
+
+``consistent`` checks all of it for a given world; ``sample_worlds`` draws
+worlds that pass it. The draw is a constrained random assignment: the cards
+a seat may hold follow from the rules above (a card whose presence would have
+made one of the seat's plays illegal is excluded), required trumps are placed
+first, then each card goes to a seat with room, chosen in proportion to the
+room left, with augmenting paths when a card's seats are full; a world that
+still fails the full check is drawn again.
+
+**Bids are soft evidence.** A seat's calls say something about its hand but
+the hand has changed since (discards, fills), so worlds are weighted rather
+than rejected: with ``e`` the hand's estimated points with the trump suit
+(``basic.expected_points`` on its cards at the first lead), a seat that bid
+``b`` made the bid with chance ``Phi((e + 0.5 - b) / s)`` and a seat that
+passed when ``b`` was needed to bid passed with chance one minus that, where
+``s`` is 0.28 of the points in play (the spread of a side's points about the
+estimate, as ``heuristic`` uses). A world's weight is the product over the
+other seats of ``max(0.05, chance) ** 0.5``: tempered because the estimate
+is rough and the hands are not the ones bid on. A dealer forced to bid says
+nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from pedro.cards import cards_of, mask_of
+from pedro.engine.actions import PASS, Verb, arg_of, play_action, verb_of
+from pedro.engine.observation import Observation, SeenTrick
+from pedro.engine.phases import Phase, Status
+from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, stack_plays
+from pedro.players.basic import expected_points
+from pedro.variants.model import (
+    DiscardPolicy,
+    ExcessTrumps,
+    FillPolicy,
+    OutOfTrumps,
+    Ruleset,
+    TrumpDiscardClaim,
+    TrumpTables,
+)
+
+_ACTIVE = int(Status.ACTIVE)
+_FOLDED = int(Status.FOLDED)
+_COLD = int(Status.COLD)
+_UP = int(Status.UP)
+_OUT = int(Status.OUT)
+_CARD_BITS = (1 << 56) - 1
+_TOP_SHIFT = 56
+#: The "seat" of cards out of play (undealt, discarded face down by others).
+OUT_OF_PLAY = -1
+
+
+def normal_hand_size(rules: Ruleset) -> int:
+    """Cards in a normal hand at the first lead (``GameState.start_play``)."""
+    exchanged = rules.discard != DiscardPolicy.NONE or rules.fill != FillPolicy.NONE
+    return rules.play_hand_size if exchanged else rules.first_deal_size
+
+
+# ---------------------------------------------------------------- the card play, over masks
+
+
+@dataclass
+class PlayMachine:
+    """The engine's card play over card masks: turn order, legal plays, tricks and statuses.
+
+    It mirrors ``GameState``'s play (``start_play``, ``_prepare_play_turn``,
+    ``_apply_play``, ``_next_in_trick``, ``_close_trick``) so that a guessed
+    world can be replayed and played on without a ``GameState``.
+    """
+
+    rules: Ruleset
+    tt: TrumpTables
+    bidder: int
+    hands: list[int]
+    status: list[int]
+    hand_size: int
+    first_lead_pending: bool = False
+    all_active: bool = False
+    #: finished tricks: (leader, plays, winner)
+    tricks: list[tuple[int, list[tuple[int, int]], int]] = field(default_factory=list)
+    leader: int = -1
+    plays: list[tuple[int, int]] = field(default_factory=list)
+    led: int = -1
+    best_seat: int = -1
+    best_key: int = 0
+    current: int = -1
+    over: bool = False
+
+    @staticmethod
+    def start(
+        rules: Ruleset, tt: TrumpTables, bidder: int, hands: list[int], status: list[int]
+    ) -> PlayMachine:
+        """The first lead of a hand (``start_play``): ``status`` holds who folded."""
+        m = PlayMachine(rules, tt, bidder, list(hands), list(status), normal_hand_size(rules))
+        if rules.out_of_trumps == OutOfTrumps.UP:
+            m._check_up()
+        m.first_lead_pending = rules.first_lead_trump
+        m.all_active = rules.out_of_trumps == OutOfTrumps.CONTINUE and all(s == _ACTIVE for s in m.status)
+        m.leader = m._next_active(bidder)
+        m.current = m.leader
+        return m
+
+    def copy(self) -> PlayMachine:
+        return PlayMachine(
+            self.rules, self.tt, self.bidder, list(self.hands), list(self.status), self.hand_size,
+            self.first_lead_pending, self.all_active, list(self.tricks), self.leader, list(self.plays),
+            self.led, self.best_seat, self.best_key, self.current, self.over,
+        )  # fmt: skip
+
+    # ---- turn order
+
+    def _next_active(self, seat: int) -> int:
+        n = self.rules.players
+        for i in range(n):
+            s = (seat + i) % n
+            if self.status[s] == _ACTIVE and self.hands[s]:
+                return s
+        return -1
+
+    def _check_up(self) -> None:
+        for s in range(self.rules.players):
+            if self.status[s] == _ACTIVE and not self.hands[s] & self.tt.trump_mask:
+                self.status[s] = _UP
+
+    def _play_over(self) -> bool:
+        if self.all_active:
+            return not any(self.hands)
+        needed = self.tt.trump_mask if self.rules.out_of_trumps != OutOfTrumps.CONTINUE else -1
+        return not any(h & needed and self.status[s] == _ACTIVE for s, h in enumerate(self.hands))
+
+    def prepare(self) -> bool:
+        """Move on to the next seat that must play (True), or end the play (False)."""
+        ot = self.rules.out_of_trumps
+        while not self.over:
+            if not self.plays and self._play_over():
+                self.over = True
+                return False
+            seat = self.current
+            if self.status[seat] != _ACTIVE or not self.hands[seat]:
+                self._next_in_trick(seat)
+                continue
+            if not self.hands[seat] & self.tt.trump_mask:
+                if ot == OutOfTrumps.COLD_ON_TURN:
+                    self.status[seat] = _COLD
+                    self._next_in_trick(seat)
+                    continue
+                if ot == OutOfTrumps.OUT_ON_TRUMP_LEAD and self.led == TRUMP_SUIT:
+                    self.status[seat] = _OUT
+                    self._next_in_trick(seat)
+                    continue
+            return True
+        return False
+
+    def _next_in_trick(self, seat: int) -> None:
+        nxt = (seat + 1) % self.rules.players
+        if nxt == self.leader or (not self.plays and self._next_active(nxt) in (-1, self.leader)):
+            self._close_trick()
+            return
+        if not self.plays:
+            self.leader = nxt
+        self.current = nxt
+
+    def _close_trick(self) -> None:
+        if not self.plays:
+            self.over = True
+            return
+        self.tricks.append((self.leader, self.plays, self.best_seat))
+        if self.rules.out_of_trumps == OutOfTrumps.UP:
+            self._check_up()
+        if self._play_over():
+            self.over = True
+            self.plays = []
+            return
+        winner = self.best_seat
+        self.leader = winner if self.all_active else self._next_active(winner)
+        self.plays = []
+        self.led = -1
+        self.current = self.leader
+
+    # ---- plays
+
+    def legal(self) -> list[int]:
+        """The current seat's legal plays (``GameState._legal_plays``)."""
+        seat = self.current
+        hand = self.hands[seat]
+        if self.tricks:
+            return single_plays(legal_play_mask(self.rules, self.tt, hand, self.led, False))
+        must_trump = self.led < 0 and self.first_lead_pending
+        mask = legal_play_mask(self.rules, self.tt, hand, self.led, must_trump)
+        size = hand.bit_count() - (self.hand_size - 1)
+        if size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
+            return stack_plays(self.rules, self.tt, hand, mask, size)
+        return single_plays(mask)
+
+    def play(self, action: int) -> None:
+        """The current seat plays ``action`` (assumed legal); call ``prepare`` before the next play."""
+        seat = self.current
+        cards = action & _CARD_BITS & ((1 << _TOP_SHIFT) - 1)
+        self.hands[seat] &= ~cards
+        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
+        if top < 0:
+            top = cards.bit_length() - 1
+        strength = self.tt.strength[top]
+        if not self.plays:
+            self.first_lead_pending = False
+            self.led = effective_suit(top, self.tt.trump_mask)
+            self.best_seat = seat
+            self.best_key = (
+                1000 + strength if strength else card_key(self.rules, self.tt, self.led, top, True)
+            )
+        else:
+            key = 1000 + strength if strength else card_key(self.rules, self.tt, self.led, top, False)
+            if key > self.best_key:
+                self.best_key = key
+                self.best_seat = seat
+        self.plays = [*self.plays, (seat, action)]
+        if self.rules.out_of_trumps == OutOfTrumps.UP and not self.hands[seat] & self.tt.trump_mask:
+            self.status[seat] = _UP
+        nxt = (seat + 1) % self.rules.players
+        if self.all_active and nxt != self.leader:
+            self.current = nxt
+            return
+        self._next_in_trick(seat)
+
+
+# ---------------------------------------------------------------- what the observation fixes
+
+
+def _all_tricks(obs: Observation) -> list[SeenTrick]:
+    return [*obs.tricks, *([obs.trick] if obs.trick is not None else [])]
+
+
+def played_by(obs: Observation) -> list[int]:
+    """Cards each seat has played in this hand."""
+    played = [0] * obs.rules.players
+    for t in _all_tricks(obs):
+        for seat, cards in t.plays:
+            played[seat] |= mask_of(cards)
+    return played
+
+
+def _partner(rules: Ruleset, seat: int) -> int:
+    return (seat + 2) % rules.players if rules.partnerships else -1
+
+
+def _tables(obs: Observation) -> TrumpTables:
+    if obs.phase != Phase.PLAY or obs.trump is None or obs.bidder is None or obs.trick is None:
+        raise ValueError("worlds are sampled in the card play only")
+    return obs.rules.tables(obs.trump)
+
+
+def _public(obs: Observation) -> int:
+    """Cards no hand can hold: played, laid aside face up or killed, and the seat's own discards."""
+    out = mask_of(obs.own_discards)
+    for t in _all_tricks(obs):
+        for _seat, cards in t.plays:
+            out |= mask_of(cards)
+    for cards in obs.face_up:
+        out |= mask_of(cards)
+    return out
+
+
+def play_floors(obs: Observation) -> tuple[list[int], list[int]]:
+    """Fewest trumps each seat held at the first lead, by what the exchange allows (module docstring).
+
+    Two lists: floors that always hold, and floors that hold unless a short stock dealt
+    discards again in a way the counts cannot rule out (rare; the sampler tries them first).
+    """
+    rules = obs.rules
+    n = rules.players
+    sure = [0] * n
+    folded = [s == _FOLDED for s in obs.statuses]
+    keeps_trumps = rules.discard in (DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST, DiscardPolicy.NONE) or (
+        rules.discard == DiscardPolicy.ALL_NONTRUMPS and not _trumps_thrown(rules)
+    )
+    if rules.fold and rules.fold_mandatory and keeps_trumps:
+        sure = [0 if folded[s] else 1 for s in range(n)]
+    likely = list(sure)
+    if (
+        rules.discard == DiscardPolicy.ALL_NONTRUMPS
+        and not rules.keep_nontrumps
+        and not _trumps_thrown(rules)
+        and not (rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships)
+        and len(obs.discarded) == n
+        and obs.bidder is not None
+    ):
+        held = [rules.first_deal_size + rules.second_deal for _ in range(n)]
+        held[obs.bidder] += rules.kitty_size
+        kept = [held[s] - obs.discarded[s] for s in range(n)]
+        stock = len(rules.deck) - n * (rules.first_deal_size + rules.second_deal) - rules.kitty_size
+        full = max(rules.play_hand_size, 6)
+        # a short stock deals discards again, which lowers the counts; then every seat's demand
+        # on the stock, computed from the counts, adds up to the stock at least
+        demand = sum(max(0, full - kept[s]) for s in range(n) if not folded[s])
+        for s in range(n):
+            if not folded[s]:
+                likely[s] = max(likely[s], kept[s])
+                if demand < stock:
+                    sure[s] = max(sure[s], kept[s])
+    return sure, likely
+
+
+def trumps_stay_in_play(rules: Ruleset) -> bool:
+    """Whether every trump is in a hand, played or face up (none face down or undealt).
+
+    Trumps leave a hand face down only where discards may hold trumps and trump
+    discards lie face down; the stock's trumps all reach a hand where the dealer
+    takes them from the rest of the stock (or the whole pack is dealt). A folded
+    hand holds no trump (a player folds without one, or gives his to partner).
+    """
+    hidden = not rules.trump_discards_face_up and (
+        rules.discard
+        in (DiscardPolicy.ANY_CARDS, DiscardPolicy.AT_LEAST_3_ANY, DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST)
+        or (rules.discard == DiscardPolicy.ALL_NONTRUMPS and _trumps_thrown(rules))
+    )
+    if hidden:
+        return False
+    takes_the_stock = (
+        FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
+        FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
+    )
+    if rules.fill in takes_the_stock:
+        return True
+    dealt = rules.players * (rules.first_deal_size + rules.second_deal) + rules.kitty_size
+    return rules.fill == FillPolicy.NONE and dealt == len(rules.deck)
+
+
+def _trumps_thrown(rules: Ruleset) -> bool:
+    """Trumps may be discarded under ``all_nontrumps`` (robbing or claiming the discards)."""
+    return rules.dealer_robs_discards or rules.trump_discard_claim != TrumpDiscardClaim.NONE
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What an observation fixes about the hidden hands, in the form the sampler uses."""
+
+    seat: int
+    tt: TrumpTables
+    #: cards known to be in each hand now (the seat's own hand, hands shown face up)
+    fixed: tuple[int, ...]
+    #: hidden cards still to place in each hand
+    need: tuple[int, ...]
+    #: cards whose place the seat does not know (in a hidden hand or out of play)
+    pool: int
+    #: per seat, the cards of ``pool`` it may hold
+    allowed: tuple[int, ...]
+    #: per seat, how many of its hidden cards at least are trumps
+    min_trumps: tuple[int, ...]
+    #: seats one of which must hold a hidden trump (the play is not over), or none
+    some_trump: tuple[int, ...] = ()
+    #: the cards of ``pool`` that may be out of play
+    out: int = -1
+
+
+def knowledge(obs: Observation, likely: bool = True) -> Knowledge:
+    """The sampler's constraints: sound ones, and with ``likely`` the floors that are almost sure."""
+    rules = obs.rules
+    tt = _tables(obs)
+    n = rules.players
+    me = obs.seat
+    fixed = [0] * n
+    fixed[me] = mask_of(obs.hand)
+    for s in range(n):
+        if s != me and obs.shown[s]:
+            fixed[s] = mask_of(obs.shown[s])
+    need = tuple(obs.hand_sizes[s] - fixed[s].bit_count() for s in range(n))
+    known = 0
+    for m in fixed:
+        known |= m
+    pool = rules.deck_mask & ~(_public(obs) | known)
+    seen = mask_of(obs.seen)
+    partner = _partner(rules, me)
+    allowed = [0] * n
+    for s in range(n):
+        if s == me or need[s] <= 0:
+            continue
+        a = pool
+        if s != partner:
+            a &= ~seen
+        if obs.statuses[s] in (_COLD, _UP, _OUT):
+            a &= ~tt.trump_mask
+        allowed[s] = a
+    _exclude_by_plays(obs, tt, allowed)
+    played = played_by(obs)
+    sure, probable = play_floors(obs)
+    floors = probable if likely else sure
+    min_trumps = [0] * n
+    for s in range(n):
+        if s == me or need[s] <= 0:
+            continue
+        held = ((played[s] | fixed[s]) & tt.trump_mask).bit_count()
+        m = floors[s] - held
+        if rules.out_of_trumps == OutOfTrumps.UP and obs.statuses[s] == _ACTIVE:
+            m = max(m, 1 - (fixed[s] & tt.trump_mask).bit_count())
+        min_trumps[s] = max(0, m)
+    some = _someone_holds_a_trump(obs, tt, fixed, allowed, min_trumps)
+    out = pool & ~tt.trump_mask if trumps_stay_in_play(rules) else pool
+    return Knowledge(me, tt, tuple(fixed), need, pool, tuple(allowed), tuple(min_trumps), some, out)
+
+
+def _someone_holds_a_trump(
+    obs: Observation, tt: TrumpTables, fixed: list[int], allowed: list[int], min_trumps: list[int]
+) -> tuple[int, ...]:
+    """Seats one of which holds a hidden trump: unless play goes on without trumps, the play
+    is over once no seat still playing holds one, so someone did when this trick began."""
+    rules = obs.rules
+    if rules.out_of_trumps == OutOfTrumps.CONTINUE or obs.trick is None:
+        return ()
+    in_trick = {s for s, _cards in obs.trick.plays}
+    playing = [s for s in range(rules.players) if obs.statuses[s] == _ACTIVE or s in in_trick]
+    known = 0
+    for s in playing:
+        known |= fixed[s]
+    for _s, cards in obs.trick.plays:
+        known |= mask_of(cards)
+    if known & tt.trump_mask or any(min_trumps[s] for s in playing):
+        return ()
+    return tuple(s for s in playing if allowed[s] & tt.trump_mask)
+
+
+def _exclude_by_plays(obs: Observation, tt: TrumpTables, allowed: list[int]) -> None:
+    """Drop from ``allowed`` each card whose presence would have made one of the seat's plays illegal."""
+    rules = obs.rules
+    plays: list[tuple[int, tuple[int, ...], int, bool, bool]] = []  # seat, cards, led, first trick, must
+    first_lead = True
+    for i, t in enumerate(_all_tricks(obs)):
+        led = -1
+        for seat, cards in t.plays:
+            plays.append((seat, cards, led, i == 0, first_lead and rules.first_lead_trump))
+            if led < 0:
+                led = effective_suit(cards[0], tt.trump_mask)
+            first_lead = False
+    later = [0] * rules.players  # cards each seat played from this play on
+    for seat, cards, led, first, must in reversed(plays):
+        later[seat] |= mask_of(cards)
+        cand = allowed[seat]
+        if not cand:
+            continue
+        top = cards[0]
+        size = len(cards)
+        action = play_action(list(cards))
+        for x in cards_of(cand):
+            hand = later[seat] | 1 << x
+            if first:
+                mask = legal_play_mask(rules, tt, hand, led, must and led < 0)
+                ok = action in stack_plays(rules, tt, hand, mask, size) if size > 1 else bool(mask >> top & 1)
+            else:
+                ok = bool(legal_play_mask(rules, tt, hand, led, False) >> top & 1)
+            if not ok:
+                cand &= ~(1 << x)
+        allowed[seat] = cand
+
+
+# ---------------------------------------------------------------- the check
+
+
+def replay(obs: Observation, hands: list[int] | tuple[int, ...]) -> PlayMachine | None:
+    """The play so far replayed from ``hands`` (each seat's hand now); None if it does not replay.
+
+    On success the machine is at the observation's turn.
+    """
+    rules = obs.rules
+    tt = _tables(obs)
+    assert obs.bidder is not None
+    played = played_by(obs)
+    at_play = [h | p for h, p in zip(hands, played, strict=True)]
+    status = [_FOLDED if s == _FOLDED else _ACTIVE for s in obs.statuses]
+    m = PlayMachine.start(rules, tt, obs.bidder, at_play, status)
+    tricks = _all_tricks(obs)
+    for t in tricks:
+        for seat, cards in t.plays:
+            if not m.prepare() or m.current != seat:
+                return None
+            action = play_action(list(cards))
+            if action not in m.legal():
+                return None
+            m.play(action)
+    if not m.prepare() or m.current != obs.current_player:
+        return None
+    if tuple(m.status) != tuple(obs.statuses) or len(m.tricks) != len(obs.tricks):
+        return None
+    for (leader, _plays, winner), seen in zip(m.tricks, obs.tricks, strict=True):
+        if leader != seen.leader or winner != seen.winner:
+            return None
+    assert obs.trick is not None
+    if m.leader != obs.trick.leader:
+        return None
+    return m
+
+
+def consistent(obs: Observation, hands: list[int] | tuple[int, ...]) -> bool:
+    """Whether a world (every seat's hand now) agrees with everything ``obs`` shows (module docstring)."""
+    return _replay_if_consistent(obs, hands) is not None
+
+
+def _replay_if_consistent(obs: Observation, hands: list[int] | tuple[int, ...]) -> PlayMachine | None:
+    rules = obs.rules
+    tt = _tables(obs)
+    n = rules.players
+    if len(hands) != n or hands[obs.seat] != mask_of(obs.hand):
+        return None
+    union = 0
+    for s, h in enumerate(hands):
+        if h.bit_count() != obs.hand_sizes[s] or h & union or h & ~rules.deck_mask:
+            return None
+        union |= h
+    public = _public(obs)
+    if union & public:
+        return None
+    if trumps_stay_in_play(rules) and tt.trump_mask & rules.deck_mask & ~(union | public):
+        return None
+    for s in range(n):
+        if obs.shown[s] and hands[s] != mask_of(obs.shown[s]):
+            return None
+    seen = mask_of(obs.seen)
+    partner = _partner(rules, obs.seat)
+    if any(hands[s] & seen for s in range(n) if s not in (obs.seat, partner)):
+        return None
+    played = played_by(obs)
+    floors, _ = play_floors(obs)
+    for s in range(n):
+        if ((hands[s] | played[s]) & tt.trump_mask).bit_count() < floors[s]:
+            return None
+    return replay(obs, hands)
+
+
+# ---------------------------------------------------------------- the draw
+
+
+def sample_hands(k: Knowledge, rng: random.Random) -> list[int] | None:
+    """One random assignment of the pool that meets ``k`` (sizes, allowed cards, trumps); None if stuck."""
+    n = len(k.fixed)
+    hands = list(k.fixed)
+    need = list(k.need)
+    remaining = k.pool
+    seats = [s for s in range(n) if s != k.seat and need[s] > 0]
+    trump_mask = k.tt.trump_mask
+    floors = list(k.min_trumps)
+    if k.some_trump:
+        floors[rng.choice(k.some_trump)] += 1
+    order = [s for s in seats if floors[s] > 0]
+    rng.shuffle(order)
+    for s in order:
+        cand = cards_of(k.allowed[s] & trump_mask & remaining)
+        m = floors[s]
+        if len(cand) < m:
+            return None
+        for c in rng.sample(cand, m):
+            hands[s] |= 1 << c
+            remaining &= ~(1 << c)
+        need[s] -= m
+    out_room = remaining.bit_count() - sum(need[s] for s in seats)
+    if out_room < 0:
+        return None
+    room = {s: need[s] for s in seats}
+    room[OUT_OF_PLAY] = out_room
+    holder: dict[int, int] = {}
+    held: dict[int, list[int]] = {s: [] for s in room}
+    cards = cards_of(remaining)
+    rng.shuffle(cards)
+
+    def options(c: int) -> list[int]:
+        opts = [s for s in seats if k.allowed[s] >> c & 1]
+        if out_room > 0 and k.out >> c & 1:
+            opts.append(OUT_OF_PLAY)
+        return opts
+
+    def place(c: int, visited: set[int]) -> bool:
+        """Kuhn's augmenting path over seats with room (each seat's slots are alike)."""
+        opts = options(c)
+        rng.shuffle(opts)
+        for s in opts:
+            if s in visited:
+                continue
+            visited.add(s)
+            if room[s] > 0:
+                room[s] -= 1
+                holder[c] = s
+                held[s].append(c)
+                return True
+            for d in list(held[s]):
+                held[s].remove(d)
+                room[s] += 1
+                if place(d, visited):
+                    room[s] -= 1
+                    holder[c] = s
+                    held[s].append(c)
+                    return True
+                held[s].append(d)
+                room[s] -= 1
+        return False
+
+    for c in cards:
+        free = [s for s in options(c) if room[s] > 0]
+        if free:
+            total = sum(room[s] for s in free)
+            r = rng.random() * total
+            for s in free:
+                r -= room[s]
+                if r < 0:
+                    break
+            room[s] -= 1
+            holder[c] = s
+            held[s].append(c)
+        elif not place(c, set()):
+            return None
+    for c, s in holder.items():
+        if s != OUT_OF_PLAY:
+            hands[s] |= 1 << c
+    return hands
+
+
+@dataclass(frozen=True)
+class World:
+    """One guess at every seat's hand now, its weight from the auction, and the play replayed to now."""
+
+    hands: tuple[int, ...]
+    weight: float
+    machine: PlayMachine
+
+
+def sample_worlds(
+    obs: Observation, count: int, rng: random.Random, tries: int = 40, temper: float | None = None
+) -> list[World]:
+    """Up to ``count`` consistent worlds (fewer only if ``tries * count`` draws did not find them).
+
+    The first half of the draws use the almost sure floors too; if they find nothing the
+    second half does without them.
+    """
+    likely = knowledge(obs, likely=True)
+    out: list[World] = []
+    draws = max(2, tries * count)
+    k = likely
+    for i in range(draws):
+        if len(out) >= count:
+            break
+        if i == draws // 2 and not out:
+            k = knowledge(obs, likely=False)
+        hands = sample_hands(k, rng)
+        if hands is None:
+            continue
+        machine = _replay_if_consistent(obs, hands)
+        if machine is None:
+            continue
+        out.append(World(tuple(hands), bid_weight(obs, hands, temper), machine))
+    return out
+
+
+# ---------------------------------------------------------------- bids as evidence
+
+#: Spread of a side's points about the hand's estimate, as a fraction of the points in play.
+_SIGMA = 0.28
+#: Evidence is tempered (weights are chances to this power) and floored: the estimate is rough.
+_TEMPER = 0.5
+_FLOOR = 0.05
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def call_chances(obs: Observation, hands: list[int] | tuple[int, ...]) -> dict[int, float]:
+    """Per other seat, how likely its calls were with the hand the world gives it (module docstring)."""
+    rules = obs.rules
+    assert obs.trump is not None
+    played = played_by(obs)
+    sigma = max(1.0, _SIGMA * rules.total_points)
+    calls = list(obs.calls)
+    forced_dealer = (
+        bool(calls)
+        and calls[-1][0] == obs.dealer
+        and verb_of(calls[-1][1]) == Verb.BID
+        and all(a == PASS for _, a in calls[:-1])
+        and rules.dealer_forced_bid is not None
+    )
+    if forced_dealer:
+        calls = calls[:-1]
+    chance: dict[int, float] = {}
+    estimates: dict[int, float] = {}
+    high = 0
+    for seat, action in calls:
+        if seat == obs.seat:
+            high = max(high, _call_value(rules, action))
+            continue
+        if seat not in estimates:
+            estimates[seat] = expected_points(rules, hands[seat] | played[seat], obs.trump)
+        e = estimates[seat]
+        if action == PASS:
+            need = max(rules.min_bid, high + 1)
+            p = 1.0 - _phi((e + 0.5 - need) / sigma)
+        else:
+            value = _call_value(rules, action)
+            high = max(high, value)
+            p = _phi((e + 0.5 - value) / sigma)
+        chance[seat] = chance.get(seat, 1.0) * p
+    return chance
+
+
+def _call_value(rules: Ruleset, action: int) -> int:
+    verb = verb_of(action)
+    if verb == Verb.BID:
+        return arg_of(action)
+    if verb == Verb.PASS or verb == Verb.PROTECT:
+        return 0
+    return rules.max_bid  # 28-56, the double: the top of the auction
+
+
+def bid_weight(obs: Observation, hands: list[int] | tuple[int, ...], temper: float | None = None) -> float:
+    """The world's weight from the auction: the tempered, floored product of ``call_chances``.
+
+    ``temper`` (default 0.5) is the power of each chance: 0 ignores the auction.
+    """
+    power = _TEMPER if temper is None else temper
+    if power == 0:
+        return 1.0
+    w = 1.0
+    for p in call_chances(obs, hands).values():
+        w *= max(_FLOOR, p) ** power
+    return w

@@ -1,0 +1,274 @@
+"""The ``expert`` (sampled worlds solved exactly) and the ``omniscient`` ceiling."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players import (
+    PLAYERS,
+    ExpertPlayer,
+    HeuristicPlayer,
+    OmniscientPlayer,
+    UnknownPlayerError,
+    check_player,
+    choose,
+    make_player,
+)
+from pedro.players.base import RandomPlayer, StateAwarePlayer
+from pedro.players.expert import play_classes, world_values
+from pedro.players.games import play_game
+from pedro.players.sampling import World, knowledge, replay
+from pedro.solver import solve
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import make_ruleset
+
+
+def positions(variant: str, games: int, options: dict[str, object] | None = None) -> Iterator[GameState]:
+    """Card-play states (two choices at least) of a few games of random players."""
+    rules = make_ruleset(variant, options or {})
+    for g in range(games):
+        state = GameState(rules, seed=g)
+        players = [RandomPlayer(g * 10 + s) for s in range(rules.players)]
+        while not state.is_over and state.hand_index < 1:
+            seat = state.current_player
+            if state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
+                yield state
+            state.apply(players[seat].act(state.observation(seat)))
+
+
+def exact_values(state: GameState) -> dict[int, float]:
+    """Each legal play's points for the mover's side with best play after it, from the engine.
+
+    The other side takes what the bidder's side does not of the hand's points, whose sum is
+    found by playing the hand out at random.
+    """
+    assert state.contract is not None
+    rules = state.rules
+    seat = state.current_player
+    bidder_side = rules.side_of(state.contract.bidder)
+    done = len(state.results)
+    out = state.clone()
+    rng = random.Random(0)
+    while len(out.results) == done:
+        out.apply(rng.choice(out.legal_actions()))
+    total = sum(out.results[done].points)
+    values = {}
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply(a)
+        v = child.results[done].points[bidder_side] if len(child.results) > done else solve(child).value
+        values[a] = float(v if rules.side_of(seat) == bidder_side else total - v)
+    return values
+
+
+# ---------------------------------------------------------------- registry and settings
+
+
+def test_expert_and_omniscient_are_registered() -> None:
+    assert isinstance(make_player("expert", 1), ExpertPlayer)
+    assert isinstance(make_player("omniscient", 1), OmniscientPlayer)
+    assert {"expert", "omniscient"} <= set(PLAYERS)
+    player = make_player("expert:7", 1)
+    assert isinstance(player, ExpertPlayer) and player.worlds == 7
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("expert:0", "expert:N"),
+        ("expert:many", "expert:N"),
+        ("expert:", "expert:N"),
+        ("expert:100000", "1 to 1000"),
+        ("heuristic:3", "takes no setting"),
+        ("grandmaster", "players are: random, basic, heuristic, expert, omniscient"),
+    ],
+)
+def test_bad_player_specs_say_what_is_allowed(spec: str, says: str) -> None:
+    with pytest.raises(UnknownPlayerError, match=says):
+        check_player(spec)
+
+
+def test_expert_rejects_bad_strength() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        ExpertPlayer(1, samples=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        ExpertPlayer(1, time_limit=0)
+
+
+def test_bids_trumps_and_exchange_are_the_heuristics() -> None:
+    """Only the card play differs: every other decision equals ``heuristic``'s with the same seed."""
+    compared = 0
+    for variant in ("cinch", "king_pedro_canadian"):
+        rules = make_ruleset(variant, {})
+        state = GameState(rules, seed=1)
+        while state.phase != Phase.PLAY and state.hand_index == 0:
+            seat = state.current_player
+            obs = state.observation(seat)
+            action = HeuristicPlayer(seed=seat).act(obs)
+            assert ExpertPlayer(seed=seat).act(obs) == action
+            assert OmniscientPlayer(seed=seat).act_on_state(state, seat) == action
+            state.apply(action)
+            compared += 1
+    assert compared > 5
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_expert_and_omniscient_play_legal_games(variant: str) -> None:
+    """Two hands of every variant: their card plays are legal (the engine refuses illegal ones).
+
+    The other decisions are made at random here, to keep the test quick (they are
+    ``heuristic``'s, tested with it).
+    """
+    rules = make_ruleset(variant, {})
+    state = GameState(rules, seed=3)
+    players = [ExpertPlayer(seed=s, samples=2) if s % 2 == 0 else OmniscientPlayer(seed=s) for s in range(4)]
+    other = RandomPlayer(3)
+    plays = 0
+    while not state.is_over and state.hand_index < 2:
+        seat = state.current_player
+        if state.phase == Phase.PLAY:
+            action = choose(players[seat], state)
+            assert action in state.legal_actions()
+            plays += 1
+        else:
+            action = other.act(state.observation(seat))
+        state.apply(action)
+    assert plays > 10
+
+
+def test_play_game_runs_expert_and_omniscient() -> None:
+    state = play_game(make_ruleset("pidro", {}), ["expert:2", "heuristic", "omniscient", "random"], 1, 1)
+    assert len(state.results) == 1
+
+
+# ---------------------------------------------------------------- against the solver
+
+
+@pytest.mark.parametrize("variant", ["cinch", "pidro", "king_pedro_canadian", "eighty_three", "pedro_sancho"])
+def test_the_true_world_is_valued_as_the_engine_and_solver_value_it(variant: str) -> None:
+    """One world, the real one: every play's value is the exact one, and the best are the solver's."""
+    checked = 0
+    for state in positions(variant, 4):
+        if checked >= 6:
+            break
+        seat = state.current_player
+        obs = state.observation(seat)
+        machine = replay(obs, tuple(state.hands))
+        assert machine is not None
+        legal = state.legal_actions()
+        values = world_values(obs, World(tuple(state.hands), 1.0, machine), legal)
+        assert values == exact_values(state)
+        top = max(values.values())
+        assert {a for a, v in values.items() if v == top} == set(solve(state).best)
+        checked += 1
+    assert checked == 6
+
+
+def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:
+    """Pidro shows cold hands and discards face up: late in a hand the hidden cards can be forced."""
+    found = 0
+    for state in positions("pidro", 12):
+        obs = state.observation(state.current_player)
+        k = knowledge(obs, likely=False)
+        seats = [s for s in range(4) if s != obs.seat and k.need[s] > 0]
+        if k.pool.bit_count() != sum(k.need[s] for s in seats):
+            continue  # some hidden card may be out of play
+        if any(sum(1 for s in seats if k.allowed[s] >> c & 1) != 1 for c in range(56) if k.pool >> c & 1):
+            continue  # some hidden card may be in two hands
+        expert = ExpertPlayer(seed=1, samples=3)
+        assert expert.evaluate(obs) == pytest.approx(exact_values(state))
+        assert expert.act(obs) in solve(state).best
+        found += 1
+    assert found >= 5
+
+
+def test_plays_of_equal_effect_get_equal_values() -> None:
+    """Cards grouped by ``play_classes`` have the same exact value in the true world."""
+    grouped = 0
+    for state in positions("pitch_fives", 6):
+        obs = state.observation(state.current_player)
+        legal = state.legal_actions()
+        reps = play_classes(obs, legal)
+        values = exact_values(state)
+        for a, rep in reps.items():
+            assert values[a] == values[rep]
+            grouped += a != rep
+    assert grouped > 5
+
+
+def test_omniscient_plays_a_best_move_of_the_solver() -> None:
+    player = OmniscientPlayer(seed=2)
+    assert isinstance(player, StateAwarePlayer)
+    checked = 0
+    for variant in ("cinch", "sixty_three", "dom_pedro"):
+        for state in positions(variant, 2):
+            action = choose(player, state)
+            assert action in solve(state).best
+            checked += 1
+    assert checked > 20
+
+
+def test_choose_gives_a_fair_player_only_the_observation() -> None:
+    state = GameState(make_ruleset("cinch", {}), seed=5)
+    seen = []
+
+    class Spy(RandomPlayer):
+        def act(self, obs):  # type: ignore[no-untyped-def]
+            seen.append(obs)
+            return super().act(obs)
+
+    action = choose(Spy(1), state)
+    assert seen and seen[0].seat == state.current_player
+    assert action in state.legal_actions()
+
+
+# ---------------------------------------------------------------- estimates and determinism
+
+
+def test_evaluate_covers_every_legal_play_and_is_deterministic() -> None:
+    states = [s.clone() for s, _ in zip(positions("eighty_three", 2), range(4), strict=False)]
+    for state in states:
+        obs = state.observation(state.current_player)
+        a = ExpertPlayer(seed=9, samples=4)
+        b = ExpertPlayer(seed=9, samples=4)
+        va = a.evaluate(obs)
+        assert set(va) == set(state.legal_actions())
+        assert va == b.evaluate(obs)
+        assert a.act(obs) == b.act(obs)
+        assert all(0 <= v <= state.rules.total_points for v in va.values())
+        est = a.estimates(obs)
+        assert est is not None and est.unit == "points" and dict(est.values) == va
+    assert len(states) == 4
+
+
+def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
+    state = GameState(make_ruleset("cinch", {}), seed=1)
+    obs = state.observation(state.current_player)
+    player = ExpertPlayer(seed=1, samples=2)
+    est = player.estimates(obs)
+    assert est is not None and est.unit == "score"
+    assert set(est.values) == set(state.legal_actions())
+    assert est.values[player.act(obs)] == est.best()  # bids as heuristic does, by these values
+    with pytest.raises(ValueError, match="card play"):
+        player.evaluate(obs)
+
+
+def test_trump_and_exchange_decisions_are_not_valued() -> None:
+    state = GameState(make_ruleset("cinch", {}), seed=1)
+    player = ExpertPlayer(seed=1, samples=2)
+    seen = set()
+    while state.phase != Phase.PLAY:
+        obs = state.observation(state.current_player)
+        if state.phase in (Phase.TRUMP, Phase.EXCHANGE):
+            seen.add(state.phase)
+            assert player.estimates(obs) is None
+        state.apply(choose(player, state))
+    assert Phase.TRUMP in seen
