@@ -1,0 +1,133 @@
+"""The strength figures of ``docs/strength.md``: duplicate-deal tournaments between computer players.
+
+Runs ``pedro tournament`` for each pair in each variant (skipping a pair whose
+results file already exists, so an interrupted run resumes), then prints one
+table row per run from the JSON files: A − B in points and in score change
+per deal with 95% intervals, and each player's bids made and set.
+
+    python benchmarks/strength.py --deals 2000 --jobs 2 --out strength-results
+    python benchmarks/strength.py --pairs expert,heuristic --variants cinch --deals 300
+
+``--report`` only prints the tables of the files already there. The second
+table is the share of the heuristic→omniscient gap that the expert's card
+play recovers (see ``recovered``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
+#: The pairs whose ratio measures the expert's card play (bidding and exchange are heuristic's in all three).
+CARD_PLAY_PAIRS = ("expert,heuristic", "omniscient,heuristic")
+PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS)
+
+
+def result_path(out: Path, variant: str, pair: str, deals: int, seed: int) -> Path:
+    return out / f"{variant}-{pair.replace(',', '-vs-')}-{deals}-s{seed}.json"
+
+
+def run(variant: str, pair: str, deals: int, seed: int, jobs: int, path: Path) -> float:
+    command = [
+        sys.executable, "-m", "pedro.cli.main", "tournament", "--variant", variant, "--players", pair,
+        "--deals", str(deals), "--seed", str(seed), "--jobs", str(jobs), "--out", str(path),
+    ]  # fmt: skip
+    print("$ pedro " + " ".join(command[3:]), flush=True)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def estimate(e: dict[str, Any]) -> str:
+    low, high = e["ci95"]
+    return f"{e['mean']:+.3f} ({low:+.3f} to {high:+.3f})"
+
+
+def row(doc: dict[str, Any]) -> str:
+    s = doc["settings"]
+    summary = doc["summary"]
+    diff = summary["difference"]
+    bids = "; ".join(
+        f"{p['name']} {p['bids_made']}/{p['bids_won']} made, avg {p['avg_bid'] or 0:.2f}"
+        for p in summary["players"]
+    )
+    pair = f"{s['players']['A']} − {s['players']['B']}"
+    return (
+        f"| {s['variant']} | {pair} | {summary['deals']} | {estimate(diff['points_per_deal'])} "
+        f"| {estimate(diff['change_per_deal'])} | {bids} |"
+    )
+
+
+def recovered(expert: dict[str, Any], omniscient: dict[str, Any], rounds: int = 2000) -> str:
+    """Share of the heuristic→omniscient gap in points per deal that the expert's card play recovers.
+
+    Both runs play the same deals against ``heuristic`` (same seed and count), with
+    bidding and the exchange identical on both sides (expert and omniscient take
+    them from heuristic), so the deals pair up: the ratio of the mean differences,
+    with a 95% interval from resampling the deals (the pairs kept together).
+    """
+    de = [d["points"]["A"] - d["points"]["B"] for d in expert["deals"]]
+    do = [d["points"]["A"] - d["points"]["B"] for d in omniscient["deals"]]
+    n = len(de)
+    rng = random.Random(0)
+    ratios = []
+    for _ in range(rounds):
+        picks = [rng.randrange(n) for _ in range(n)]
+        gap = sum(do[i] for i in picks)
+        if gap > 0:
+            ratios.append(sum(de[i] for i in picks) / gap)
+    ratios.sort()
+    low, high = ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
+    point = sum(de) / sum(do)
+    return (
+        f"| {expert['settings']['variant']} | {n} | {sum(de) / n:+.3f} | {sum(do) / n:+.3f} "
+        f"| {point:.0%} ({low:.0%} to {high:.0%}) |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--pairs", nargs="+", default=list(PAIRS), help="A,B pairs")
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("strength-results"))
+    parser.add_argument("--report", action="store_true", help="only print the table of existing results")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for pair in args.pairs:
+        for variant in args.variants.split(","):
+            path = result_path(args.out, variant, pair, args.deals, args.seed)
+            paths.append(path)
+            if not args.report and not path.exists():
+                seconds = run(variant, pair, args.deals, args.seed, args.jobs, path)
+                print(f"  {seconds:.0f} s", flush=True)
+    print("| variant | A − B | deals | points per deal (95% CI) | score change per deal (95% CI) | bids |")
+    print("|---|---|---|---|---|---|")
+    for path in paths:
+        if path.exists():
+            print(row(json.loads(path.read_text())))
+    pairs = {
+        variant: [result_path(args.out, variant, pair, args.deals, args.seed) for pair in CARD_PLAY_PAIRS]
+        for variant in args.variants.split(",")
+    }
+    ready = {v: ps for v, ps in pairs.items() if all(p.exists() for p in ps)}
+    if ready:
+        print()
+        print("| variant | deals | expert − heuristic | omniscient − heuristic | gap recovered (95% CI) |")
+        print("|---|---|---|---|---|")
+        for e, o in ready.values():
+            print(recovered(json.loads(e.read_text()), json.loads(o.read_text())))
+
+
+if __name__ == "__main__":
+    main()
