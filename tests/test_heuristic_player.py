@@ -77,15 +77,16 @@ def _played(state: GameState) -> str:
 # ---------------------------------------------------------------- card play
 
 
-def test_cinches_to_stop_the_pedro() -> None:
-    # N (partner) leads a low trump and E takes it with the nine; W, last to play, would drop a pedro
-    # on E's trick. S trumps high (cinches) instead of following low.
+def test_keeps_its_high_trumps_rather_than_cinching() -> None:
+    # N (partner) leads a low trump and E takes it with the nine; W, last to play, may drop a pedro
+    # on E's trick. S keeps its ace and king for later tricks (trumping high to stop a possible
+    # throw lost points in duplicate play against basic) and follows with its lowest trump.
     hands = {N: "4H", E: "9H", S: "AH KH 3H", W: "5H 5D"}
     state = play_ready(rules("cinch"), S, "H", N_BIDS, hands)
     state.apply(_find_play(state, "4H"))
     state.apply(_find_play(state, "9H"))
     assert state.current_player == S
-    assert _played(state) in {"KH", "AH"}
+    assert _played(state) == "3H"
 
 
 def test_does_not_cinch_when_partner_already_holds_the_trick() -> None:
@@ -118,7 +119,7 @@ def test_saves_the_pedro_behind_partners_sure_winner() -> None:
 
 @pytest.mark.parametrize("variant_id", ["sixty_three", "eighty_three"])
 def test_plays_the_low_where_the_side_keeps_it(variant_id: str) -> None:
-    # the capturer scores the Low: S saves points on partner's boss, never drops the Low on the opponents'
+    # the capturer scores the Low: S saves points on partner's boss
     r = rules(variant_id)
     assert r.low_rule == "capturer"
     tt = r.tables(1)
@@ -128,9 +129,12 @@ def test_plays_the_low_where_the_side_keeps_it(variant_id: str) -> None:
     state.apply(_find_play(state, "8H"))
     # the Low, or a card worth more than it (the deal may give S a bigger scoring trump)
     assert tt.points[c(_played(state))] >= tt.points[c("2H")]
+    # on the opponents' boss S gives up the one-point Low and keeps the six, which may still take a
+    # pedro or a big low trump (the three of 63, the joker of 83): keeping the Low instead lost points
+    # in duplicate play against basic
     state = _capturer_ready(r, E, {E: f"{top} 7H", S: "2H 6H", W: "9H", N: "8H"})
     state.apply(_find_play(state, top))
-    assert _played(state) != "2H"
+    assert _played(state) == "2H"
 
 
 def _capturer_ready(r: Ruleset, bidder: int, hands: dict[int, str]) -> GameState:
