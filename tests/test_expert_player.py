@@ -261,14 +261,20 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.evaluate(obs)
 
 
-def test_trump_and_exchange_decisions_are_not_valued() -> None:
+def test_trumps_are_valued_in_score_and_exchanges_are_not() -> None:
     state = GameState(make_ruleset("cinch", {}), seed=1)
     player = ExpertPlayer(seed=1, samples=2)
     seen = set()
     while state.phase != Phase.PLAY:
         obs = state.observation(state.current_player)
-        if state.phase in (Phase.TRUMP, Phase.EXCHANGE):
+        est = player.estimates(obs)
+        if state.phase == Phase.TRUMP:
             seen.add(state.phase)
-            assert player.estimates(obs) is None
+            assert est is not None and est.unit == "score"
+            assert set(est.values) <= set(state.legal_actions())
+            # the suit the player names is the one it values best
+            assert est.values[choose(player, state)] == est.best()
+        elif state.phase == Phase.EXCHANGE:
+            assert est is None
         state.apply(choose(player, state))
     assert Phase.TRUMP in seen

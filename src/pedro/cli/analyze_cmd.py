@@ -149,8 +149,11 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
         if est is None:
             console.print(f"{head}  [dim](not valued)[/]")
             continue
-        cost = r.cost or 0.0
-        mark = f"[red]cost {cost:.2f}[/]" if cost > 1e-9 else "[green]best[/]"
+        cost = r.cost
+        if cost is None:
+            mark = "[dim]this choice not valued[/]"
+        else:
+            mark = f"[red]cost {cost:.2f}[/]" if cost > 1e-9 else "[green]best[/]"
         options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
         more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
         console.print(f"{head}  {mark}  [dim]{options}{more}[/]")

@@ -361,6 +361,16 @@ def _pass_utility(
 
 def choose_trump(est: Estimator, obs: Observation, legal: Sequence[int]) -> int:
     """The trump action with the best mean utility for the contract this seat won."""
+    values = trump_values(est, obs, legal)
+    return max(values, key=lambda a: (values[a], -a))
+
+
+#: The value of a trump suit that could not be played out on any sample (never chosen if another was).
+UNPLAYABLE = -1e9
+
+
+def trump_values(est: Estimator, obs: Observation, legal: Sequence[int]) -> dict[int, float]:
+    """The mean utility of each trump action worth playing out, for the contract this seat won."""
     rules = est.rules
     side = rules.side_of(obs.seat)
     action = next((a for s, a in reversed(obs.calls) if s == obs.seat and a != PASS), None)
@@ -374,7 +384,7 @@ def choose_trump(est: Estimator, obs: Observation, legal: Sequence[int]) -> int:
     def value(trump: int) -> float:
         estimate = est.suit_estimate(arg_of(trump) & 3)
         if not estimate.points:
-            return -1e9
+            return UNPLAYABLE
         u = sum(
             utility(rules, side, obs.scores, contract, corrected(rules, p, side, i))
             for i, p in enumerate(estimate.points)
@@ -385,4 +395,4 @@ def choose_trump(est: Estimator, obs: Observation, legal: Sequence[int]) -> int:
     # when none of the legal suits is a candidate, every legal suit is simulated)
     wanted = set(est.candidate_suits(4))
     options = [a for a in legal if arg_of(a) & 3 in wanted] or list(legal)
-    return max(options, key=lambda a: (value(a), -a))
+    return {a: value(a) for a in options}

@@ -39,7 +39,7 @@ from pedro.cards import cards_of, mask_of
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.players.bidding import evaluate_calls
+from pedro.players.bidding import UNPLAYABLE, evaluate_calls, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
@@ -103,14 +103,18 @@ class ExpertPlayer(HeuristicPlayer):
     def estimates(self, obs: Observation) -> Estimates | None:
         """What each legal choice is worth: plays in points, calls in score (``pedro.players.estimates``).
 
-        Calls are valued by the simulation ``heuristic`` bids by; the other decisions
-        (trumps, the exchange) are not valued.
+        Calls and trump suits are valued by the simulation ``heuristic`` bids by (a trump
+        suit that simulation rules out is not listed); the exchange is not valued.
         """
         if not obs.my_turn or not isinstance(obs.legal, tuple):
             return None
         if obs.phase == Phase.AUCTION:
             calls = evaluate_calls(self.estimator(obs), obs, obs.legal)
             return Estimates(SCORE, {c.action: c.value for c in calls}) if calls else None
+        if obs.phase == Phase.TRUMP and self.simulated:
+            suits = trump_values(self.estimator(obs), obs, obs.legal)
+            valued = {a: v for a, v in suits.items() if v > UNPLAYABLE}
+            return Estimates(SCORE, valued) if valued else None
         if obs.phase != Phase.PLAY:
             return None
         values = self.evaluate(obs)
