@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from pedro.cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards
 from pedro.engine.actions import Verb, cards_action, parse_action_words, play_cards, trump_action
@@ -26,6 +27,8 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.deal import pack_from_deal
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, Trick
+from pedro.players import make_player
+from pedro.records import record_from_game
 from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, Ruleset, TrumpTables
 from pedro.variants.options import make_ruleset
 
@@ -477,3 +480,20 @@ def play_tricks(state: GameState, tricks: Sequence[str]) -> None:
     """Play whole tricks written ``"N 5D, E 2H, ..."`` (the hand may end with the last one)."""
     for t in tricks:
         play_trick(state, t)
+
+
+def played_record(
+    variant: str = "cinch",
+    seed: int = 2,
+    hands: int = 2,
+    player: str = "random",
+    names: Sequence[str] = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"),
+) -> dict[str, Any]:
+    """The record of the first ``hands`` hands of a game between computer players of one kind."""
+    rules = make_ruleset(variant)
+    state = GameState(rules, seed=seed)
+    players = [make_player(player, seed * 16 + s) for s in range(rules.players)]
+    while not state.is_over and len(state.results) < hands:
+        seat = state.current_player
+        state.apply(players[seat].act(state.observation(seat)))
+    return record_from_game(state, list(names[: rules.players]))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from tests.helpers import played_record
 from typer.testing import CliRunner
 
 from pedro.analysis import Estimates, Review, biggest_mistakes, decisions, needs_choice, review
@@ -14,22 +15,13 @@ from pedro.cli import analyze_cmd
 from pedro.cli.main import app
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
-from pedro.engine.state import GameState
-from pedro.players import make_player
-from pedro.records import record_from_game, record_line, write_record
-from pedro.variants.options import make_ruleset
+from pedro.records import record_line, write_record
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
 
 def game_record(variant: str = "cinch", seed: int = 3, hands: int = 2) -> dict[str, Any]:
-    rules = make_ruleset(variant)
-    state = GameState(rules, seed=seed)
-    players = [make_player("basic", seed * 16 + s) for s in range(rules.players)]
-    while not state.is_over and len(state.results) < hands:
-        seat = state.current_player
-        state.apply(players[seat].act(state.observation(seat)))
-    return record_from_game(state, NAMES[: rules.players])
+    return played_record(variant, seed, hands, player="basic", names=NAMES)
 
 
 class ByOrder:

@@ -8,28 +8,20 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.helpers import played_record
 from typer.testing import CliRunner
 
 from pedro.cli import replay_cmd, simulate_cmd
 from pedro.cli.main import app
-from pedro.engine.state import GameState
-from pedro.players import make_player
 from pedro.records import record_from_game, record_line, replay, replay_json, write_record
 from pedro.variants.catalog import VARIANTS
-from pedro.variants.options import make_ruleset
 
 runner = CliRunner()
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
 
 def game_record(variant: str = "cinch", seed: int = 2, hands: int = 2) -> dict[str, Any]:
-    rules = make_ruleset(variant)
-    state = GameState(rules, seed=seed)
-    players = [make_player("random", seed * 16 + s) for s in range(rules.players)]
-    while not state.is_over and len(state.results) < hands:
-        seat = state.current_player
-        state.apply(players[seat].act(state.observation(seat)))
-    return record_from_game(state, NAMES)
+    return played_record(variant, seed, hands, player="random", names=NAMES)
 
 
 def write(tmp_path: Path, record: dict[str, Any], name: str = "game.json") -> Path:
