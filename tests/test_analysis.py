@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ def game_record(variant: str = "cinch", seed: int = 3, hands: int = 2) -> dict[s
 class ByOrder:
     """Values the k-th legal play at k points: the last listed play is always best."""
 
-    def estimates(self, obs: Observation) -> Estimates | None:
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
         if obs.phase != Phase.PLAY or not isinstance(obs.legal, tuple):
             return None
         return Estimates("points", {a: float(k) for k, a in enumerate(obs.legal)})
@@ -168,6 +169,19 @@ def test_the_expert_values_every_call_and_play_of_a_hand(tmp_path: Path) -> None
         assert row["action"] in [c["action"] for c in row["choices"]]
     for row in by_phase["play"]:
         assert all(0 <= c["value"] <= 14 for c in row["choices"])
+
+
+def test_exchange_choices_are_valued_in_points_where_the_simulation_reaches_them(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    write_record(played_record("eighty_three", 3, 1, player="heuristic", names=NAMES), path)
+    code, out, err = run(tmp_path, path, hands=[1], player="expert:8", as_json=True)
+    assert code == 0, err
+    rows = [r for r in json.loads(out)["decisions"] if r["phase"] == "exchange" and r["choices"]]
+    assert rows
+    for row in rows:
+        assert row["unit"] == "points" and row["cost"] is not None and row["cost"] >= 0
+        assert row["action"] in [c["action"] for c in row["choices"]]
+        assert all(0 <= c["value"] <= 83 for c in row["choices"])
 
 
 def test_the_command_prints_mistakes_first_then_every_decision(tmp_path: Path) -> None:

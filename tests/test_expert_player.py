@@ -261,7 +261,9 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.evaluate(obs)
 
 
-def test_trumps_are_valued_in_score_and_exchanges_are_not() -> None:
+def test_trumps_are_valued_in_score_and_cinchs_exchange_is_not() -> None:
+    # the dealer robs the pack holding cards of the stock, which no sampled first deal gives him,
+    # so the simulation cannot reach his decision (``exchange_values``)
     state = GameState(make_ruleset("cinch", {}), seed=1)
     player = ExpertPlayer(seed=1, samples=2)
     seen = set()

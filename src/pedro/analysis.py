@@ -6,15 +6,15 @@ estimator, which values each legal choice. The cost of the choice made is
 the best value less its own, so a player's biggest mistakes sort first. The
 estimates are the same ones ``pedro play --hints`` shows during a game.
 
-Values are in the units the estimator names: card plays in the points the
-seat's side is expected to take in the hand, calls in the expected change of
-the side's score.
+Values are in the units the estimator names: card plays and exchange choices
+in the points the seat's side is expected to take in the hand, calls in the
+expected change of the side's score.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,7 +28,9 @@ from pedro.records import replay
 class ChoiceEstimator(Protocol):
     """Values the legal choices of a decision seen from the deciding seat, or None when it cannot."""
 
-    def estimates(self, obs: Observation) -> Estimates | None: ...
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        """``include``: choices to value even where not every legal choice is (the one made)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def review(
     out: list[Review] = []
     for decision in found:
         if needs_choice(decision):
-            out.append(Review(decision, estimator.estimates(decision.obs)))
+            out.append(Review(decision, estimator.estimates(decision.obs, include=(decision.action,))))
         if advance is not None:
             advance()
     return out

@@ -121,7 +121,7 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
     console.print(
         f"[bold]{len(reviews)}[/] decisions with a choice, [bold]{len(estimated)}[/] valued by "
         f"{escape(player)} "
-        "(plays: points the side takes in the hand; calls: expected change of the side's score)"
+        "(plays and exchange: points the side takes in the hand; calls: expected change of the side's score)"
     )
     mistakes = biggest_mistakes(reviews, top)
     table = Table(title="Biggest mistakes", box=box.SIMPLE_HEAD, title_justify="left")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.observation import Observation
@@ -41,6 +41,7 @@ from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.players.bidding import UNPLAYABLE, evaluate_calls, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
+from pedro.players.exchange_values import candidates, exchange_values
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.solver import PlayPosition, solve
@@ -100,13 +101,23 @@ class ExpertPlayer(HeuristicPlayer):
         preferred = super().act(obs)
         return preferred if preferred in best else best[0]
 
-    def estimates(self, obs: Observation) -> Estimates | None:
-        """What each legal choice is worth: plays in points, calls in score (``pedro.players.estimates``).
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        """What each legal choice is worth: plays and exchange choices in points, calls in score
+        (``pedro.players.estimates``).
 
         Calls and trump suits are valued by the simulation ``heuristic`` bids by (a trump
-        suit that simulation rules out is not listed); the exchange is not valued.
+        suit that simulation rules out is not listed); exchange choices by the same
+        simulation from the decision on (``exchange_values``: all of them when few, else
+        heuristic's choice, its neighbours and ``include``, e.g. the choice a record made).
         """
-        if not obs.my_turn or not isinstance(obs.legal, tuple):
+        if not obs.my_turn or obs.legal is None:
+            return None
+        if obs.phase == Phase.EXCHANGE:
+            choices = candidates(obs, super().act(obs), include)
+            seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
+            exchange = exchange_values(obs, self.rollout_policy(obs.rules), seed, choices, self.samples)
+            return Estimates(POINTS, exchange) if exchange else None
+        if not isinstance(obs.legal, tuple):
             return None
         if obs.phase == Phase.AUCTION:
             calls = evaluate_calls(self.estimator(obs), obs, obs.legal)

@@ -130,17 +130,21 @@ class HeuristicPlayer(BasicPlayer):
                 value += 0.6 * unit if any(a != PASS for a in said) else -0.4 * unit
         return min(value, 0.9 * rules.total_points)
 
+    def rollout_policy(self, rules: Ruleset) -> list[Player]:
+        """The players a simulation plays every seat with: this one's rules without simulated bids."""
+        if self._policy is None:
+            self._policy = [
+                HeuristicPlayer(f"{self.seed}:rollout:{s}", simulated=False) for s in range(rules.players)
+            ]
+        return self._policy
+
     def estimator(self, obs: Observation) -> Estimator:
         """Sampled deals and rollouts for this hand, kept for the seat's later calls in the auction."""
         key = (obs.hand_index, obs.seat, tuple(obs.hand))
         if self._estimator is not None and self._estimator[0] == key:
             return self._estimator[1]
-        if self._policy is None:
-            self._policy = [
-                HeuristicPlayer(f"{self.seed}:rollout:{s}", simulated=False) for s in range(obs.rules.players)
-            ]
         seed = f"bid:{self.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
-        est = Estimator(obs, self._policy, seed, self.samples)
+        est = Estimator(obs, self.rollout_policy(obs.rules), seed, self.samples)
         self._estimator = (key, est)
         return est
 

@@ -45,6 +45,8 @@ class SampledDeals:
         first_deal = rules.players * rules.first_deal_size
         kitty = range(first_deal, first_deal + max(0, len(hand) - len(positions)))
         wanted = set(positions) | set(kitty)
+        if len(wanted) != len(hand):
+            raise ValueError(f"a hand of {len(hand)} cards is not one seat's first deal (and kitty)")
         mine = set(hand)
         rest = [c for c in rules.deck if c not in mine]
         shuffle(rng, rest)

@@ -1,0 +1,119 @@
+"""What each exchange choice (keep, discard, kill, give, fold) is worth, by simulation.
+
+The exchange is valued the way ``heuristic`` values its bids: on sampled deals
+of the cards the seat cannot see (earlier calls weigh which deals are drawn,
+``bidding.Estimator``), the recorded contract is set up, the seats that decide
+before this one follow the rollout policy, and from the seat's decision each
+candidate choice is made and the rest of the hand is played out by the policy.
+A deal counts only where the seat arrives at the very decision it faces (the
+same hand and the same legal choices), so worlds that the exchange so far rules
+out are dropped rather than guessed at. The value is the mean points the
+seat's side takes in the hand, the unit card plays are valued in.
+
+Candidates: every legal choice when there are at most ``MAX_CANDIDATES``;
+otherwise the policy's own choice, the choices asked for (``include``), and
+the sets one card away from the policy's choice, up to the cap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from pedro.cards import cards_of
+from pedro.engine.actions import cards_action
+from pedro.engine.choices import CardChoice
+from pedro.engine.observation import Observation
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players.base import Player
+from pedro.players.bidding import Estimator
+from pedro.players.simulation import SampledDeals, contract_state, play_out
+
+#: Choices valued at one decision (each costs one rollout per sampled deal).
+MAX_CANDIDATES = 16
+#: Worlds that must reach the seat's decision for the values to count.
+MIN_WORLDS = 4
+_CARD_BITS = (1 << 64) - 1
+
+
+def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) -> list[int]:
+    """The choices to value at this decision (module docstring)."""
+    legal = obs.legal
+    if legal is None:
+        return []
+    if isinstance(legal, tuple):
+        return list(legal)
+    if legal.upper_bound() <= MAX_CANDIDATES:
+        return list(legal)
+    out = list(dict.fromkeys([preferred, *(a for a in include if a in legal), *legal.alternatives]))
+    if preferred not in legal.alternatives:
+        room = MAX_CANDIDATES - len(out)
+        if room > 0:
+            near = _neighbours(legal, preferred & _CARD_BITS, room + len(out))
+            out += [a for a in near if a not in out][:room]
+    return out
+
+
+def _neighbours(choice: CardChoice, mask: int, limit: int) -> list[int]:
+    """Legal sets one card away from ``mask``: one card swapped for another, dropped or added."""
+    inside = [c for c in cards_of(mask) if not choice.required >> c & 1]
+    outside = cards_of(choice.pool & ~mask)
+    found: list[int] = []
+    tries = [mask ^ (1 << a) ^ (1 << b) for a in inside for b in outside]
+    tries += [mask ^ (1 << a) for a in inside] + [mask | (1 << b) for b in outside]
+    for m in tries:
+        if len(found) >= limit:
+            break
+        action = cards_action(choice.verb, m)
+        if action in choice and action not in found:
+            found.append(action)
+    return found
+
+
+def _reach_decision(state: GameState, obs: Observation, policy: Sequence[Player]) -> bool:
+    """Let the other seats act until the seat's turn; True when it faces the observed decision."""
+    while state.phase == Phase.EXCHANGE and not state.results and state.current_player != obs.seat:
+        seat = state.current_player
+        state.apply(policy[seat].act(state.observation(seat)))
+    if state.phase != Phase.EXCHANGE or state.results or state.current_player != obs.seat:
+        return False
+    now = state.observation(obs.seat)
+    return now.hand == obs.hand and now.legal == obs.legal and now.face_up == obs.face_up
+
+
+def exchange_values(
+    obs: Observation,
+    policy: Sequence[Player],
+    seed: str,
+    choices: Sequence[int],
+    samples: int = 20,
+) -> dict[int, float]:
+    """Each of ``choices`` -> mean points the seat's side takes in the hand; empty when too few
+    sampled deals lead to this decision (or the hand has no contract to set up)."""
+    if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
+        return {}
+    rules = obs.rules
+    side = rules.side_of(obs.seat)
+    try:
+        est = Estimator(obs, policy, seed, samples)
+    except ValueError:  # the seat's hand is no longer its first deal (it drew or was given cards)
+        return {}
+    sums = dict.fromkeys(choices, 0.0)
+    worlds = 0
+    for sample in est.samples:
+        deals = SampledDeals(rules, obs.dealer, obs.seat, obs.hand, random.Random(sample.deals_seed))
+        state = contract_state(rules, deals, obs.bidder, obs.bid, obs.trump)
+        if state is None or not _reach_decision(state, obs, policy):
+            continue
+        worlds += 1
+        for action in choices:
+            trial = state.clone()
+            trial.apply(action)
+            sums[action] += play_out(trial, policy)[side]
+    if worlds < min(MIN_WORLDS, samples):
+        return {}
+    return {a: total / worlds for a, total in sums.items()}
+
+
+__all__ = ["MAX_CANDIDATES", "candidates", "exchange_values"]

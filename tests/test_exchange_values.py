@@ -1,0 +1,65 @@
+"""Exchange choices valued by simulation (``pedro.players.exchange_values``) and shown by analyze."""
+
+from __future__ import annotations
+
+from tests.helpers import played_record
+
+from pedro.analysis import Decision, decisions, needs_choice
+from pedro.engine.actions import cards_action
+from pedro.engine.choices import CardChoice
+from pedro.engine.phases import Phase
+from pedro.players import ExpertPlayer
+from pedro.players.exchange_values import MAX_CANDIDATES, candidates
+
+_CARD_BITS = (1 << 64) - 1
+
+
+def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
+    record = played_record(variant, seed=seed, hands=1, player="heuristic")
+    return [d for d in decisions(record) if d.phase == Phase.EXCHANGE and needs_choice(d)]
+
+
+def test_throwing_away_a_scoring_trump_is_valued_below_the_choice_made() -> None:
+    # nicaragua, seed 3: seat 1 discards 5C 8C holding three scoring trumps
+    found = [d for d in _exchange_decisions("nicaragua", 3) if d.seat == 1 and d.number == 9]
+    assert found, "the recorded game changed: pick another decision"
+    d = found[0]
+    legal = d.obs.legal
+    assert isinstance(legal, CardChoice)
+    tt = d.obs.rules.tables(d.obs.trump)
+    best_trump = max((c for c in d.obs.hand if tt.trump_mask >> c & 1), key=lambda c: tt.points[c])
+    assert tt.points[best_trump] > 0
+    made = d.action & _CARD_BITS
+    worse = cards_action(legal.verb, made | 1 << best_trump)
+    assert worse in legal
+    est = ExpertPlayer(seed=1).estimates(d.obs, include=(d.action, worse))
+    assert est is not None and est.unit == "points"
+    assert d.action in est.values and worse in est.values
+    assert est.values[d.action] > est.values[worse]
+    assert all(0 <= v <= d.obs.rules.total_points for v in est.values.values())
+
+
+def test_every_valued_exchange_choice_is_legal_and_the_made_one_is_included() -> None:
+    valued = 0
+    for variant, seed in (("eighty_three", 3), ("king_pedro", 3)):
+        player = ExpertPlayer(seed=2)
+        for d in _exchange_decisions(variant, seed):
+            est = player.estimates(d.obs, include=(d.action,))
+            if est is None:
+                continue
+            valued += 1
+            assert d.action in est.values
+            assert all(a in d.obs.legal for a in est.values)  # type: ignore[operator]
+    assert valued >= 3
+
+
+def test_candidates_keep_the_preferred_and_asked_for_choices_under_the_cap() -> None:
+    d = next(d for d in _exchange_decisions("nicaragua", 3) if isinstance(d.obs.legal, CardChoice))
+    legal = d.obs.legal
+    assert isinstance(legal, CardChoice) and legal.upper_bound() > MAX_CANDIDATES
+    preferred = ExpertPlayer(seed=1).act(d.obs)
+    other = next(a for a in legal if a not in (preferred, d.action))
+    found = candidates(d.obs, preferred, include=(d.action, other))
+    assert found[0] == preferred and d.action in found and other in found
+    assert len(found) <= MAX_CANDIDATES and len(set(found)) == len(found)
+    assert all(a in legal for a in found)
