@@ -63,6 +63,9 @@ def test_variants_list_every_variant_its_options_and_the_computer_players(client
     assert response.status_code == 200
     body = response.json()
     assert body["players"] == list(PLAYERS) and {"basic", "random"} <= set(body["players"])
+    # every player is described; the one that sees every card says it is no fair player
+    assert set(body["player_descriptions"]) == set(PLAYERS)
+    assert "not a fair player" in body["player_descriptions"]["omniscient"]
     assert [v["id"] for v in body["variants"]] == list(VARIANTS)
     for variant in body["variants"]:
         rules = VARIANTS[variant["id"]]

@@ -26,6 +26,15 @@ PLAYERS: dict[str, PlayerFactory] = {
     "omniscient": OmniscientPlayer,
 }
 
+#: What each player is, in a few words, for menus (the lobby) and help texts.
+DESCRIPTIONS: dict[str, str] = {
+    "random": "random legal moves",
+    "basic": "simple rules of thumb",
+    "heuristic": "strong rules; bids by simulating the hand",
+    "expert": "searches sampled deals: the strongest fair player",
+    "omniscient": "sees every card: not a fair player, a yardstick",
+}
+
 #: Players that take a setting after a colon, and what it is.
 SETTINGS = {"expert": f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}"}
 
@@ -62,6 +71,7 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
 
 
 __all__ = [
+    "DESCRIPTIONS",
     "PLAYERS",
     "SETTINGS",
     "BasicPlayer",

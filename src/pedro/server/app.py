@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from pedro.players import PLAYERS, UnknownPlayerError, check_player
+from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -191,7 +191,7 @@ def _variants_json() -> dict[str, Any]:
                 ],
             }
         )
-    return {"variants": variants, "players": list(PLAYERS)}
+    return {"variants": variants, "players": list(PLAYERS), "player_descriptions": DESCRIPTIONS}
 
 
 async def variants_endpoint(request: Request) -> Response:

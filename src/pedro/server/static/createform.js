@@ -25,6 +25,7 @@ function intRange(opt) {
 export function createForm(catalog, nameInput) {
   const variants = catalog.variants;
   const players = catalog.players || [];
+  const descriptions = catalog.player_descriptions || {};
   const defaultPlayer = players.includes("basic") ? "basic" : players[players.length - 1];
 
   const variantSelect = h(
@@ -154,7 +155,7 @@ export function createForm(catalog, nameInput) {
           disabled: choice.kind !== "computer",
           attrs: { "aria-label": `seat ${seat + 1}: computer player` },
         },
-        players.map((p) => h("option", { value: p, text: p })),
+        players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${descriptions[p]})` : p })),
       );
       player.value = choice.player;
       const me = h("input", { type: "radio", name: "myseat", value: String(seat), checked: mySeat === seat });
