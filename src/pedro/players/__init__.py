@@ -1,7 +1,7 @@
 """Computer players, chosen by name wherever a player is chosen.
 
 A name may carry a setting after a colon: ``expert:N`` is the expert with
-``N`` sampled worlds per card play, always (``expert`` alone: 40 worlds,
+``N`` sampled worlds per card play, always (``expert`` alone: 120 worlds,
 fewer for plays with many choices; see ``pedro.players.expert``).
 """
 

@@ -3,11 +3,13 @@
 Bids, trumps and the exchange are ``heuristic``'s; only the card play differs.
 For a play the expert draws worlds consistent with what its seat has seen
 (``pedro.players.sampling``: hands, voids shown in play, statuses, what the
-exchange allows, the auction as weights), and in each world values every
-legal play with the exact solver: the play is made, the play goes on by the
-rules to the next seat that must play, and the rest is solved with perfect
-information. It plays the action whose weighted average over the worlds is
-best for its side.
+exchange allows, the auction as weights), weighs each world by how well it
+explains the other side's plays so far (``pedro.players.inference``: would a
+sensible player have played so with those cards?), and in each world values
+every legal play with the exact solver: the play is made, the play goes on
+by the rules to the next seat that must play, and the rest is solved with
+perfect information. It plays the action whose weighted average over the
+worlds is best for its side.
 
 **The objective.** The solver's value is the points of the bidder's side.
 The bidder's side maximizes it. The other side takes the points in play it
@@ -23,8 +25,8 @@ class (cards of no points, adjacent in their suit or in trump order once the
 cards between them are in this hand or gone). Identical worlds are solved
 once. ``samples`` fixes the number of worlds (deterministic: the draw is
 seeded by the player's seed and the decision); ``max_solves`` lowers it for
-plays with many distinct choices (the default player: 40 worlds, at most
-240 solves, at least 10 worlds; ``expert:N`` is N worlds always). An
+plays with many distinct choices (the default player: 120 worlds, at most
+720 solves, at least 10 worlds; ``expert:N`` is N worlds always). An
 optional ``time_limit`` stops valuing new worlds once that many seconds
 have passed (then the result depends on the machine's speed).
 """
@@ -43,15 +45,17 @@ from pedro.players.bidding import UNPLAYABLE, evaluate_calls, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import candidates, exchange_values
 from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.inference import PlayModel
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.solver import PlayPosition, solve
 from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
 
-#: Worlds per decision of the default ``expert``, and its cap on solves per decision: a play
+#: Worlds per decision of the default ``expert``, and its cap on solves per decision (chosen by
+#: the decision-time targets: median 50-90 ms, 99th percentile under 1 s): a play
 #: with many distinct choices (the stacks of a first trick) is valued on fewer worlds, not
 #: fewer than ``MIN_WORLDS``, which keeps the slowest decisions near the typical ones.
-DEFAULT_SAMPLES = 40
-DEFAULT_MAX_SOLVES = 240
+DEFAULT_SAMPLES = 120
+DEFAULT_MAX_SOLVES = 720
 MIN_WORLDS = 10
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
@@ -70,6 +74,7 @@ class ExpertPlayer(HeuristicPlayer):
         samples: int = DEFAULT_SAMPLES,
         time_limit: float | None = None,
         max_solves: int | None = DEFAULT_MAX_SOLVES,
+        read_play: bool = True,
     ) -> None:
         super().__init__(seed)
         if not 1 <= samples <= MAX_SAMPLES:
@@ -82,6 +87,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.max_solves = max_solves
         self.expert_seed = seed
         self.play_time_limit = time_limit
+        #: whether worlds are weighed by the other side's plays (``pedro.players.inference``)
+        self.read_play = read_play
         #: worlds valued at the last decision (for measurements)
         self.last_worlds = 0
 
@@ -146,9 +153,30 @@ class ExpertPlayer(HeuristicPlayer):
         count = self.worlds
         if self.max_solves is not None:
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
-        worlds = sample_worlds(obs, count, rng)
+        model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
         sums = dict.fromkeys(distinct, 0.0)
-        total_weight = 0.0
+        weights = dict.fromkeys(distinct, 0.0)
+        worlds = sample_worlds(obs, count, rng)
+        self.last_worlds = self._value_worlds(obs, worlds, distinct, model, sums, weights, start)
+        if not self.last_worlds or weights[distinct[0]] <= 0:
+            return {}
+        means = {a: sums[a] / weights[a] for a in distinct}
+        return {a: means[reps[a]] for a in legal}
+
+    def _value_worlds(
+        self,
+        obs: Observation,
+        worlds: list[World],
+        actions: list[int],
+        model: PlayModel | None,
+        sums: dict[int, float],
+        weights: dict[int, float],
+        start: float,
+    ) -> int:
+        """Add each world's weighted values of ``actions`` to ``sums`` and ``weights``; worlds used.
+
+        Stops early once ``time_limit`` seconds have passed since ``start``.
+        """
         done: dict[tuple[int, ...], dict[int, float]] = {}
         used = 0
         for world in worlds:
@@ -157,15 +185,13 @@ class ExpertPlayer(HeuristicPlayer):
                 break
             values = done.get(world.hands)
             if values is None:
-                values = done[world.hands] = world_values(obs, world, distinct)
-            for a in distinct:
-                sums[a] += world.weight * values[a]
-            total_weight += world.weight
+                values = done[world.hands] = world_values(obs, world, actions)
+            weight = world.weight * (model.weight(world.hands) if model is not None else 1.0)
+            for a in actions:
+                sums[a] += weight * values[a]
+                weights[a] += weight
             used += 1
-        self.last_worlds = used
-        if not used or total_weight <= 0:
-            return {}
-        return {a: sums[reps[a]] / total_weight for a in legal}
+        return used
 
 
 def _plays_made(obs: Observation) -> int:

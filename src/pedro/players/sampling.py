@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pedro.cards import cards_of, mask_of
@@ -488,10 +489,17 @@ def _exclude_by_plays(obs: Observation, tt: TrumpTables, allowed: list[int]) -> 
 # ---------------------------------------------------------------- the check
 
 
-def replay(obs: Observation, hands: list[int] | tuple[int, ...]) -> PlayMachine | None:
+#: Called before each replayed play with the machine at that turn, the seat and its play.
+OnPlay = Callable[[PlayMachine, int, int], None]
+
+
+def replay(
+    obs: Observation, hands: list[int] | tuple[int, ...], on_play: OnPlay | None = None
+) -> PlayMachine | None:
     """The play so far replayed from ``hands`` (each seat's hand now); None if it does not replay.
 
-    On success the machine is at the observation's turn.
+    On success the machine is at the observation's turn. ``on_play`` sees each
+    legal play before it is made (``inference`` weighs worlds by them).
     """
     rules = obs.rules
     tt = _tables(obs)
@@ -508,6 +516,8 @@ def replay(obs: Observation, hands: list[int] | tuple[int, ...]) -> PlayMachine 
             action = play_action(list(cards))
             if action not in m.legal():
                 return None
+            if on_play is not None:
+                on_play(m, seat, action)
             m.play(action)
     if not m.prepare() or m.current != obs.current_player:
         return None
