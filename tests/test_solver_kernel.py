@@ -159,3 +159,25 @@ def test_position_needs_the_play_phase() -> None:
     assert state.phase != Phase.PLAY
     with pytest.raises(ValueError, match="play phase"):
         PlayPosition.from_state(state)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_a_kept_table_gives_the_same_answers_for_the_plays_of_one_deal(
+    case: tuple[str, dict[str, object]],
+) -> None:
+    """``same_deal``: solving each play of a position in turn, keeping the table, changes nothing."""
+    variant, options = case
+    checked = 0
+    for state in positions(variant, options, 12, 8):
+        after = []
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply(action)
+            if child.phase == Phase.PLAY and not child.results:
+                after.append(child)
+        fresh = [solve(child, engine="kernel") for child in after]
+        kept = [solve(child, engine="kernel", same_deal=i > 0) for i, child in enumerate(after)]
+        for a, b in zip(fresh, kept, strict=True):
+            assert (a.value, set(a.best)) == (b.value, set(b.best))
+        checked += len(after) > 1
+    assert checked >= 3

@@ -360,11 +360,14 @@ def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int
         everything |= p
     total = sum(_points(obs, base, [TrickCards(obs.bidder, ((obs.bidder, everything),))]))
     out: dict[int, float] = {}
+    solved = False
     for action in actions:
         m = base.copy()
         m.play(action)
         if m.prepare():
-            value = solve(position_of(obs, m)).value
+            # each play's solve reuses what the solves of this world's other plays found
+            value = solve(position_of(obs, m), same_deal=solved).value
+            solved = True
         else:
             done = [TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for _l, plays, w in m.tricks]
             value = _points(obs, m, done)[bidder_side]

@@ -12,15 +12,20 @@ from pedro.solver.search import Solver, SolveResult
 Engine = Literal["auto", "kernel", "python"]
 
 
-def solve(position: PlayPosition | GameState, engine: Engine = "auto") -> SolveResult:
+def solve(
+    position: PlayPosition | GameState, engine: Engine = "auto", same_deal: bool = False
+) -> SolveResult:
     """The best points the bidder's side can take from a play position, and the best plays.
 
     ``position`` is a ``PlayPosition`` or a ``GameState`` in the play phase.
     ``engine``: ``auto`` uses the compiled kernel where it applies
     (``pedro.solver.fast.supports``) and the Python search otherwise;
     ``python`` forces the reference search; ``kernel`` insists on the kernel.
+    ``same_deal`` lets the kernel keep what it learned from the previous solve of
+    this thread, which must have been of a position that ``position`` follows from
+    (``pedro.solver.fast.solve_kernel``).
     """
     pos = position if isinstance(position, PlayPosition) else PlayPosition.from_state(position)
     if engine == "python" or (engine == "auto" and not supports(pos)):
         return Solver(pos).solve()
-    return solve_kernel(pos)
+    return solve_kernel(pos, same_deal)

@@ -89,8 +89,16 @@ def supports(pos: PlayPosition) -> bool:
     return not pos.rules.relative_high_low and pos.rules.players <= MAX_SEATS
 
 
-def solve_kernel(pos: PlayPosition) -> SolveResult:
-    """The ``SolveResult`` of ``pos`` from the compiled search (``supports(pos)`` must hold)."""
+def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
+    """The ``SolveResult`` of ``pos`` from the compiled search (``supports(pos)`` must hold).
+
+    ``same_deal``: ``pos`` and the position of the previous solve in this thread
+    both follow by plays from one position (one deal, the same tricks before), so
+    the transposition table that solve filled is kept: every entry is a position
+    that a search of the common position reaches too, where the table is sound.
+    A sampling player valuing each play of one guessed deal in turn saves much of
+    the work.
+    """
     if not supports(pos):
         raise ValueError("the compiled search does not handle this position (relative_high_low)")
     from pedro.solver import kernel as k  # compiles, or loads numba's cache, on first use
@@ -136,7 +144,8 @@ def solve_kernel(pos: PlayPosition) -> SolveResult:
     stack_width = max((len(x) for x in stacks), default=0)
     mem = _MEMORY.ready(arrays, max(MAX_MOVES, stack_width), stack_width)
     mem[k.NODES] = 0
-    mem[k.GEN] += 1
+    if not same_deal:
+        mem[k.GEN] += 1
     mem[k.MAX_SEATS] = max_seats(rules, pos.bidder)
     mem[k.HAND_SIZE] = hand_size
     mem[k.HANDS_AT : k.HANDS_AT + n] = pos.hands
