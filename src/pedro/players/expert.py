@@ -153,30 +153,10 @@ class ExpertPlayer(HeuristicPlayer):
         count = self.worlds
         if self.max_solves is not None:
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
+        worlds = sample_worlds(obs, count, rng)
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
         sums = dict.fromkeys(distinct, 0.0)
-        weights = dict.fromkeys(distinct, 0.0)
-        worlds = sample_worlds(obs, count, rng)
-        self.last_worlds = self._value_worlds(obs, worlds, distinct, model, sums, weights, start)
-        if not self.last_worlds or weights[distinct[0]] <= 0:
-            return {}
-        means = {a: sums[a] / weights[a] for a in distinct}
-        return {a: means[reps[a]] for a in legal}
-
-    def _value_worlds(
-        self,
-        obs: Observation,
-        worlds: list[World],
-        actions: list[int],
-        model: PlayModel | None,
-        sums: dict[int, float],
-        weights: dict[int, float],
-        start: float,
-    ) -> int:
-        """Add each world's weighted values of ``actions`` to ``sums`` and ``weights``; worlds used.
-
-        Stops early once ``time_limit`` seconds have passed since ``start``.
-        """
+        total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
         used = 0
         for world in worlds:
@@ -185,13 +165,16 @@ class ExpertPlayer(HeuristicPlayer):
                 break
             values = done.get(world.hands)
             if values is None:
-                values = done[world.hands] = world_values(obs, world, actions)
+                values = done[world.hands] = world_values(obs, world, distinct)
             weight = world.weight * (model.weight(world.hands) if model is not None else 1.0)
-            for a in actions:
+            for a in distinct:
                 sums[a] += weight * values[a]
-                weights[a] += weight
+            total_weight += weight
             used += 1
-        return used
+        self.last_worlds = used
+        if not used or total_weight <= 0:
+            return {}
+        return {a: sums[reps[a]] / total_weight for a in legal}
 
 
 def _plays_made(obs: Observation) -> int:
