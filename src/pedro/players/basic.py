@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 
 from pedro.cards import cards_of, mask_of
@@ -54,6 +55,20 @@ def _clamp(x: float, lo: float, hi: float) -> float:
 # --------------------------------------------------------------------------- hand evaluation
 
 
+@lru_cache(maxsize=512)
+def _trump_order(rules: Ruleset, suit: int) -> tuple[tuple[tuple[int, int, bool], ...], int]:
+    """The trumps from the top: (card, points, a Low scored by its holder); and the top four's mask.
+
+    Bidding evaluates thousands of sampled hands a decision; this is the part that
+    depends on the rules and the suit only.
+    """
+    tt = rules.tables(suit)
+    holder_low = rules.low_rule != LowRule.CAPTURER
+    order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
+    cards = tuple((c, tt.points[c], holder_low and tt.roles[c] == "2") for c in order)
+    return cards, mask_of(order[:4])
+
+
 def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
     """Points the bidder's side can expect with ``suit`` as trumps, from the cards in ``hand``.
 
@@ -63,21 +78,18 @@ def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
     the hand does not hold are shared with the partner or the field. The
     constants are fitted so that basic bidders make most of their bids.
     """
-    tt = rules.tables(suit)
-    trumps = hand & tt.trump_mask
+    order, top_mask = _trump_order(rules, suit)
+    trumps = hand & rules.tables(suit).trump_mask
     n_trumps = trumps.bit_count()
-    holder_low = rules.low_rule != LowRule.CAPTURER
-    order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
     held = 0
     expected = 0.0
     mine_above = 0
     missing_above = 0
-    for c in order:
+    for c, pts, sure in order:
         if trumps >> c & 1:
-            pts = tt.points[c]
             if pts:
                 held += pts
-                if (holder_low and tt.roles[c] == "2") or missing_above == 0:
+                if sure or missing_above == 0:
                     p = 1.0
                 else:
                     p = _clamp(0.45 + 0.07 * n_trumps + 0.03 * mine_above - 0.02 * missing_above, 0.3, 0.95)
@@ -87,7 +99,7 @@ def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
             missing_above += 1
     rest = rules.total_points - held
     extra = rules.kitty_size + rules.second_deal
-    top = sum(1 for c in order[:4] if trumps >> c & 1)  # high trumps capture the others' points
+    top = (trumps & top_mask).bit_count()  # high trumps capture the others' points
     if rules.partnerships:
         share = _clamp(0.3 + 0.11 * top + 0.015 * n_trumps + 0.01 * extra, 0.25, 0.85)
     else:
