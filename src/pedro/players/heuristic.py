@@ -99,7 +99,7 @@ def make_chance(estimate: float, bid: int, total: int) -> float:
 
 
 class HeuristicPlayer(BasicPlayer):
-    """Counts cards, cinches, saves pedros and the Low, and bids what it is likely to make."""
+    """Counts cards, saves pedros and the Low, keeps high trumps, and bids what simulation says it makes."""
 
     name = "heuristic"
 
