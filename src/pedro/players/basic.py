@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import islice
 
 from pedro.cards import cards_of, mask_of
@@ -55,18 +54,27 @@ def _clamp(x: float, lo: float, hi: float) -> float:
 # --------------------------------------------------------------------------- hand evaluation
 
 
-@lru_cache(maxsize=512)
-def _trump_order(rules: Ruleset, suit: int) -> tuple[tuple[tuple[int, int, bool], ...], int]:
+_TrumpOrder = tuple[tuple[tuple[int, int, bool], ...], int]
+#: (id of the tables, Low scored by its holder) -> (the tables, kept so the id stays theirs; the order)
+_ORDERS: dict[tuple[int, bool], tuple[TrumpTables, _TrumpOrder]] = {}
+
+
+def _trump_order(rules: Ruleset, suit: int) -> _TrumpOrder:
     """The trumps from the top: (card, points, a Low scored by its holder); and the top four's mask.
 
-    Bidding evaluates thousands of sampled hands a decision; this is the part that
-    depends on the rules and the suit only.
+    Bidding evaluates thousands of sampled hands a decision, and this part depends on
+    the rules and the suit only. It is cached by the identity of the rules' tables
+    (hashing a whole ruleset each time would cost more than it saves).
     """
     tt = rules.tables(suit)
     holder_low = rules.low_rule != LowRule.CAPTURER
-    order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
-    cards = tuple((c, tt.points[c], holder_low and tt.roles[c] == "2") for c in order)
-    return cards, mask_of(order[:4])
+    key = (id(tt), holder_low)
+    hit = _ORDERS.get(key)
+    if hit is None or hit[0] is not tt:
+        order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
+        cards = tuple((c, tt.points[c], holder_low and tt.roles[c] == "2") for c in order)
+        hit = _ORDERS[key] = (tt, (cards, mask_of(order[:4])))
+    return hit[1]
 
 
 def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
