@@ -13,6 +13,7 @@ clearly better than ``random`` and as the default opponent of ``pedro play``.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -339,9 +340,17 @@ class _PlayView:
     def is_trump(self, c: int) -> bool:
         return bool(self.tt.trump_mask >> c & 1)
 
+    @property
+    def unseen_strengths(self) -> list[int]:
+        """The strengths of the unseen trumps, in order (asked many times a decision: kept)."""
+        found = self.__dict__.get("_unseen_strengths")
+        if found is None:
+            found = self._unseen_strengths = sorted(self.tt.strength[x] for x in cards_of(self.unseen_trumps))
+        return found
+
     def higher_unseen(self, c: int) -> int:
-        s = self.tt.strength[c]
-        return sum(1 for x in cards_of(self.unseen_trumps) if self.tt.strength[x] > s)
+        strengths = self.unseen_strengths
+        return len(strengths) - bisect_right(strengths, self.tt.strength[c])
 
     def is_boss(self, c: int) -> bool:
         return self.is_trump(c) and self.higher_unseen(c) == 0

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_left
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, PROTECT, Verb, arg_of, play_cards, play_top, verb_of
@@ -316,9 +317,8 @@ class _HeuristicView(_PlayView):
         """``basic``'s value of keeping ``c``; a trump adds ``_KEEP_HIGH`` by the unseen trumps it beats."""
         value = super().hold_value(c)
         if self.is_trump(c):
-            strength = self.tt.strength[c]
-            unseen = [self.tt.strength[x] for x in cards_of(self.unseen_trumps)]
-            beaten = sum(1 for x in unseen if x < strength) / len(unseen) if unseen else 1.0
+            unseen = self.unseen_strengths
+            beaten = bisect_left(unseen, self.tt.strength[c]) / len(unseen) if unseen else 1.0
             value += _KEEP_HIGH * self.unit * beaten
         return value
 
