@@ -150,13 +150,16 @@ class Estimator:
         fit = 1.0
         slack = rules.total_points / 14
         high: int | None = None
+        reaches: dict[int, float] = {}
         for seat, action in obs.calls:
             need = rules.min_bid if high is None else high + 1
             if action != PASS:
                 high = call_value(rules, action)
             if seat == self.seat:
                 continue
-            _, reach = _would_bid(rules, hands[seat])
+            reach = reaches.get(seat)
+            if reach is None:
+                reach = reaches[seat] = _would_bid(rules, hands[seat])[1]
             if action == PASS:
                 if reach >= need + 0.5 * slack:
                     fit *= 0.3
