@@ -301,6 +301,15 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
             _pass_utility(est, obs, sample, high, high_value, later, side, scores) for sample in est.samples
         )
         results.append(CallValue(PASS, value / count, None))
+    # each sample's points with this seat declaring a suit, corrected for optimism once for all bids
+    played = {
+        suit: [
+            corrected(rules, points, side, index)
+            for index, sample in enumerate(est.samples)
+            if (points := est.outcome(sample, seat, suit)) is not None
+        ]
+        for suit in suits
+    }
     for action in bids:
         contract = _contract_of(rules, seat, action)
         allowed = suits
@@ -310,10 +319,8 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
         best: CallValue | None = None
         for suit in allowed:
             value = 0.0
-            for index, sample in enumerate(est.samples):
-                points = est.outcome(sample, seat, suit)
-                if points is not None:
-                    value += utility(rules, side, scores, contract, corrected(rules, points, side, index))
+            for points in played[suit]:
+                value += utility(rules, side, scores, contract, points)
             value /= count
             if best is None or value > best.value:
                 best = CallValue(action, value, suit)
