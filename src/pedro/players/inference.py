@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pedro.cards import cards_of
+from pedro.engine.actions import play_cards
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.players.base import Player
 from pedro.players.sampling import PlayMachine, replay
@@ -32,7 +33,8 @@ MISS = 0.15
 
 
 def _seen(plays: Sequence[tuple[int, int]]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    return tuple((s, tuple(cards_of(a & ((1 << 64) - 1)))) for s, a in plays)
+    """Plays as the engine shows them: each seat's cards, the top card first (a stack's too)."""
+    return tuple((s, tuple(play_cards(a))) for s, a in plays)
 
 
 def seat_view(obs: Observation, m: PlayMachine, seat: int, legal: Sequence[int]) -> Observation:
