@@ -5,13 +5,11 @@ from __future__ import annotations
 from tests.helpers import played_record
 
 from pedro.analysis import Decision, decisions, needs_choice
-from pedro.engine.actions import cards_action
+from pedro.engine.actions import arg_of, cards_action
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.players import ExpertPlayer
 from pedro.players.exchange_values import MAX_CANDIDATES, candidates
-
-_CARD_BITS = (1 << 64) - 1
 
 
 def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
@@ -29,7 +27,7 @@ def test_throwing_away_a_scoring_trump_is_valued_below_the_choice_made() -> None
     tt = d.obs.rules.tables(d.obs.trump)
     best_trump = max((c for c in d.obs.hand if tt.trump_mask >> c & 1), key=lambda c: tt.points[c])
     assert tt.points[best_trump] > 0
-    made = d.action & _CARD_BITS
+    made = arg_of(d.action)
     worse = cards_action(legal.verb, made | 1 << best_trump)
     assert worse in legal
     est = ExpertPlayer(seed=1).estimates(d.obs, include=(d.action, worse))

@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from pedro.cards import cards_of
-from pedro.engine.actions import cards_action
+from pedro.engine.actions import arg_of, cards_action
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
@@ -34,7 +34,6 @@ from pedro.players.simulation import SampledDeals, contract_state, play_out
 MAX_CANDIDATES = 16
 #: Worlds that must reach the seat's decision for the values to count.
 MIN_WORLDS = 4
-_CARD_BITS = (1 << 64) - 1
 
 
 def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) -> list[int]:
@@ -50,7 +49,7 @@ def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) ->
     if preferred not in legal.alternatives:
         room = MAX_CANDIDATES - len(out)
         if room > 0:
-            near = _neighbours(legal, preferred & _CARD_BITS, room + len(out))
+            near = _neighbours(legal, arg_of(preferred), room + len(out))
             out += [a for a in near if a not in out][:room]
     return out
 

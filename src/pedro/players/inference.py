@@ -19,7 +19,7 @@ that agree on a hand share the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from pedro.cards import cards_of
@@ -90,7 +90,4 @@ class PlayModel:
         return self.miss**misses
 
 
-#: Builds the weighing for one decision, or None to weigh by the auction only.
-ModelFactory = Callable[[Observation], PlayModel | None]
-
-__all__ = ["MISS", "ModelFactory", "PlayModel", "seat_view"]
+__all__ = ["MISS", "PlayModel", "seat_view"]
