@@ -1,9 +1,11 @@
 """The strength figures of ``docs/strength.md``: duplicate-deal tournaments between computer players.
 
-Runs ``pedro tournament`` for each pair in each variant (skipping a pair whose
-results file already exists, so an interrupted run resumes), then prints one
-table row per run from the JSON files: A − B in points and in score change
-per deal with 95% intervals, and each player's bids made and set.
+Runs ``pedro tournament`` for each pair in each variant, in parts of
+``--part`` deals (deal ``i`` of seed ``S`` is the deal of seed ``S + i`` in any
+run, so the parts joined are the whole run, deal for deal); a part or a run
+whose file already exists is skipped, so an interrupted run resumes where it
+stopped. Then it prints one table row per run: A − B in points and in score
+change per deal with 95% intervals, and each player's bids made and set.
 
     python benchmarks/strength.py --deals 2000 --jobs 2 --out strength-results
     python benchmarks/strength.py --pairs expert,heuristic --variants cinch --deals 300
@@ -24,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pedro.tournament.report import merge, write_json
+
 VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
 #: The pairs whose ratio measures the expert's card play (bidding and exchange are heuristic's in all three).
 CARD_PLAY_PAIRS = ("expert,heuristic", "omniscient,heuristic")
@@ -43,6 +47,21 @@ def run(variant: str, pair: str, deals: int, seed: int, jobs: int, path: Path) -
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def play_in_parts(variant: str, pair: str, args: argparse.Namespace, path: Path) -> None:
+    """Play the run as parts of ``args.part`` deals, then join them into ``path``."""
+    folder = args.out / "parts"
+    folder.mkdir(exist_ok=True)
+    parts = []
+    for first in range(0, args.deals, args.part):
+        deals = min(args.part, args.deals - first)
+        part = result_path(folder, variant, pair, deals, args.seed + first)
+        if not part.exists():
+            seconds = run(variant, pair, deals, args.seed + first, args.jobs, part)
+            print(f"  {seconds:.0f} s", flush=True)
+        parts.append(json.loads(part.read_text()))
+    write_json(path, merge(parts))
 
 
 def estimate(e: dict[str, Any]) -> str:
@@ -99,6 +118,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--part", type=int, default=250, help="deals per part (a part is played at once)")
     parser.add_argument("--out", type=Path, default=Path("strength-results"))
     parser.add_argument("--report", action="store_true", help="only print the table of existing results")
     args = parser.parse_args()
@@ -109,8 +129,7 @@ def main() -> None:
             path = result_path(args.out, variant, pair, args.deals, args.seed)
             paths.append(path)
             if not args.report and not path.exists():
-                seconds = run(variant, pair, args.deals, args.seed, args.jobs, path)
-                print(f"  {seconds:.0f} s", flush=True)
+                play_in_parts(variant, pair, args, path)
     print("| variant | A − B | deals | points per deal (95% CI) | score change per deal (95% CI) | bids |")
     print("|---|---|---|---|---|---|")
     for path in paths:

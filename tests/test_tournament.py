@@ -26,7 +26,7 @@ from pedro.tournament import (
     run_tournament,
     running,
 )
-from pedro.tournament.report import summarise
+from pedro.tournament.report import MergeError, document, merge, summarise
 from pedro.tournament.runner import play_hands, seating
 from pedro.tournament.stats import Z95
 from pedro.variants.options import make_ruleset
@@ -104,6 +104,41 @@ def test_results_do_not_depend_on_the_number_of_jobs() -> None:
     two = run_tournament("cinch", {}, ["basic", "random"], backend=LocalBackend(2), **kwargs)
     assert one == two
     assert [d.index for d in two.deals] == list(range(24))
+
+
+def _doc(players: list[str], seed: int, deals: int, games: int = 0) -> dict[str, Any]:
+    results = run_tournament("cinch", {}, players, seed=seed, deals=deals, games=games)
+    summary = summarise(players, results)
+    doc = document(
+        variant="cinch",
+        options={},
+        players=players,
+        seed=seed,
+        max_hands=500,
+        summary=summary,
+        results=results,
+    )
+    return json.loads(json.dumps(doc))
+
+
+def test_a_match_played_in_parts_merges_into_the_whole_run() -> None:
+    players = ["basic", "random"]
+    whole = _doc(players, seed=5, deals=10, games=2)
+    parts = [_doc(players, seed=9, deals=6, games=0), _doc(players, seed=5, deals=4, games=2)]
+    assert merge(parts) == whole
+    # the read-back rows are the played ones
+    results = run_tournament("cinch", {}, players, seed=5, deals=3)
+    assert [DealResult.from_json(d.to_json()) for d in results.deals] == results.deals
+
+
+def test_documents_of_different_matches_or_overlapping_deals_do_not_merge() -> None:
+    a = _doc(["basic", "random"], seed=1, deals=3)
+    with pytest.raises(MergeError, match="players differs"):
+        merge([a, _doc(["random", "basic"], seed=4, deals=3)])
+    with pytest.raises(MergeError, match="deal seed appears in more than one"):
+        merge([a, _doc(["basic", "random"], seed=3, deals=3)])
+    with pytest.raises(MergeError, match="no tournament documents"):
+        merge([])
 
 
 class ReversedBackend:

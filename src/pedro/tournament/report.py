@@ -13,7 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pedro.tournament.runner import LABELS, DealResult, TournamentResults
+from pedro.tournament.runner import LABELS, DealResult, GameResult, TournamentResults
 from pedro.tournament.stats import Estimate, estimate, running
 from pedro.variants.options import OptionValue
 
@@ -152,6 +152,49 @@ def document(
         "deals": [d.to_json() for d in results.deals],
         "games": [g.to_json() for g in results.games],
     }
+
+
+class MergeError(ValueError):
+    """Tournament documents that cannot be joined into one."""
+
+
+def merge(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One document from the documents of several runs of the same match on different deals.
+
+    A long match can so be played in parts (``--seed S --deals N``, then
+    ``--seed S+N``, ...), on several machines or across interruptions: deal
+    ``i`` of a run with seed ``S`` is the deal of seed ``S + i`` in any run, so
+    the joined parts are the single run with the smallest seed, deal for deal.
+    """
+    if not docs:
+        raise MergeError("no tournament documents to merge")
+    first = docs[0]["settings"]
+    same = ("variant", "options", "players", "max_hands")
+    for doc in docs[1:]:
+        for key in same:
+            if doc["settings"][key] != first[key]:
+                raise MergeError(f"cannot merge: {key} differs ({first[key]!r} and {doc['settings'][key]!r})")
+    seed = min(doc["settings"]["seed"] for doc in docs)
+    deals = sorted((d for doc in docs for d in doc["deals"]), key=lambda d: d["seed"])
+    games = sorted((g for doc in docs for g in doc["games"]), key=lambda g: g["seed"])
+    for rows, what in ((deals, "deal"), (games, "game")):
+        seeds = [row["seed"] for row in rows]
+        if len(set(seeds)) != len(seeds):
+            raise MergeError(f"cannot merge: a {what} seed appears in more than one document")
+    results = TournamentResults(
+        deals=[DealResult.from_json(d, d["seed"] - seed) for d in deals],
+        games=[GameResult.from_json(g, g["seed"] - seed) for g in games],
+    )
+    players = [first["players"][label] for label in LABELS]
+    return document(
+        variant=first["variant"],
+        options=first["options"],
+        players=players,
+        seed=seed,
+        max_hands=first["max_hands"],
+        summary=summarise(players, results),
+        results=results,
+    )
 
 
 def write_json(path: Path, doc: Mapping[str, Any]) -> None:

@@ -100,6 +100,22 @@ class PlayRecord:
             "made": self.made,
         }
 
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], swapped: bool) -> PlayRecord:
+        """Read back :meth:`to_json` (the second play of a deal is the swapped one)."""
+        return cls(
+            swapped=swapped,
+            seats=tuple(doc["seats"]),
+            side_points=tuple(doc["side_points"]),
+            side_change=tuple(doc["side_change"]),
+            points=(doc["points"]["A"], doc["points"]["B"]),
+            change=(doc["change"]["A"], doc["change"]["B"]),
+            bidder=doc["bidder"],
+            bid_by=None if doc["bid_by"] is None else LABELS.index(doc["bid_by"]),
+            bid=doc["bid"],
+            made=doc["made"],
+        )
+
 
 @dataclass(frozen=True)
 class DealResult:
@@ -128,6 +144,17 @@ class DealResult:
             "plays": [play.to_json() for play in self.plays],
         }
 
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], index: int | None = None) -> DealResult:
+        """Read back :meth:`to_json`, renumbered to ``index`` when given."""
+        first, second = doc["plays"]
+        return cls(
+            index=doc["index"] if index is None else index,
+            seed=doc["seed"],
+            dealer=doc["dealer"],
+            plays=(PlayRecord.from_json(first, False), PlayRecord.from_json(second, True)),
+        )
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -150,6 +177,19 @@ class GameResult:
             "hands": list(self.hands),
             "scores": [list(s) for s in self.scores],
         }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], index: int | None = None) -> GameResult:
+        """Read back :meth:`to_json`, renumbered to ``index`` when given."""
+        first, second = (None if w is None else LABELS.index(w) for w in doc["winners"])
+        hands, scores = doc["hands"], doc["scores"]
+        return cls(
+            index=doc["index"] if index is None else index,
+            seed=doc["seed"],
+            winners=(first, second),
+            hands=(hands[0], hands[1]),
+            scores=(tuple(scores[0]), tuple(scores[1])),
+        )
 
 
 # ---------------------------------------------------------------------------
