@@ -1,0 +1,211 @@
+"""One seat's observation as a fixed float vector, for learning environments.
+
+The encoder reads only an ``Observation`` (never the game state), so it can
+hold nothing the seat may not see. Seats are relative to the observer
+(``0`` = me, ``1`` = the seat to my left, ...) and sides too (``0`` = mine),
+so one policy can play any seat. Every value lies in ``[0, 1]``.
+
+The layout is one table, ``ObservationEncoder.slices``; ``docs/environments.md``
+prints it (``markdown_table``) and a test keeps the two equal.
+
+>>> from pedro.variants.options import make_ruleset
+>>> from pedro.engine.state import GameState
+>>> encoder = ObservationEncoder(make_ruleset("cinch"))
+>>> vector = encoder.encode(GameState(encoder.rules, seed=1).observation(0))
+>>> vector.shape == (encoder.size,), float(vector[encoder.slice("hand").indices()].sum())
+(True, 9.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from pedro.cards import NUM_CARDS
+from pedro.engine.actions import Verb
+from pedro.engine.observation import Observation
+from pedro.engine.phases import Phase, Status
+from pedro.variants.model import Ruleset
+
+#: hand sizes and laid-aside counts are divided by this (and capped at 1)
+CARD_COUNT_SCALE = 26
+#: the hand number is capped here and divided by it
+HAND_INDEX_SCALE = 63
+
+#: the kinds of call in the ``calls`` slice, in order
+CALL_KINDS = ("none", "pass", "bid", "28-56", "double", "protect")
+#: the kinds of contract in the ``contract`` slice, in order
+CONTRACT_KINDS = ("bid", "28-56", "double", "protect")
+_CALL_INDEX = {
+    int(Verb.PASS): 1,
+    int(Verb.BID): 2,
+    int(Verb.BID_28_56): 3,
+    int(Verb.BID_DOUBLE): 4,
+    int(Verb.PROTECT): 5,
+}
+_SHIFT = 64
+_ARG_MASK = (1 << _SHIFT) - 1
+
+
+@dataclass(frozen=True)
+class Slice:
+    """A named part of the observation vector."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+
+    def indices(self) -> slice:
+        """The Python slice of this part, to read a vector: ``vector[s.indices()]``."""
+        return slice(self.start, self.start + self.size)
+
+
+class ObservationEncoder:
+    """Observation -> float32 vector; the layout is one table (``slices``) that the docs print."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        n = self.players = rules.players
+        sides = self.sides = rules.num_sides
+        forced = rules.dealer_forced_bid
+        top = max(rules.max_bid, forced) if forced is not None else rules.max_bid
+        #: a contract's value is at most the top bid + 1 (special calls rank just above it)
+        self.bid_scale = top + 1
+        self.trick_scale = max(rules.play_hand_size, rules.first_deal_size)
+        c = NUM_CARDS
+        layout = (
+            ("hand", c, "my cards (one per card index of pedro.cards)"),
+            ("selection", c, "cards chosen so far in a pending card-set decision"),
+            ("played", n * c, "per relative seat, the cards it played this hand (buried stack cards too)"),
+            ("trick", n * c, "per relative seat, the card that counts that it put in the current trick"),
+            ("trick_leader", n + 1, "relative seat that led the current trick; last: no trick in progress"),
+            ("face_up", n * c, "per relative seat, the cards it laid aside face up (discards, kills)"),
+            ("shown", n * c, "per relative seat, the cards it showed on going cold, up or out"),
+            ("own_discards", c, "the cards I laid aside, face up or down"),
+            ("seen", c, "other cards I saw this hand (a stock I looked through, cards I gave)"),
+            ("trump", 5, "trump suit: spades, hearts, diamonds, clubs; last: not named yet"),
+            ("phase", 5, "auction, trump, exchange, play, game over"),
+            ("dealer", n, "relative seat of the dealer"),
+            ("current_player", n + 1, "relative seat to act; last: nobody (the game is over)"),
+            ("bidder", n + 1, "relative seat that won the auction; last: no contract yet"),
+            ("contract", 4, "the contract's call: " + ", ".join(CONTRACT_KINDS) + " (all 0: none)"),
+            ("bid", 1, f"the contract's value / {self.bid_scale} (special calls rank at the top bid + 1)"),
+            ("calls", n * 6, "per relative seat, its last call this hand: " + ", ".join(CALL_KINDS)),
+            ("call_values", n, f"per relative seat, the value of its last call if a bid / {self.bid_scale}"),
+            ("statuses", n * 5, "per relative seat: active, folded, cold, up, out"),
+            ("hand_sizes", n, f"per relative seat, cards in hand / {CARD_COUNT_SCALE} (at most 1)"),
+            ("discarded", n, f"per relative seat, cards laid aside this hand / {CARD_COUNT_SCALE} (max 1)"),
+            ("tricks_done", 1, f"finished tricks this hand / {self.trick_scale}"),
+            ("scores", sides, "per relative side (mine first): (score / target, clipped to -1..1, + 1) / 2"),
+            ("hand_index", 1, f"hands before this one (at most {HAND_INDEX_SCALE}) / {HAND_INDEX_SCALE}"),
+            ("winner", sides + 1, "relative side that won the game; last: no winner yet"),
+        )  # fmt: skip
+        slices = []
+        start = 0
+        for name, size, meaning in layout:
+            slices.append(Slice(name, start, size, meaning))
+            start += size
+        self.slices: tuple[Slice, ...] = tuple(slices)
+        self.size = start
+        self._at = {s.name: s.start for s in slices}
+
+    def slice(self, name: str) -> Slice:
+        """The slice called ``name`` (KeyError naming the slices if there is none)."""
+        for s in self.slices:
+            if s.name == name:
+                return s
+        raise KeyError(f"no slice {name!r}; slices: {', '.join(s.name for s in self.slices)}")
+
+    def _rel_side(self, side: int, seat: int) -> int:
+        mine = self.rules.side_of(seat)
+        return (side - mine) % self.sides
+
+    def encode(self, obs: Observation, selection: tuple[int, ...] = ()) -> npt.NDArray[np.float32]:
+        """The vector of ``obs``; ``selection`` is the cards chosen so far in a card-set decision."""
+        n = self.players
+        c = NUM_CARDS
+        at = self._at
+        seat = obs.seat
+        ones: list[int] = []
+        add = ones.append
+        out = np.zeros(self.size, dtype=np.float32)
+
+        def rel(s: int) -> int:
+            return (s - seat) % n
+
+        base = at["hand"]
+        ones.extend(base + card for card in obs.hand)
+        base = at["selection"]
+        ones.extend(base + card for card in selection)
+        played = at["played"]
+        for trick in obs.tricks:
+            for s, cards in trick.plays:
+                ones.extend(played + rel(s) * c + card for card in cards)
+        current = obs.trick
+        if current is not None:
+            trick_at = at["trick"]
+            for s, cards in current.plays:
+                ones.extend(played + rel(s) * c + card for card in cards)
+                add(trick_at + rel(s) * c + cards[0])
+            add(at["trick_leader"] + rel(current.leader))
+        else:
+            add(at["trick_leader"] + n)
+        for name, per_seat in (("face_up", obs.face_up), ("shown", obs.shown)):
+            base = at[name]
+            for s, cards in enumerate(per_seat):
+                ones.extend(base + rel(s) * c + card for card in cards)
+        base = at["own_discards"]
+        ones.extend(base + card for card in obs.own_discards)
+        base = at["seen"]
+        ones.extend(base + card for card in obs.seen)
+        add(at["trump"] + (obs.trump if obs.trump is not None else 4))
+        add(at["phase"] + min(obs.phase, int(Phase.GAME_OVER)))
+        add(at["dealer"] + rel(obs.dealer))
+        add(at["current_player"] + (rel(obs.current_player) if obs.current_player >= 0 else n))
+        add(at["bidder"] + (rel(obs.bidder) if obs.bidder is not None else n))
+        last_call: dict[int, int] = {}
+        for s, action in obs.calls:
+            last_call[s] = action
+        if obs.bidder is not None and obs.bidder in last_call:
+            kind = _CALL_INDEX.get(last_call[obs.bidder] >> _SHIFT, 0)
+            if kind >= 2:
+                add(at["contract"] + kind - 2)
+        if obs.bid is not None:
+            out[at["bid"]] = min(1.0, obs.bid / self.bid_scale)
+        calls = at["calls"]
+        values = at["call_values"]
+        for s in range(n):
+            call = last_call.get(s)
+            kind = 0 if call is None else _CALL_INDEX.get(call >> _SHIFT, 0)
+            add(calls + rel(s) * 6 + kind)
+            if kind == 2 and call is not None:
+                out[values + rel(s)] = min(1.0, (call & _ARG_MASK) / self.bid_scale)
+        base = at["statuses"]
+        for s, status in enumerate(obs.statuses):
+            add(base + rel(s) * 5 + min(status, int(Status.OUT)))
+        base = at["hand_sizes"]
+        for s, size in enumerate(obs.hand_sizes):
+            out[base + rel(s)] = min(1.0, size / CARD_COUNT_SCALE)
+        base = at["discarded"]
+        for s, size in enumerate(obs.discarded):
+            out[base + rel(s)] = min(1.0, size / CARD_COUNT_SCALE)
+        out[at["tricks_done"]] = min(1.0, len(obs.tricks) / self.trick_scale)
+        base = at["scores"]
+        target = max(1, self.rules.target)
+        for side, score in enumerate(obs.scores):
+            out[base + self._rel_side(side, seat)] = (max(-1.0, min(1.0, score / target)) + 1.0) / 2.0
+        out[at["hand_index"]] = min(obs.hand_index, HAND_INDEX_SCALE) / HAND_INDEX_SCALE
+        winner = self._rel_side(obs.winner, seat) if obs.winner is not None else self.sides
+        add(at["winner"] + winner)
+        out[ones] = 1.0
+        return out
+
+
+def markdown_table(encoder: ObservationEncoder) -> str:
+    """The layout as a Markdown table (``docs/environments.md`` prints the cinch one)."""
+    lines = ["| slice | start | size | meaning |", "|---|---:|---:|---|"]
+    lines += [f"| `{s.name}` | {s.start} | {s.size} | {s.meaning} |" for s in encoder.slices]
+    return "\n".join(lines)
