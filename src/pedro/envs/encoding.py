@@ -46,6 +46,8 @@ _CALL_INDEX = {
     int(Verb.PROTECT): 5,
 }
 _SHIFT = 64
+_GAME_OVER = int(Phase.GAME_OVER)
+_OUT = int(Status.OUT)
 _ARG_MASK = (1 << _SHIFT) - 1
 
 
@@ -129,78 +131,84 @@ class ObservationEncoder:
         c = NUM_CARDS
         at = self._at
         seat = obs.seat
+        rel = [(s - seat) % n for s in range(n)]  # relative seat of each seat
+        block = [r * c for r in rel]  # offset of each seat's card block
         ones: list[int] = []
         add = ones.append
-        out = np.zeros(self.size, dtype=np.float32)
+        extend = ones.extend
+        at_index: list[int] = []  # other values: their index here and value in ``values``
+        values: list[float] = []
 
-        def rel(s: int) -> int:
-            return (s - seat) % n
+        def put(index: int, value: float) -> None:
+            at_index.append(index)
+            values.append(value)
 
         base = at["hand"]
-        ones.extend(base + card for card in obs.hand)
+        extend([base + card for card in obs.hand])
         base = at["selection"]
-        ones.extend(base + card for card in selection)
+        extend([base + card for card in selection])
         played = at["played"]
         for trick in obs.tricks:
             for s, cards in trick.plays:
-                ones.extend(played + rel(s) * c + card for card in cards)
+                base = played + block[s]
+                extend([base + card for card in cards])
         current = obs.trick
         if current is not None:
             trick_at = at["trick"]
             for s, cards in current.plays:
-                ones.extend(played + rel(s) * c + card for card in cards)
-                add(trick_at + rel(s) * c + cards[0])
-            add(at["trick_leader"] + rel(current.leader))
+                base = played + block[s]
+                extend([base + card for card in cards])
+                add(trick_at + block[s] + cards[0])
+            add(at["trick_leader"] + rel[current.leader])
         else:
             add(at["trick_leader"] + n)
-        for name, per_seat in (("face_up", obs.face_up), ("shown", obs.shown)):
-            base = at[name]
+        for base, per_seat in ((at["face_up"], obs.face_up), (at["shown"], obs.shown)):
             for s, cards in enumerate(per_seat):
-                ones.extend(base + rel(s) * c + card for card in cards)
+                if cards:
+                    first = base + block[s]
+                    extend([first + card for card in cards])
         base = at["own_discards"]
-        ones.extend(base + card for card in obs.own_discards)
+        extend([base + card for card in obs.own_discards])
         base = at["seen"]
-        ones.extend(base + card for card in obs.seen)
+        extend([base + card for card in obs.seen])
         add(at["trump"] + (obs.trump if obs.trump is not None else 4))
-        add(at["phase"] + min(obs.phase, int(Phase.GAME_OVER)))
-        add(at["dealer"] + rel(obs.dealer))
-        add(at["current_player"] + (rel(obs.current_player) if obs.current_player >= 0 else n))
-        add(at["bidder"] + (rel(obs.bidder) if obs.bidder is not None else n))
-        last_call: dict[int, int] = {}
-        for s, action in obs.calls:
-            last_call[s] = action
+        add(at["phase"] + min(obs.phase, _GAME_OVER))
+        add(at["dealer"] + rel[obs.dealer])
+        add(at["current_player"] + (rel[obs.current_player] if obs.current_player >= 0 else n))
+        add(at["bidder"] + (rel[obs.bidder] if obs.bidder is not None else n))
+        last_call = dict(obs.calls)  # each seat's last call
         if obs.bidder is not None and obs.bidder in last_call:
             kind = _CALL_INDEX.get(last_call[obs.bidder] >> _SHIFT, 0)
             if kind >= 2:
                 add(at["contract"] + kind - 2)
         if obs.bid is not None:
-            out[at["bid"]] = min(1.0, obs.bid / self.bid_scale)
+            put(at["bid"], min(1.0, obs.bid / self.bid_scale))
         calls = at["calls"]
-        values = at["call_values"]
+        call_values = at["call_values"]
         for s in range(n):
             call = last_call.get(s)
             kind = 0 if call is None else _CALL_INDEX.get(call >> _SHIFT, 0)
-            add(calls + rel(s) * 6 + kind)
+            add(calls + rel[s] * 6 + kind)
             if kind == 2 and call is not None:
-                out[values + rel(s)] = min(1.0, (call & _ARG_MASK) / self.bid_scale)
+                put(call_values + rel[s], min(1.0, (call & _ARG_MASK) / self.bid_scale))
         base = at["statuses"]
         for s, status in enumerate(obs.statuses):
-            add(base + rel(s) * 5 + min(status, int(Status.OUT)))
-        base = at["hand_sizes"]
-        for s, size in enumerate(obs.hand_sizes):
-            out[base + rel(s)] = min(1.0, size / CARD_COUNT_SCALE)
-        base = at["discarded"]
-        for s, size in enumerate(obs.discarded):
-            out[base + rel(s)] = min(1.0, size / CARD_COUNT_SCALE)
-        out[at["tricks_done"]] = min(1.0, len(obs.tricks) / self.trick_scale)
+            add(base + rel[s] * 5 + min(status, _OUT))
+        for base, sizes in ((at["hand_sizes"], obs.hand_sizes), (at["discarded"], obs.discarded)):
+            for s, size in enumerate(sizes):
+                if size:
+                    put(base + rel[s], min(1.0, size / CARD_COUNT_SCALE))
+        put(at["tricks_done"], min(1.0, len(obs.tricks) / self.trick_scale))
         base = at["scores"]
         target = max(1, self.rules.target)
         for side, score in enumerate(obs.scores):
-            out[base + self._rel_side(side, seat)] = (max(-1.0, min(1.0, score / target)) + 1.0) / 2.0
-        out[at["hand_index"]] = min(obs.hand_index, HAND_INDEX_SCALE) / HAND_INDEX_SCALE
+            put(base + self._rel_side(side, seat), (max(-1.0, min(1.0, score / target)) + 1.0) / 2.0)
+        put(at["hand_index"], min(obs.hand_index, HAND_INDEX_SCALE) / HAND_INDEX_SCALE)
         winner = self._rel_side(obs.winner, seat) if obs.winner is not None else self.sides
         add(at["winner"] + winner)
+        out = np.zeros(self.size, dtype=np.float32)
         out[ones] = 1.0
+        out[at_index] = values
         return out
 
 
