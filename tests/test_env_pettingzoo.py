@@ -46,6 +46,9 @@ def test_pettingzoo_api_and_seed_tests_pass(variant: str) -> None:
 def test_api_test_passes_for_a_whole_game_and_a_cut_game() -> None:
     api_test(env("pitch_fives", hands=None, game_reward=True), num_cycles=150)
     api_test(env("cinch", hands=2), num_cycles=150)
+    seven = env("pedro_sancho", options={"players": 7}, hands=None)
+    api_test(seven, num_cycles=60)
+    assert seven.possible_agents == [f"player_{s}" for s in range(7)]
 
 
 @pytest.mark.parametrize("variant", ["cinch", "pedro_sancho", "king_pedro_canadian"])
