@@ -265,3 +265,48 @@ def test_searched_masks_match_the_engine(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(actions_module, "ENUMERATE_LIMIT", 0)
     for variant, options in CHECKED_OPTIONS[:4]:
         assert _play(variant, options, range(2), hands=2) > 10
+
+
+def _every_completion(space: ActionSpace, legal: list[int] | CardChoice) -> set[int]:
+    """Every engine action reachable by any id sequence, checking each mask on the way."""
+    reached: set[int] = set()
+
+    def visit(prefix: list[int]) -> None:
+        decision = Decision(space, legal)
+        for i in prefix:
+            assert decision.choose(i) is None
+        assert set(decision.legal_ids()) == _expected_ids(space, legal, decision.selection)
+        for i in decision.legal_ids():
+            replay = Decision(space, legal)
+            for j in prefix:
+                replay.choose(j)
+            action = replay.choose(i)
+            if action is None:
+                visit([*prefix, i])
+            else:
+                reached.add(action)
+
+    visit([])
+    return reached
+
+
+@pytest.mark.parametrize(("variant", "options", "seed"), [("eighty_three", {}, 10), ("sixty_three", {}, 9)])
+def test_give_to_partner_reaches_exactly_the_legal_gives(
+    variant: str, options: dict[str, object], seed: int
+) -> None:
+    """``pass_to_partner``: a checked choice of trumps to give; every id path ends in a legal give."""
+    state = GameState(make_ruleset(variant, options), seed=seed)
+    rng = random.Random(seed)
+    legal = state.legal()
+    while not (isinstance(legal, CardChoice) and legal.verb == Verb.GIVE):
+        state.apply(legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal))
+        legal = state.legal()
+    assert _every_completion(ActionSpace(state.rules), legal) == set(legal)
+
+
+def test_a_decision_without_any_legal_set_is_reported() -> None:
+    """A card choice that no set satisfies would leave a learner with an empty mask: say so."""
+    space = ActionSpace(make_ruleset("cinch"))
+    impossible = CardChoice(Verb.DISCARD, 0b111, (9,), "discard 9 of 3 cards")
+    with pytest.raises(RuntimeError, match="offers no legal action"):
+        Decision(space, impossible).legal_ids()

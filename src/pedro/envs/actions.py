@@ -204,6 +204,11 @@ class Decision:
         """The ids allowed now, sorted; never empty while the decision is pending."""
         if self._legal_cache is None:
             self._legal_cache = [] if self._done else sorted(self._compute_legal())
+            if not self._legal_cache and not self._done:
+                raise RuntimeError(
+                    f"the engine offers no legal action in this {self.space.rules.id} decision "
+                    "(a card choice no set of cards satisfies): a rules-engine bug"
+                )
         return self._legal_cache
 
     def mask(self) -> npt.NDArray[np.int8]:
