@@ -45,7 +45,9 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState, IllegalActionError
-from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, make_player
+from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
+from pedro.players.external import BotStartError
+from pedro.players.games import Bots
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
@@ -55,6 +57,8 @@ from pedro.variants.sheet import rule_sheet
 Ask = Callable[[str], str]
 
 USAGE_ERROR = 2
+#: Exit status when a bot program cannot be started.
+GAME_FAILED = 1
 INTERRUPTED = 130
 HUMAN = "human"
 #: Names of the computer players, seat by seat.
@@ -118,7 +122,9 @@ def seat_players(players: str | None, n: int) -> list[str]:
     """Player kinds per seat: n-1 computer players (the human in seat 0), or n with one ``human``."""
     if not players:
         return [HUMAN] + ["basic"] * (n - 1)
-    names = [p.strip().lower() for p in players.split(",") if p.strip()]
+    # a bot program's command keeps its case; a built-in player's name does not need it
+    parts = [p.strip() for p in players.split(",") if p.strip()]
+    names = [p if is_command(p) else p.lower() for p in parts]
     if len(names) == n - 1 and HUMAN not in names:
         names = [HUMAN, *names]
     if len(names) != n or names.count(HUMAN) != 1:
@@ -172,6 +178,8 @@ class TerminalGame:
             player_seed = self.seed * 16 + seat
             # the basic player is given the ruleset so that house-rule options are known to it
             self.players[seat] = make_player(kind, player_seed)
+        self.bots = Bots(self.players)
+        self._faults_told: dict[int, int] = {}
         # the hints are the expert's, seeded apart from every seat's player
         self.hints: ChoiceEstimator | None = (
             cast(ChoiceEstimator, make_player("expert", f"hints:{self.seed}")) if hints else None
@@ -190,11 +198,26 @@ class TerminalGame:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
+        try:
+            return self._run()
+        finally:
+            self.bots.close()
+
+    def _run(self) -> int:
+        try:
+            self.bots.begin(self.state, self.names)
+        except BotStartError as error:
+            self.say(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
+            return GAME_FAILED
         self._intro()
         try:
             while not self.state.is_over:
                 seat = self.state.current_player
-                action = self.ask_human() if seat == self.human else choose(self.players[seat], self.state)
+                if seat == self.human:
+                    action = self.ask_human()
+                else:
+                    action = choose(self.players[seat], self.state)
+                    self._tell_bot_faults(seat)
                 self.apply(seat, action)
         except _Quit:
             self.say("You leave the game.")
@@ -209,8 +232,19 @@ class TerminalGame:
             self.save()
             return INTERRUPTED
         self._game_over()
+        self.bots.finish(self.state)
         self.save()
         return 0
+
+    def _tell_bot_faults(self, seat: int) -> None:
+        """Say why a bot program's decision was made by the fallback player, as it happens."""
+        bot = self.bots.bots.get(seat)
+        if bot is None:
+            return
+        told = self._faults_told.get(seat, 0)
+        for message in bot.messages[told:]:
+            self.say(f"[yellow]{escape(self.names[seat])}'s bot: {escape(message)}[/]", soft_wrap=True)
+        self._faults_told[seat] = len(bot.messages)
 
     def _intro(self) -> None:
         rules = self.rules
@@ -260,6 +294,7 @@ class TerminalGame:
             self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({escape(str(error))})[/]")
             action = state.legal_actions()[0]
             state.apply(action)
+        self.bots.tell(seat, action, state)
         self._tell_action(seat, action, before)
         after = state.observation(self.human)
         if state.hand_index == hand_index and not state.is_over:

@@ -21,7 +21,8 @@ from rich.table import Table
 from pedro.cli.render import progress_bar
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError, check_player
-from pedro.players.games import GameFailure, play_game
+from pedro.players.external import FALLBACK
+from pedro.players.games import GameFailure, play_game, run_game  # noqa: F401 (play_game: for callers)
 from pedro.records import record_from_game, record_line
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
@@ -31,6 +32,8 @@ from pedro.variants.options import OptionError, make_ruleset, parse_option_args
 USAGE_ERROR = 2
 #: Exit status when a game cannot be played to its end (a player or engine fault).
 GAME_FAILED = 1
+#: How many bot fault messages the summary shows.
+MAX_FAULT_MESSAGES = 5
 
 
 @dataclass
@@ -53,6 +56,10 @@ class Summary:
     unfinished: int = 0
     hands: int = 0
     thrown_in: int = 0
+    #: per seat played by a bot program: decisions the fallback player made, by why
+    faults: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: the first fault messages, to show why
+    fault_messages: list[str] = field(default_factory=list)
 
 
 def run(
@@ -112,8 +119,15 @@ def _play_all(
     with progress_bar(console) as progress:
         task = progress.add_task(rules.id, total=games)
         for k in range(games):
-            state = play_game(rules, names, seed + k, max_hands)
+            run = run_game(rules, names, seed + k, max_hands)
+            state = run.state
             _count(summary, state)
+            for seat, faults in run.faults.items():
+                counts = summary.faults.setdefault(seat, {})
+                for kind, n in faults.items():
+                    counts[kind] = counts.get(kind, 0) + n
+            room = MAX_FAULT_MESSAGES - len(summary.fault_messages)
+            summary.fault_messages += [f"game {seed + k}, {m}" for m in run.messages[:room]]
             if out is not None:
                 out.write(record_line(record_from_game(state, labels)) + "\n")
             progress.advance(task)
@@ -186,6 +200,17 @@ def print_summary(
         f"Hands: {summary.hands} ({summary.thrown_in} thrown in after all passed); "
         f"{summary.hands / summary.games:.1f} hands per game."
     )
+    for seat, faults in sorted(summary.faults.items()):
+        if faults:
+            kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(faults.items()))
+            console.print(
+                f"[bold yellow]Bot faults[/] at seat {seat} ({escape(names[seat])}): {sum(faults.values())} "
+                f"decisions made by the fallback player {FALLBACK} instead ({kinds}).",
+                highlight=False,
+                soft_wrap=True,
+            )
+    for message in summary.fault_messages:
+        console.print(f"  {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def _error(console: Console, message: str) -> None:

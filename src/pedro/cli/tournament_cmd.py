@@ -38,7 +38,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from pedro.cli.render import progress_bar
-from pedro.players import PLAYERS, UnknownPlayerError, check_player
+from pedro.players import PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.players.external import FALLBACK, parse_spec
 from pedro.tournament.ray_backend import RayBackend, RayBackendError
 from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
 from pedro.tournament.runner import LABELS, Backend, LocalBackend, TournamentError, run_tournament
@@ -204,6 +205,19 @@ def _ci(e: Estimate, signed: bool = False) -> str:
     return mean if half is None else f"{mean} ± {half:.2f}"
 
 
+#: How long a bot program's name may be in the report's table before it is shortened.
+SHORT_NAME = 24
+
+
+def short_name(name: str) -> str:
+    """A bot program's spec with its paths cut to file names, so the table stays readable."""
+    if not is_command(name) or len(name) <= SHORT_NAME:
+        return name
+    argv, _ = parse_spec(name)
+    short = "cmd:" + " ".join(Path(arg).name or arg for arg in argv)
+    return short if len(short) <= SHORT_NAME else short[: SHORT_NAME - 1] + "…"
+
+
 def _interval(e: Estimate) -> str:
     return "" if e.low is None or e.high is None else f" (95% CI {e.low:+.2f} to {e.high:+.2f})"
 
@@ -232,7 +246,7 @@ def print_report(
         table.add_column(header, justify="right", no_wrap=True)
     for p in summary.players:
         cells = [
-            f"{p.label} {escape(p.name)}",
+            f"{p.label} {escape(short_name(p.name))}",
             _ci(p.points),
             _ci(p.change, signed=True),
             str(p.bids_won),
@@ -242,6 +256,12 @@ def print_report(
         ]
         table.add_row(*cells, *([str(p.games_won)] if games else []))
     console.print(table)
+    if any(short_name(p.name) != p.name for p in summary.players):
+        console.print(
+            "Players: " + "; ".join(f"{p.label} = {escape(p.name)}" for p in summary.players),
+            highlight=False,
+            soft_wrap=True,
+        )
     a, b = LABELS
     console.print(
         f"{a} − {b} per deal (sides swapped on the same cards): points {_ci(summary.points_diff, True)}"
@@ -261,6 +281,15 @@ def print_report(
             f"{summary.unfinished} of {2 * games} plays unfinished after {max_hands} hands.",
             highlight=False,
         )
+    for p in summary.players:
+        if p.faults:
+            kinds = ", ".join(f"{kind} {count}" for kind, count in p.faults)
+            console.print(
+                f"[bold yellow]Bot faults[/] of {p.label} {escape(short_name(p.name))}: {p.fault_count} "
+                f"decisions made by the fallback player {FALLBACK} instead ({kinds}); `pedro simulate` with "
+                "the same players prints the bot's first faults and why (docs/bots.md).",
+                highlight=False,
+            )
 
 
 def _error(console: Console, message: str) -> None:

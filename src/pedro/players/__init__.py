@@ -3,6 +3,9 @@
 A name may carry a setting after a colon: ``expert:N`` is the expert with
 ``N`` sampled worlds per card play, always (``expert`` alone: 120 worlds,
 fewer for plays with many choices; see ``pedro.players.expert``).
+``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
+(``cmd@SECONDS:COMMAND`` with a time limit per decision; see
+``pedro.players.external`` and docs/bots.md).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
 from pedro.players.expert import MAX_SAMPLES, ExpertPlayer
+from pedro.players.external import BotSpecError, ExternalPlayer, is_command
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.omniscient import OmniscientPlayer
 
@@ -36,7 +40,10 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 #: Players that take a setting after a colon, and what it is.
-SETTINGS = {"expert": f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}"}
+SETTINGS = {
+    "expert": f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}",
+    "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
+}
 
 
 class UnknownPlayerError(ValueError):
@@ -53,7 +60,15 @@ def check_player(spec: str) -> None:
 
 
 def make_player(name: str, seed: int | str | None = None) -> Player:
-    """A computer player by name (see ``PLAYERS``), with an optional setting (``expert:64``)."""
+    """A computer player by name (see ``PLAYERS``), with an optional setting (``expert:64``).
+
+    A bot program (``cmd:...``) is not started here, only when its game begins.
+    """
+    if is_command(name):
+        try:
+            return ExternalPlayer(name, seed)
+        except BotSpecError as exc:
+            raise UnknownPlayerError(str(exc)) from None
     base, colon, setting = name.partition(":")
     factory = PLAYERS.get(base)
     if factory is None:
@@ -76,6 +91,7 @@ __all__ = [
     "SETTINGS",
     "BasicPlayer",
     "ExpertPlayer",
+    "ExternalPlayer",
     "HeuristicPlayer",
     "OmniscientPlayer",
     "Player",
@@ -84,5 +100,6 @@ __all__ = [
     "UnknownPlayerError",
     "check_player",
     "choose",
+    "is_command",
     "make_player",
 ]

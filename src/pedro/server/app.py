@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player
+from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -233,6 +233,13 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
     for i, s in enumerate(spec.seats):
         if s.kind == "computer":
             player = s.player or "basic"
+            if is_command(player):
+                # a web request must never make the server run a program
+                raise _HttpError(
+                    400,
+                    f"seat {i}: the server does not run bot programs ({player!r}); "
+                    f"its computer players are: {', '.join(PLAYERS)}",
+                )
             try:
                 check_player(player)
             except UnknownPlayerError as exc:

@@ -22,7 +22,7 @@ import orjson
 from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
 from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
-from pedro.players import StateAwarePlayer, make_player
+from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.records import record_from_game
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
@@ -239,6 +239,8 @@ class Room:
             seat = self.state.current_player
             row = self.seats[seat].row
             name = row.player if row.kind == "computer" and row.player else STAND_IN_PLAYER
+            if is_command(name):  # never run a program, even one a tampered database names
+                name = STAND_IN_PLAYER
             # seeded by the table and the action's place, so a restarted server decides the same
             seq = self.seq
             player = make_player(name, seed=f"{self.row.seed}:{seq}")

@@ -13,7 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pedro.tournament.runner import LABELS, DealResult, GameResult, TournamentResults
+from pedro.tournament.runner import LABELS, DealResult, Faults, GameResult, TournamentResults, add_faults
 from pedro.tournament.stats import Estimate, estimate, running
 from pedro.variants.options import OptionValue
 
@@ -36,6 +36,12 @@ class PlayerSummary:
     set: int
     avg_bid: float | None
     games_won: int
+    #: decisions its bot programs left to the fallback player, by why (none for built-in players)
+    faults: Faults = ()
+
+    @property
+    def fault_count(self) -> int:
+        return sum(n for _, n in self.faults)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +54,7 @@ class PlayerSummary:
             "bids_set": self.set,
             "avg_bid": self.avg_bid,
             "games_won": self.games_won,
+            "faults": dict(self.faults),
         }
 
 
@@ -104,6 +111,7 @@ def summarise(players: Sequence[str], results: TournamentResults) -> Summary:
                 set=sum(1 for play in bids if play.made is False),
                 avg_bid=sum(values) / len(values) if values else None,
                 games_won=sum(1 for g in games for w in g.winners if w == p),
+                faults=add_faults(*(play.faults[p] for play in plays), *(g.faults[p] for g in games)),
             )
         )
     return Summary(

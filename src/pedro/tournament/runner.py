@@ -33,7 +33,7 @@ from functools import lru_cache, partial
 from typing import Any, Protocol, TypeVar
 
 from pedro.engine.state import GameState, HandResult
-from pedro.players.games import GameFailure, play_game
+from pedro.players.games import GameFailure, GameRun, run_game
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionValue, make_ruleset
 
@@ -45,6 +45,34 @@ LABELS = ("A", "B")
 
 class TournamentError(Exception):
     """A deal could not be played to its end: a player chose an illegal action or the deal failed."""
+
+
+#: A player's bot faults in a play: (why, how many decisions the fallback made), sorted by why.
+Faults = tuple[tuple[str, int], ...]
+NO_FAULTS: tuple[Faults, Faults] = ((), ())
+
+
+def add_faults(*parts: Faults) -> Faults:
+    """The faults of several plays together."""
+    total: dict[str, int] = {}
+    for part in parts:
+        for kind, count in part:
+            total[kind] = total.get(kind, 0) + count
+    return tuple(sorted(total.items()))
+
+
+def _faults_json(faults: tuple[Faults, Faults]) -> dict[str, Any]:
+    """``{"faults": {"A": {why: n}, "B": {...}}}``, or nothing when no bot faulted (rows stay short)."""
+    if faults == NO_FAULTS:
+        return {}
+    return {"faults": {label: dict(f) for label, f in zip(LABELS, faults, strict=True)}}
+
+
+def _faults_from_json(doc: Mapping[str, Any]) -> tuple[Faults, Faults]:
+    """Read back :func:`_faults_json`; a document written before bots had faults has none."""
+    faults = doc.get("faults", {})
+    a, b = (tuple(sorted(faults.get(label, {}).items())) for label in LABELS)
+    return a, b
 
 
 # ---------------------------------------------------------------------------
@@ -86,6 +114,8 @@ class PlayRecord:
     bid_by: int | None
     bid: int | None
     made: bool | None
+    #: per player (A, B): decisions its bot programs left to the fallback player, by why
+    faults: tuple[Faults, Faults] = NO_FAULTS
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,7 +128,7 @@ class PlayRecord:
             "bid_by": None if self.bid_by is None else LABELS[self.bid_by],
             "bid": self.bid,
             "made": self.made,
-        }
+        } | _faults_json(self.faults)
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], swapped: bool) -> PlayRecord:
@@ -114,6 +144,7 @@ class PlayRecord:
             bid_by=None if doc["bid_by"] is None else LABELS.index(doc["bid_by"]),
             bid=doc["bid"],
             made=doc["made"],
+            faults=_faults_from_json(doc),
         )
 
 
@@ -168,6 +199,8 @@ class GameResult:
     hands: tuple[int, int]
     #: per play, the final score of each side of the table
     scores: tuple[tuple[int, ...], tuple[int, ...]]
+    #: per player (A, B), over both plays: decisions its bot programs left to the fallback player
+    faults: tuple[Faults, Faults] = NO_FAULTS
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,7 +209,7 @@ class GameResult:
             "winners": [None if w is None else LABELS[w] for w in self.winners],
             "hands": list(self.hands),
             "scores": [list(s) for s in self.scores],
-        }
+        } | _faults_json(self.faults)
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], index: int | None = None) -> GameResult:
@@ -189,6 +222,7 @@ class GameResult:
             winners=(first, second),
             hands=(hands[0], hands[1]),
             scores=(tuple(scores[0]), tuple(scores[1])),
+            faults=_faults_from_json(doc),
         )
 
 
@@ -208,10 +242,22 @@ def ruleset(variant: str, options: Mapping[str, OptionValue]) -> Ruleset:
 
 def play_hands(rules: Ruleset, names: Sequence[str], seed: int, max_hands: int) -> GameState:
     """Play from ``GameState(rules, seed=seed)`` until the game ends or ``max_hands`` hands are done."""
+    return _run(rules, names, seed, max_hands).state
+
+
+def _run(rules: Ruleset, names: Sequence[str], seed: int, max_hands: int) -> GameRun:
     try:
-        return play_game(rules, names, seed, max_hands)
+        return run_game(rules, names, seed, max_hands)
     except GameFailure as exc:
         raise TournamentError(str(exc)) from None
+
+
+def player_faults(run: GameRun, swapped: bool) -> tuple[Faults, Faults]:
+    """The bot faults of a play, summed per player (A, B) over the seats it holds."""
+    per: tuple[list[Faults], list[Faults]] = ([], [])
+    for seat, faults in run.faults.items():
+        per[owner(seat, swapped)].append(tuple(faults.items()))
+    return add_faults(*per[0]), add_faults(*per[1])
 
 
 def _per_player(rules: Ruleset, values: Sequence[int], swapped: bool) -> tuple[int, int]:
@@ -223,7 +269,13 @@ def _per_player(rules: Ruleset, values: Sequence[int], swapped: bool) -> tuple[i
     return a, b
 
 
-def play_record(rules: Ruleset, result: HandResult, seats: Sequence[str], swapped: bool) -> PlayRecord:
+def play_record(
+    rules: Ruleset,
+    result: HandResult,
+    seats: Sequence[str],
+    swapped: bool,
+    faults: tuple[Faults, Faults] = NO_FAULTS,
+) -> PlayRecord:
     """What one play of a deal gave each side and each player."""
     bidder = result.bidder
     return PlayRecord(
@@ -237,6 +289,7 @@ def play_record(rules: Ruleset, result: HandResult, seats: Sequence[str], swappe
         bid_by=None if bidder is None else owner(bidder, swapped),
         bid=result.bid if bidder is not None else None,
         made=result.made if bidder is not None else None,
+        faults=faults,
     )
 
 
@@ -250,10 +303,10 @@ def play_duplicate_deal(
     dealer = 0
     for swapped in (False, True):
         seats = seating(players, rules.players, swapped)
-        state = play_hands(rules, seats, deal_seed, max_hands=1)
-        result = state.results[0]
+        run = _run(rules, seats, deal_seed, max_hands=1)
+        result = run.state.results[0]
         dealer = result.dealer
-        plays.append(play_record(rules, result, seats, swapped))
+        plays.append(play_record(rules, result, seats, swapped, player_faults(run, swapped)))
     return DealResult(index=index, seed=deal_seed, dealer=dealer, plays=(plays[0], plays[1]))
 
 
@@ -271,8 +324,11 @@ def play_duplicate_game(
     winners: list[int | None] = []
     hands: list[int] = []
     scores: list[tuple[int, ...]] = []
+    faults: list[tuple[Faults, Faults]] = []
     for swapped in (False, True):
-        state = play_hands(rules, seating(players, rules.players, swapped), game_seed, max_hands)
+        run = _run(rules, seating(players, rules.players, swapped), game_seed, max_hands)
+        state = run.state
+        faults.append(player_faults(run, swapped))
         winner = state.winner
         if winner is None:
             winners.append(None)
@@ -286,6 +342,7 @@ def play_duplicate_game(
         winners=(winners[0], winners[1]),
         hands=(hands[0], hands[1]),
         scores=(scores[0], scores[1]),
+        faults=(add_faults(faults[0][0], faults[1][0]), add_faults(faults[0][1], faults[1][1])),
     )
 
 
