@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -357,3 +358,34 @@ def test_a_player_fault_is_reported_without_a_traceback(monkeypatch: pytest.Monk
     assert result.exit_code == 1, result.output
     assert "illegal action" in result.output
     no_traceback(result)
+
+
+# ---------------------------------------------------------------------------
+# bot faults in the results
+
+
+def test_bot_faults_read_back_sum_per_player_and_old_documents_have_none() -> None:
+    first = dataclasses.replace(
+        _play(False, (10, 4), (10, -7), 1, 7, False), faults=((("timeout", 1),), (("illegal", 2),))
+    )
+    second = dataclasses.replace(
+        _play(True, (8, 6), (8, 6), 0, 6, True), faults=((), (("illegal", 1), ("unreadable", 3)))
+    )
+    deal = DealResult(0, 0, 0, (first, second))
+    doc = deal.to_json()
+    assert doc["plays"][0]["faults"] == {"A": {"timeout": 1}, "B": {"illegal": 2}}
+    assert DealResult.from_json(doc) == deal
+    game = GameResult(0, 0, (0, 1), (5, 6), ((62, 3), (1, 62)), faults=((), (("exited", 9),)))
+    assert GameResult.from_json(game.to_json()) == game
+    # rows written before bots had faults (and rows without any) read back without faults
+    plain = _play(False, (5, 9), (-6, 9), 0, 6, False)
+    old = plain.to_json()
+    assert "faults" not in old and PlayRecord.from_json(old, False).faults == ((), ())
+    s = summarise(["cmd:bot", "basic"], TournamentResults(deals=[deal], games=[game]))
+    a, b = s.players
+    assert a.faults == (("timeout", 1),) and a.fault_count == 1
+    assert b.faults == (("exited", 9), ("illegal", 3), ("unreadable", 3)) and b.fault_count == 15
+    assert s.to_json()["players"][1]["faults"] == {"exited": 9, "illegal": 3, "unreadable": 3}
+    without = summarise(["basic", "random"], TournamentResults([DealResult(0, 0, 0, (plain, plain))], []))
+    assert [p.faults for p in without.players] == [(), ()]
+    assert [p["faults"] for p in without.to_json()["players"]] == [{}, {}]
