@@ -24,6 +24,8 @@ from pedro.engine.state import GameState
 from pedro.players import UnknownPlayerError, check_player, external, make_player
 from pedro.players.external import DEFAULT_TIMEOUT, ExternalPlayer, parse_spec, request_json
 from pedro.players.games import GameFailure, run_game
+from pedro.tournament import run_tournament
+from pedro.tournament.report import document, merge, summarise
 from pedro.variants.options import make_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,10 +94,12 @@ with open(LOG, "a", encoding="utf-8") as log:
             continue
         if MODE == "illegal":
             answer = {"id": message["id"], "action": "bid 99"}
-        elif MODE == "slow":  # no ids: a late answer is told apart by counting
+        elif MODE.startswith("slow"):  # "slow": no ids, a late answer is told apart by counting
             if requests == 2:
                 time.sleep(SLEEP)
             answer = {"action": first_legal(message)}
+            if MODE == "slow_ids":
+                answer["id"] = message["id"]
         else:
             answer = {"id": message["id"], "action": first_legal(message)}
         print(json.dumps(answer), flush=True)
@@ -281,15 +285,25 @@ def test_a_bot_answering_an_illegal_action_is_told_why(
     assert "'bid 99' is not legal now; legal:" in errors[0]["reason"]
 
 
+@pytest.mark.parametrize("mode", ["slow", "slow_ids"])
 def test_a_bot_too_slow_once_is_replaced_for_that_decision_and_its_late_answer_ignored(
-    tmp_path: Path, processes: list[external.BotProcess]
+    tmp_path: Path, mode: str, processes: list[external.BotProcess]
 ) -> None:
-    spec, log = misbehaving_bot(tmp_path, "slow", sleep=1.5, timeout=1.0)
+    spec, log = misbehaving_bot(tmp_path, mode, sleep=1.5, timeout=1.0)
     run = run_game(make_ruleset("cinch"), [spec, "basic", "basic", "basic"], 4, max_hands=1)
     assert run.faults == {0: {"timeout": 1}}, run.messages
     errors = [m for m in received(log) if m["type"] == "error"]
     assert [e["kind"] for e in errors] == ["timeout"] and errors[0]["id"] == 2
     assert "no answer within 1 s" in errors[0]["reason"]
+    # every other decision is the bot's answer to that very request, not a late one
+    requests = [m for m in received(log) if m["type"] == "request"]
+    played = [action_words(a, 14) for seat, a in run.state.histories[0] if seat == 0]
+    assert len(played) == len(requests) > 3
+    for request, action in zip(requests, played, strict=True):
+        if request["id"] == 2:
+            assert action == errors[0]["action"]
+        elif request["legal"] is not None:
+            assert action == request["legal"][0]
 
 
 def test_a_bot_that_exits_is_replaced_for_the_rest_of_the_game_and_its_error_output_shown(
@@ -328,6 +342,29 @@ def test_a_tournament_reports_each_players_bot_faults(tmp_path: Path) -> None:
     rows = [play["faults"] for deal in doc["deals"] for play in deal["plays"]]
     assert sum(r["B"]["unreadable"] for r in rows) == b["faults"]["unreadable"]
     assert all(r["A"] == {} for r in rows)
+
+
+def test_a_match_with_bot_faults_played_in_parts_merges_into_the_whole_run(tmp_path: Path) -> None:
+    spec, _log = misbehaving_bot(tmp_path, "garbage")
+    players = [spec, "basic"]
+
+    def doc(seed: int, deals: int) -> dict[str, Any]:
+        results = run_tournament("cinch", {}, players, seed=seed, deals=deals)
+        summary = summarise(players, results)
+        made = document(
+            variant="cinch",
+            options={},
+            players=players,
+            seed=seed,
+            max_hands=500,
+            summary=summary,
+            results=results,
+        )
+        return json.loads(json.dumps(made))
+
+    whole = doc(3, 2)
+    assert whole["summary"]["players"][0]["faults"]["unreadable"] > 0
+    assert merge([doc(4, 1), doc(3, 1)]) == whole
 
 
 def test_simulate_shows_the_first_faults_and_why(tmp_path: Path) -> None:

@@ -442,9 +442,12 @@ class ExternalPlayer:
         answer_id = message.get("id") if isinstance(message, dict) else None
         if answer_id == request_id:
             self._late = 0
+        elif type(answer_id) is int and answer_id < request_id:
+            self._late = max(0, self._late - 1)
+            return None  # the late answer to an earlier request
         elif self._late > 0:
             self._late -= 1
-            return None  # the answer to a request that timed out
+            return None  # without an id: the answer to the request that timed out
         if not isinstance(message, dict):
             shown = line.decode("utf-8", "replace").strip()
             raise _Fault("unreadable", f"not a JSON object: {_clip(shown)!r}")
