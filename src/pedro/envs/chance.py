@@ -50,6 +50,10 @@ PUBLIC_FIELDS = tuple(f.name for f in fields(Observation) if f.name not in _SECR
 _GROWING = frozenset({"calls", "tricks", "history"})
 
 
+#: a seat's hand, own discards and other cards seen, as in its observation
+_Secrets = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
 class ChanceWanted(Exception):
     """The engine asked for a shuffle that has not been drawn yet."""
 
@@ -177,10 +181,14 @@ class Table:
         self.over = False
         self.rewards = [0.0] * n
         self.logs: list[list[str]] = [[] for _ in range(n)]
+        #: seats whose logs are kept up to date step by step (a rollout keeps none)
+        self.logging: frozenset[int] = frozenset(range(n))
+        #: seats whose logs fell behind: ``recall`` rebuilds them by replaying the game
+        self.stale: set[int] = set()
         #: per seat, the length of its log when the current hand's pack began
         self.hand_log_start = [0] * n
         self._public: tuple[object, ...] | None = None
-        self._secrets: list[tuple[object, ...] | None] = [None] * n
+        self._secrets: list[_Secrets | None] = [None] * n
         #: work kept for this exact position (resampling chains); emptied by every step and copy
         self.cache: dict[object, object] = {}
         if dealer is not None:
@@ -252,7 +260,16 @@ class Table:
 
     def recall(self, seat: int) -> str:
         """Everything ``seat`` has seen, in order: a perfect-recall information state."""
+        if seat in self.stale:
+            self.catch_up()
         return "\n".join(self.logs[seat])
+
+    def catch_up(self) -> None:
+        """Rebuild every seat's log by replaying the game's steps (after steps taken without logging)."""
+        fresh = Table.replayed(self.rules, self.hand_limit, self.fixed_dealer, [i for _p, i in self.steps])
+        cache = self.cache
+        self.__dict__.update(fresh.__dict__)
+        self.cache = cache
 
     # ------------------------------------------------------------------ stepping
 
@@ -387,8 +404,16 @@ class Table:
         ids = [i for _player, i in self.steps]
         return (Table.replayed, (self.rules, self.hand_limit, self.fixed_dealer, ids))
 
-    def copy(self) -> Table:
-        """An independent copy (the engine is cloned; snapshots are shared, never changed)."""
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:
+        """OpenSpiel's ``clone``: a copy that logs nothing until asked (rollouts never ask)."""
+        return self.copy(logging=())
+
+    def copy(self, logging: Sequence[int] | None = None) -> Table:
+        """An independent copy (the engine is cloned; snapshots are shared, never changed).
+
+        ``logging`` narrows the seats whose logs the copy keeps up to date (the
+        others are rebuilt if ever asked for); by default it is this table's.
+        """
         new = Table.__new__(Table)  # not copy.copy: that would go through __reduce__
         new.__dict__.update(self.__dict__)
         new.deals = self.deals.copy()
@@ -403,6 +428,9 @@ class Table:
         new.results = list(self.results)
         new.rewards = list(self.rewards)
         new.logs = [list(log) for log in self.logs]
+        if logging is not None:
+            new.logging = frozenset(logging)
+        new.stale = set(self.stale)
         new.hand_log_start = list(self.hand_log_start)
         new._secrets = list(self._secrets)
         new.cache = {}
@@ -410,37 +438,55 @@ class Table:
 
     # ------------------------------------------------------------------ recall
 
+    def _unlogged(self) -> None:
+        """Seats not logged fall behind at every logged event."""
+        if len(self.logging) < self.players:
+            self.stale.update(s for s in range(self.players) if s not in self.logging)
+
     def _log_selection(self, seat: int, card: int) -> None:
-        self.logs[seat].append(f"chose {format_card(card)}; legal {self._legal_text()}")
+        self._unlogged()
+        if seat in self.logging:
+            self.logs[seat].append(f"chose {format_card(card)}; legal {self._legal_text()}")
 
     def _log_action(self, seat: int, action: int) -> None:
         """The completed engine action: its taker always sees it, everyone sees a public one."""
+        self._unlogged()
+        if not self.logging:
+            return
         words = action_words(action, self.rules.max_bid)
         public = action >> 64 in PUBLIC_VERBS
-        for s, log in enumerate(self.logs):
+        for s in self.logging:
             if s == seat:
-                log.append(f"I {words}")
+                self.logs[s].append(f"I {words}")
             elif public:
-                log.append(f"seat {seat} {words}")
+                self.logs[s].append(f"seat {seat} {words}")
 
     def _log_results(self) -> None:
         """A hand ended with an action that needs the next pack: its result, which is public."""
-        for log in self.logs:
+        self._unlogged()
+        for s in self.logging:
             for result in self.results[-1:]:
-                log.append("hand over: " + _result_text(result))
+                self.logs[s].append("hand over: " + _result_text(result))
 
     def _log_step(self) -> None:
         """After an engine step: each seat's changed view (public part, own secrets, its legal ids)."""
+        self._unlogged()
+        if not self.logging:
+            return
         engine = self.engine
         assert engine is not None
-        obs = engine.observation(0)
+        obs = engine.observation(min(self.logging))
         public = tuple(getattr(obs, name) for name in PUBLIC_FIELDS)
         delta = _delta_text(self._public, public, self.rules.max_bid)
         self._public = public
         turn = self.current_player()
-        for s, log in enumerate(self.logs):
-            secrets = seat_secrets(engine, s)
-            mine = (secrets.hand, secrets.own_discards, secrets.seen)
+        for s in sorted(self.logging):
+            log = self.logs[s]
+            if s == obs.seat:
+                mine: _Secrets = (obs.hand, obs.own_discards, obs.seen)
+            else:
+                secrets = seat_secrets(engine, s)
+                mine = (secrets.hand, secrets.own_discards, secrets.seen)
             parts = [delta] if delta else []
             if mine != self._secrets[s]:
                 parts.append(

@@ -77,6 +77,8 @@ def resample(table: Table, seat: int, rng: random.Random, tries: int = TRIES) ->
     if not 0 <= seat < table.players:
         raise ValueError(f"seat must be from 0 to {table.players - 1}, got {seat}")
     start = time.perf_counter()
+    if seat in table.stale or (table.at_deal is not None and seat in table.at_deal.stale):
+        table.catch_up()  # the seat's recall is compared step by step: it must be complete
     if table.at_deal is None:  # the first dealer is not chosen yet: nothing is hidden
         return table.copy(), ResampleStats("copy", 0, 0, time.perf_counter() - start)
     shuffle = table.shuffle
@@ -214,7 +216,7 @@ def propose_pack(table: Table, seat: int, rng: random.Random) -> list[int]:
 def replay_hand(table: Table, seat: int, pack: list[int], rng: random.Random) -> Table | None:
     """``table``'s current hand dealt from ``pack``, or None if ``seat`` could tell the difference."""
     assert table.at_deal is not None
-    new = table.at_deal.copy()
+    new = table.at_deal.copy(logging=(seat,))  # the other seats' logs are rebuilt only if asked for
     target = table.logs[seat]
     try:
         for card in pack[:-1]:
