@@ -379,6 +379,30 @@ def test_edge_case_49_canadian_pass_trumps_to_partner_and_fold() -> None:
     assert trick_points(state, 0) == [1, 0]
 
 
+def test_edge_case_49_canadian_pass_to_partner_policy_refuses_a_seventh_scoring_trump() -> None:
+    """Under the ``pass_to_partner`` option scoring trumps are never discarded (1.6 step 4), so
+    N may not give S a seventh scoring trump: S could not reduce to six (found by random play)."""
+    hands = {
+        N: "2H 7H 2S 3S 4S 6S 7S 8S 9S",
+        S: "AH KH JH TH 9H 5H 8C 9C TC",
+        W: "3H 6H 8H QH 5D 2D 3D 4D 6D",
+        E: "4H 2C 3C 4C 6C 7C 7D 8D 9D",
+    }
+    state = deal_state(rules("king_pedro_canadian"), W, hands, trump=suit("H"))
+    acts(state, "N pass, E pass, S bid 30, W pass")
+    name_trump(state, "H")
+    assert turn(state) == "N"
+    assert {state.words(a) for a in state.legal_actions()} == {"pass", "give 2H 7H"}
+    # the same deal under pass_to_partner: N's only choice (pass) is made for him
+    r = rules("king_pedro_canadian", excess_trumps="pass_to_partner")
+    state = deal_state(r, W, hands, trump=suit("H"))
+    acts(state, "N pass, E pass, S bid 30, W pass")
+    name_trump(state, "H")
+    assert turn(state) != "N"
+    assert card_set("2H 7H") <= hand_of(state, N) and state.status[N] == Status.ACTIVE
+    assert "2H" not in hand_of(state, S)
+
+
 def _canadian_east(east: str, others: dict[int, str]) -> GameState:
     r = rules("king_pedro_canadian")
     hands = {E: east, **others}

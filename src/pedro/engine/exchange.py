@@ -209,9 +209,19 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
         and rules.partnerships
         and state.status[partner] == 0
         and not any(frm == partner for frm, _ in state.received[seat])
+        and not _leaves_partner_stuck(state, partner, trumps)
     ):
         return [PASS, cards_action(Verb.GIVE, trumps)]
     return None
+
+
+def _leaves_partner_stuck(state: GameState, partner: int, given: int) -> bool:
+    """Under ``pass_to_partner`` scoring trumps are never discarded, so a partner given a
+    seventh scoring trump could not reduce to six: such a gift is refused (1.6 step 4)."""
+    if state.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
+        return False
+    scoring = _tt(state).scoring_mask
+    return ((state.hands[partner] | given) & scoring).bit_count() > SIX
 
 
 def _fold(state: GameState, seat: int) -> None:
