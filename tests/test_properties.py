@@ -62,6 +62,7 @@ OPTION_SETS: list[tuple[str, dict[str, object]]] = [
     ("pedro_sancho", {"deal_all_out": True, "players": 5}),
     ("dom_pedro", {"discard_and_fill": True, "players": 7}),
     ("king_pedro_canadian", {"fold_mandatory": False, "made_scores": "bid"}),
+    ("king_pedro_canadian", {"excess_trumps": "pass_to_partner"}),
     ("nicaragua", {"play_hand_size": 6, "low_rule": "dealt"}),
     ("pitch_fives", {"relative_high_low": True}),
     (
