@@ -18,6 +18,7 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -51,6 +52,16 @@ def interval(values: list[float]) -> tuple[float, float]:
         return mean, math.inf
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, 1.96 * math.sqrt(var / n)
+
+
+def seeded_resampler(seed: int) -> Callable[[PedroState, int], PedroState]:
+    """ISMCTS's default resampler draws from an unseeded sampler; this one repeats with ``seed``."""
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+
+    def resample(state: PedroState, player: int) -> PedroState:
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
 
 
 def play_hand(game: pyspiel.Game, bots: dict[int, ismcts.ISMCTSBot], seed: int) -> list[float]:
@@ -91,13 +102,14 @@ def main(argv: list[str] | None = None) -> int:
                     for side in range(rules.num_sides)}  # fmt: skip
         rollouts = np.random.RandomState(args.seed + h)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rollouts)
-        bots = {
-            s: ismcts.ISMCTSBot(
+        bots = {}
+        for s in seats_of[0]:
+            bot = ismcts.ISMCTSBot(
                 game, evaluator, uct_c=2.0, max_simulations=args.simulations,
                 random_state=np.random.RandomState(args.seed * 1000 + h * 10 + s),
-            )
-            for s in seats_of[0]
-        }  # fmt: skip
+            )  # fmt: skip
+            bot.set_resampler(seeded_resampler(args.seed * 1000 + h * 10 + s))
+            bots[s] = bot
         returns = play_hand(game, bots, args.seed * 100_000 + h)
         for side, seats in seats_of.items():
             changes.setdefault(side, []).append(returns[seats[0]])

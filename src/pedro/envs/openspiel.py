@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from pedro.cards import NUM_CARDS, format_card, format_cards
+from pedro.cards import NUM_CARDS, cards_of, format_card, format_cards
 from pedro.envs.actions import ActionSpace
 from pedro.envs.chance import CHANCE, TERMINAL, Table, observation_text
 from pedro.envs.encoding import ObservationEncoder
@@ -199,7 +199,7 @@ class PedroState(pyspiel.State):  # type: ignore[misc]
         if t.engine is None:
             return f"dealing hand 1: {len(t.shuffle.order) if t.shuffle else 0} cards drawn"
         e = t.engine
-        hands = " / ".join(format_cards(sorted(_bits(h))) for h in e.hands)
+        hands = " / ".join(format_cards(cards_of(h)) for h in e.hands)
         over = " (over)" if t.over else ""
         return (
             f"hand {e.hand_index + 1} dealer {e.dealer} phase {e.phase.name.lower()}{over} "
@@ -221,10 +221,6 @@ class PedroState(pyspiel.State):  # type: ignore[misc]
             state.apply_action(action)
         state._replay = None
         return state
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
 class PedroObserver:
