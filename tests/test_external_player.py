@@ -326,6 +326,20 @@ def test_a_bot_that_ignores_the_end_of_its_input_and_terminate_is_killed(
     assert processes[0].proc.returncode == -9  # SIGKILL, after the input was closed and SIGTERM ignored
 
 
+def test_a_bot_asked_outside_a_game_starts_on_its_first_decision_and_is_closed_at_exit(
+    processes: list[external.BotProcess],
+) -> None:
+    state = GameState(make_ruleset("cinch"), seed=2)
+    seat = state.current_player
+    player = make_player(cmd(SIMPLE_BOT), 1)
+    assert isinstance(player, ExternalPlayer) and player.process is None
+    action = player.act(state.observation(seat))
+    assert state.why_illegal(action) is None and not player.faults
+    assert len(processes) == 1 and processes[0].alive
+    external.close_all()  # what pedro runs at exit
+    assert processes[0].proc.poll() is not None
+
+
 def test_a_tournament_reports_each_players_bot_faults(tmp_path: Path) -> None:
     spec, _log = misbehaving_bot(tmp_path, "garbage")
     out = tmp_path / "r.json"
