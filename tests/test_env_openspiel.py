@@ -108,7 +108,8 @@ def test_parameters_make_the_game() -> None:
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.min_utility() < 0 < game.max_utility()
     state = game.new_initial_state()
-    assert not state.is_chance_node() or state.table.shuffle is not None  # dealer fixed: the pack comes first
+    shuffle = state.table.shuffle  # the dealer is fixed: the first chance steps draw the pack
+    assert state.is_chance_node() and shuffle is not None and shuffle.kind == "pack"
     assert state.chance_outcomes()[0] == (0, pytest.approx(1 / 52))
 
 
