@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from pedro.cli import replay_cmd, simulate_cmd
 from pedro.cli.main import app
+from pedro.players.games import play_game
 from pedro.records import record_from_game, record_line, replay, replay_json, write_record
 from pedro.variants.catalog import VARIANTS
 
@@ -299,7 +300,7 @@ def test_simulate_run_directly() -> None:
 def test_replay_account_says_who_dropped_out_of_the_play(tmp_path: Path, variant: str, word: str) -> None:
     rules = VARIANTS[variant]
     for seed in range(40):
-        state = simulate_cmd.play_game(rules, ["basic"] * 4, seed, 3)
+        state = play_game(rules, ["basic"] * 4, seed, 3)
         short = [t for r in state.results for t in r.tricks if len(t.plays) < rules.players]
         if short:
             break

@@ -21,6 +21,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+#: How a bot program is named where players are.
+_BOTS = "cmd:COMMAND runs a bot program (docs/bots.md)"
 
 
 @app.command()
@@ -82,7 +84,9 @@ def simulate(
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
     seed: int = typer.Option(0, "--seed", help="seed of the first game; game k uses seed+k"),
-    players: str = typer.Option(None, "--players", help="comma-separated player names, one per seat"),
+    players: str = typer.Option(
+        None, "--players", help=f"comma-separated player names, one per seat; {_BOTS}"
+    ),
     record: Path = typer.Option(
         None, "--record", help="write one pedro-record/1 per line to this .jsonl file"
     ),
@@ -111,7 +115,9 @@ def simulate(
 def tournament(
     variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
-    players: str = typer.Option(None, "--players", help="the two players to compare, A,B, e.g. basic,random"),
+    players: str = typer.Option(
+        None, "--players", help=f"the two players to compare, A,B, e.g. basic,random; {_BOTS}"
+    ),
     deals: int = typer.Option(100, "--deals", "-n", help="duplicate deals; deal i uses seed+i"),
     seed: int = typer.Option(0, "--seed", help="seed of the first deal (and of the first game)"),
     jobs: int = typer.Option(
@@ -155,7 +161,7 @@ def play(
     variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     players: str = typer.Option(
-        None, "--players", help="computer players for the other seats, e.g. basic,basic,basic"
+        None, "--players", help=f"computer players for the other seats, e.g. basic,basic,basic; {_BOTS}"
     ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),
     save: Path = typer.Option(

@@ -22,7 +22,7 @@ from pedro.cli.render import progress_bar
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
-from pedro.players.games import GameFailure, play_game, run_game  # noqa: F401 (play_game: for callers)
+from pedro.players.games import GameFailure, run_game
 from pedro.records import record_from_game, record_line
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
