@@ -497,3 +497,28 @@ def played_record(
         seat = state.current_player
         state.apply(players[seat].act(state.observation(seat)))
     return record_from_game(state, list(names[: rules.players]))
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def tournament_doc(
+    variant: str, players: Sequence[str], seed: int, deals: int, games: int = 0
+) -> dict[str, Any]:
+    """A tournament's JSON document as read back from a file."""
+    import json
+
+    from pedro.tournament import run_tournament
+    from pedro.tournament.report import document, summarise
+
+    results = run_tournament(variant, {}, players, seed=seed, deals=deals, games=games)
+    made = document(
+        variant=variant,
+        options={},
+        players=players,
+        seed=seed,
+        max_hands=500,
+        summary=summarise(players, results),
+        results=results,
+    )
+    return dict(json.loads(json.dumps(made)))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.helpers import tournament_doc
 from typer.testing import CliRunner
 
 from pedro.cli.main import app
@@ -24,8 +25,7 @@ from pedro.engine.state import GameState
 from pedro.players import UnknownPlayerError, check_player, external, make_player
 from pedro.players.external import DEFAULT_TIMEOUT, ExternalPlayer, parse_spec, request_json
 from pedro.players.games import GameFailure, run_game
-from pedro.tournament import run_tournament
-from pedro.tournament.report import document, merge, summarise
+from pedro.tournament.report import merge
 from pedro.variants.options import make_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -363,18 +363,7 @@ def test_a_match_with_bot_faults_played_in_parts_merges_into_the_whole_run(tmp_p
     players = [spec, "basic"]
 
     def doc(seed: int, deals: int) -> dict[str, Any]:
-        results = run_tournament("cinch", {}, players, seed=seed, deals=deals)
-        summary = summarise(players, results)
-        made = document(
-            variant="cinch",
-            options={},
-            players=players,
-            seed=seed,
-            max_hands=500,
-            summary=summary,
-            results=results,
-        )
-        return json.loads(json.dumps(made))
+        return tournament_doc("cinch", players, seed=seed, deals=deals)
 
     whole = doc(3, 2)
     assert whole["summary"]["players"][0]["faults"]["unreadable"] > 0

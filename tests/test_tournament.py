@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from tests.helpers import tournament_doc
 from typer.testing import CliRunner
 
 from pedro.cli.main import app
@@ -27,7 +28,7 @@ from pedro.tournament import (
     run_tournament,
     running,
 )
-from pedro.tournament.report import MergeError, document, merge, summarise
+from pedro.tournament.report import MergeError, merge, summarise
 from pedro.tournament.runner import play_hands, seating
 from pedro.tournament.stats import Z95
 from pedro.variants.options import make_ruleset
@@ -108,18 +109,7 @@ def test_results_do_not_depend_on_the_number_of_jobs() -> None:
 
 
 def _doc(players: list[str], seed: int, deals: int, games: int = 0) -> dict[str, Any]:
-    results = run_tournament("cinch", {}, players, seed=seed, deals=deals, games=games)
-    summary = summarise(players, results)
-    doc = document(
-        variant="cinch",
-        options={},
-        players=players,
-        seed=seed,
-        max_hands=500,
-        summary=summary,
-        results=results,
-    )
-    return json.loads(json.dumps(doc))
+    return tournament_doc("cinch", players, seed=seed, deals=deals, games=games)
 
 
 def test_a_match_played_in_parts_merges_into_the_whole_run() -> None:

@@ -38,6 +38,7 @@ from pedro.engine.actions import (
     PASS,
     PROTECT,
     Verb,
+    action_words,
     arg_of,
     bid_action,
     cards_action,
@@ -110,14 +111,7 @@ class ActionSpace:
             return f"trump {SUIT_NAMES[action_id - TRUMP_BASE]}"
         action = self._engine[action_id]
         assert action is not None
-        verb = Verb(action >> _SHIFT)
-        if verb == Verb.BID:
-            return f"bid {arg_of(action)}"
-        if verb == Verb.BID_28_56:
-            return "bid 28-56"
-        if verb == Verb.BID_DOUBLE:
-            return f"bid {self.rules.max_bid}-double"
-        return verb.name.lower()
+        return action_words(action, self.rules.max_bid)
 
     def id_of(self, engine_action: int) -> int | None:
         """The id of a single-id engine action (a call, a suit, a one-card play); None for card sets."""
