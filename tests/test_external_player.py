@@ -228,6 +228,9 @@ def test_a_bot_is_told_the_game_and_never_a_hidden_card(
     assert hello["variant"] == "king_pedro" and hello["players"] == 4 and hello["rules"]["target"] == 21
     assert hello["names"] == [spec, "basic", "basic", "basic"] and hello["time_limit"] == DEFAULT_TIMEOUT
     assert hello["options"] == {"target": 21} and "King Pedro" in hello["rule_sheet"]
+    # the seat's seed is 3 * 16 + 0 and would give away the shuffles: the bot gets a hash of it
+    assert hello["seed"] == external.bot_seed(3 * 16) and hello["seed"] not in (3, 48)
+    assert hello["seed"] != external.bot_seed(3 * 16 + 1)
     kinds = [m["type"] for m in messages]
     assert kinds[-1] == "game_over" and messages[-1]["finished"] is True
     assert messages[-1]["winner"] == run.state.winner and messages[-1]["scores"] == list(run.state.scores)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import json
 import queue
 import shlex
@@ -207,6 +208,8 @@ class BotProcess:
 
     def error_tail(self, lines: int = 5) -> str:
         """The last lines the program wrote to its error output, for a fault message."""
+        if self.proc.poll() is not None:
+            self._threads[1].join(timeout=1.0)  # an ended program's last lines may still be in the pipe
         tail = list(self.stderr)[-lines:]
         return "" if not tail else "; its last error output: " + " | ".join(tail)
 
@@ -276,8 +279,21 @@ def hello_json(
         "players": rules.players,
         "names": list(names),
         "time_limit": timeout,
-        "seed": seed,
+        "seed": bot_seed(seed),
     }
+
+
+def bot_seed(seed: int | str | None) -> int | None:
+    """A seed for the bot's own random numbers that does not give away the deal.
+
+    A seat's player seed is the game's seed times 16 plus the seat, and the
+    game's seed fixes every shuffle: sent as it is, it would tell a bot every
+    hidden card. A hash keeps runs repeatable without that.
+    """
+    if seed is None:
+        return None
+    digest = hashlib.sha256(f"pedro-bot:{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def legal_words(legal: tuple[int, ...] | CardChoice, rules: Ruleset) -> list[str] | None:
