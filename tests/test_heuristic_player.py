@@ -177,6 +177,17 @@ def test_never_bids_the_maximum_without_high_cards(variant_id: str) -> None:
     assert seen  # the property was exercised
 
 
+def test_partners_do_not_outbid_each_other_to_the_maximum_in_king_pedro_canadian() -> None:
+    """Seed 26 against basic: the two heuristic partners used to outbid each other from 32 to 60."""
+    r = VARIANTS["king_pedro_canadian"]
+    seats = [HeuristicPlayer(26 * 16), BasicPlayer(26 * 16 + 1), HeuristicPlayer(26 * 16 + 2), BasicPlayer(3)]
+    state = GameState(r, seed=26)
+    while state.phase == Phase.AUCTION:
+        seat = state.current_player
+        state.apply(seats[seat].act(state.observation(seat)))
+    assert state.contract is not None and state.contract.value <= 45
+
+
 def test_passes_a_weak_hand_in_cinch() -> None:
     r = rules("cinch")
     state = play_ready_auction(r)

@@ -56,6 +56,7 @@ from bisect import bisect_left
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, PROTECT, Verb, arg_of, play_cards, play_top, verb_of
+from pedro.engine.auction import call_value
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Status
 from pedro.engine.play import trick_winner
@@ -97,6 +98,25 @@ def make_chance(estimate: float, bid: int, total: int) -> float:
     """Chance that a side expected to take ``estimate`` points takes at least ``bid``."""
     sigma = max(1.0, _SIGMA * total)
     return _phi((estimate + 0.5 - bid) / sigma)
+
+
+def _outbids_partner_beyond_own_hand(obs: Observation, rules: Ruleset, action: int) -> bool:
+    """A call over the partner's high bid that the seat's own hand does not reach.
+
+    The simulation values the partner's contract on sampled hands that fit the
+    calls made; once partners outbid each other, no sample fits, the partner's
+    contract looks hopeless on random hands, and each partner outbids the
+    other up to the maximum (measured in King Pedro (Canadian) against
+    ``basic``: bids of 56 and more, set three times in four). Outbidding the
+    partner is left for a hand that reaches the bid by itself.
+    """
+    if action == PASS or not rules.partnerships:
+        return False
+    high = next((seat for seat, a in reversed(obs.calls) if a != PASS), None)
+    if high is None or rules.side_of(high) != rules.side_of(obs.seat) or high == obs.seat:
+        return False
+    reach = max(expected_points(rules, mask_of(obs.hand), s) for s in range(4))
+    return call_value(rules, action) > reach
 
 
 class HeuristicPlayer(BasicPlayer):
@@ -153,6 +173,7 @@ class HeuristicPlayer(BasicPlayer):
         if not self.simulated:
             return self._rule_bid(obs, rules, legal)
         values = evaluate_calls(self.estimator(obs), obs, legal)
+        values = [v for v in values if not _outbids_partner_beyond_own_hand(obs, rules, v.action)]
         if not values:
             return self._rule_bid(obs, rules, legal)
         order = {a: i for i, a in enumerate(legal)}
