@@ -41,7 +41,7 @@ from pedro.cards import cards_of, mask_of
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.players.bidding import UNPLAYABLE, evaluate_calls, trump_values
+from pedro.players.bidding import UNPLAYABLE, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import candidates, exchange_values
 from pedro.players.heuristic import HeuristicPlayer
@@ -127,7 +127,7 @@ class ExpertPlayer(HeuristicPlayer):
         if not isinstance(obs.legal, tuple):
             return None
         if obs.phase == Phase.AUCTION:
-            calls = evaluate_calls(self.estimator(obs), obs, obs.legal)
+            calls = self.call_values(obs, obs.legal)
             return Estimates(SCORE, {c.action: c.value for c in calls}) if calls else None
         if obs.phase == Phase.TRUMP and self.simulated:
             suits = trump_values(self.estimator(obs), obs, obs.legal)

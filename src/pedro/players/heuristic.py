@@ -53,6 +53,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, PROTECT, Verb, arg_of, play_cards, play_top, verb_of
@@ -62,7 +63,7 @@ from pedro.engine.phases import Status
 from pedro.engine.play import trick_winner
 from pedro.players.base import Player
 from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
-from pedro.players.bidding import SAMPLES, Estimator, choose_trump, evaluate_calls
+from pedro.players.bidding import SAMPLES, CallValue, Estimator, choose_trump, evaluate_calls
 from pedro.variants.model import (
     AuctionModel,
     DiscardPolicy,
@@ -169,11 +170,15 @@ class HeuristicPlayer(BasicPlayer):
         self._estimator = (key, est)
         return est
 
+    def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
+        """The calls this player considers, each with its simulated value (``evaluate_calls``)."""
+        values = evaluate_calls(self.estimator(obs), obs, legal)
+        return [v for v in values if not _outbids_partner_beyond_own_hand(obs, obs.rules, v.action)]
+
     def _bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
         if not self.simulated:
             return self._rule_bid(obs, rules, legal)
-        values = evaluate_calls(self.estimator(obs), obs, legal)
-        values = [v for v in values if not _outbids_partner_beyond_own_hand(obs, rules, v.action)]
+        values = self.call_values(obs, legal)
         if not values:
             return self._rule_bid(obs, rules, legal)
         order = {a: i for i, a in enumerate(legal)}
