@@ -215,6 +215,7 @@ def write_plot(path: Path, deals: Sequence[DealResult], players: Sequence[str], 
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(8, 6), layout="constrained")
     axes = fig.subplots(2, 1, sharex=True)
@@ -233,5 +234,6 @@ def write_plot(path: Path, deals: Sequence[DealResult], players: Sequence[str], 
         ax.set_ylabel(f"{what} per deal, A − B")
         ax.legend(loc="best")
     axes[1].set_xlabel("deals")
+    axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))  # no "deal 1.5" on short runs
     fig.suptitle(f"{title}: A = {players[0]}, B = {players[1]}")
     fig.savefig(path, format="png", dpi=100)
