@@ -23,3 +23,22 @@ def test_discard_counts_are_public_and_match_the_non_trumps_thrown() -> None:
                 thrown = [c for c in dealt[seat] if not state.tt.trump_mask >> c & 1]
                 # cinch: every non-trump of the deal, nothing else
                 assert seen[seat] == len([c for c in thrown if c not in washed])
+
+
+def test_the_score_sheet_lists_every_finished_hand_as_the_table_saw_it() -> None:
+    rules = get_variant("pidro")
+    state = GameState(rules, seed=3)
+    players = [make_player("basic", seat) for seat in range(4)]
+    sheets = []
+    while len(state.results) < 3:
+        seat = state.current_player
+        obs = state.observation(seat)
+        sheets.append(obs.history)
+        state.apply(players[seat].act(obs))
+    final = state.observation(0).history
+    assert [(h.dealer, h.bidder, h.bid, h.points, h.made, h.score) for h in final] == [
+        (r.dealer, r.bidder, r.bid, tuple(r.points), r.made, tuple(r.score)) for r in state.results
+    ]
+    # each sheet seen during the game is the start of the final one: hands already written never change
+    assert all(final[: len(sheet)] == sheet for sheet in sheets)
+    assert {len(sheet) for sheet in sheets} == {0, 1, 2}

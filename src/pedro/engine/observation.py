@@ -143,10 +143,7 @@ def observe(state: GameState, seat: int) -> Observation:
         for s in range(n)
     )
     trump = state.trump if state.trump >= 0 else None
-    history = tuple(
-        SeenHand(r.dealer, r.bidder, r.bid, r.call, r.trump, tuple(r.points), r.made, tuple(r.score))
-        for r in state.results
-    )
+    history = tuple(r.seen for r in state.results)
     return Observation(
         seat=seat,
         variant=rules.id,

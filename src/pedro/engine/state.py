@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pedro.cards import NUM_CARDS, cards_of, format_cards
@@ -28,6 +29,7 @@ from pedro.engine.actions import (
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_getters
+from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import (
     TRUMP_SUIT,
@@ -96,6 +98,14 @@ class HandResult:
     def hands_at_play(self) -> list[list[int]]:
         """Each seat's cards at the first lead (empty for a hand thrown in)."""
         return [cards_of(mask) for mask in self.play_masks]
+
+    @cached_property
+    def seen(self) -> SeenHand:
+        """The hand as everyone saw it; built once, as every observation repeats the whole history."""
+        return SeenHand(
+            self.dealer, self.bidder, self.bid, self.call, self.trump,
+            tuple(self.points), self.made, tuple(self.score),
+        )  # fmt: skip
 
 
 class GameState:
