@@ -10,8 +10,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from pedro import terminal
 from pedro.cards import format_card, parse_card, parse_cards
-from pedro.cli import play_cmd, render
+from pedro.cli import play_cmd
 from pedro.cli.main import app
 from pedro.cli.play_cmd import TerminalGame, default_save_path, parse_answer, seat_players
 from pedro.display import sort_hand
@@ -367,18 +368,18 @@ def test_hand_is_sorted_trumps_first_then_suits_in_alternating_colours() -> None
 
 
 def test_cards_are_coloured_by_suit() -> None:
-    assert render.card_markup(parse_card("5h")) == "[red]5♥[/]"
-    assert render.card_markup(parse_card("10d")) == "[red]10♦[/]"
-    assert render.card_markup(parse_card("as")) == "A♠"
+    assert terminal.card_markup(parse_card("5h")) == "[red]5♥[/]"
+    assert terminal.card_markup(parse_card("10d")) == "[red]10♦[/]"
+    assert terminal.card_markup(parse_card("as")) == "A♠"
     tt = VARIANTS["cinch"].tables(0)
-    assert render.card_markup(parse_card("as"), tt) == "[bold]A♠[/]"
+    assert terminal.card_markup(parse_card("as"), tt) == "[bold]A♠[/]"
 
 
 def test_big_card_choices_show_the_rule_not_every_set() -> None:
     state = _advance_to(GameState(VARIANTS["nicaragua"], seed=1), Phase.EXCHANGE)
     obs = state.observation(state.current_player)
     assert isinstance(obs.legal, CardChoice) and obs.legal.upper_bound() > 12
-    text = render.choices_markup(obs, state.rules)
+    text = terminal.choices_markup(obs, state.rules)
     assert "rule:" in text and obs.legal.rule in text
 
 

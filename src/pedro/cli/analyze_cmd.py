@@ -22,8 +22,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pedro import terminal
 from pedro.analysis import ChoiceEstimator, Decision, Review, biggest_mistakes, decisions, review
-from pedro.cli import render
 from pedro.engine.actions import action_words
 from pedro.engine.phases import Phase
 from pedro.players import UnknownPlayerError, make_player
@@ -57,7 +57,7 @@ def run(
         errors.print(f"[red]error:[/] the record has no hand {', '.join(map(str, hands))}")
         return USAGE_ERROR
     names = _names(source)
-    with render.progress_bar(errors) as progress:
+    with terminal.progress_bar(errors) as progress:
         task = progress.add_task("estimating", total=len(found))
         reviews = review(found, estimator, advance=lambda: progress.advance(task))
     if as_json:
@@ -109,7 +109,7 @@ def _choice(decision: Decision, action: int) -> str:
 
 def _markup(decision: Decision, action: int) -> str:
     rules = decision.obs.rules
-    return render.action_markup(action, rules, render.tables_of(rules, decision.obs))
+    return terminal.action_markup(action, rules, terminal.tables_of(rules, decision.obs))
 
 
 def _value(value: float, unit: str) -> str:

@@ -20,9 +20,9 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
+from pedro import terminal
 from pedro.analysis import ChoiceEstimator
 from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
-from pedro.cli import render
 from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import (
     FOLD,
@@ -255,7 +255,7 @@ class TerminalGame:
         )
         if rules.partnerships:
             sides = " vs ".join(
-                escape(render.side_name(rules, s, self.names)) for s in range(rules.num_sides)
+                escape(terminal.side_name(rules, s, self.names)) for s in range(rules.num_sides)
             )
             self.say(f"Partners sit opposite: {sides}.")
         self.say("Type [bold]help[/] at any prompt for how to answer, [bold]quit[/] to save and leave.")
@@ -271,10 +271,10 @@ class TerminalGame:
     def _game_over(self) -> None:
         winner = self.state.winner
         obs = self.state.observation(self.human)
-        self.say(render.score_table(obs, self.rules, self.names))
+        self.say(terminal.score_table(obs, self.rules, self.names))
         if winner is None:
             return
-        who = render.side_name(self.rules, winner, self.names)
+        who = terminal.side_name(self.rules, winner, self.names)
         mine = self.rules.side_of(self.human) == winner
         style = "bold green" if mine else "bold red"
         self.say(f"[{style}]{escape(who)} {'win' if mine or ' & ' in who else 'wins'} the game![/]")
@@ -303,7 +303,7 @@ class TerminalGame:
                 trick = state.tricks[-1]
                 plays = [(s, play_cards(a)) for s, a in trick.plays]
                 tt = self.rules.tables(state.trump)
-                self.say("  " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+                self.say("  " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
             return
         # the hand ended (and maybe the game): its last trick, then the summary
         result = state.results[hand_index] if hand_index < len(state.results) else None
@@ -311,9 +311,9 @@ class TerminalGame:
             trick = result.tricks[-1]
             plays = [(s, play_cards(a)) for s, a in trick.plays]
             tt = self.rules.tables(result.trump)
-            self.say("  " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+            self.say("  " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
         if hand_index < len(after.history):
-            self.say(render.hand_summary(after.history[hand_index], scores, self.rules, self.names))
+            self.say(terminal.hand_summary(after.history[hand_index], scores, self.rules, self.names))
         if not state.is_over:
             self._announce_deal()
 
@@ -328,7 +328,7 @@ class TerminalGame:
     def _tell_action(self, seat: int, action: int, before: Observation) -> None:
         rules = self.rules
         verb = verb_of(action)
-        tt = render.tables_of(rules, before)
+        tt = terminal.tables_of(rules, before)
         cards = cards_of(arg_of(action)) if verb in _CARD_VERBS.values() else []
         if before.phase == Phase.AUCTION:
             if verb == Verb.PASS:
@@ -336,14 +336,14 @@ class TerminalGame:
             elif verb == Verb.PROTECT:
                 text = f"{self._who(seat, 'protects', 'protect')} (a bid of {rules.min_bid})"
             else:
-                text = f"{self._who(seat, 'bids', 'bid')} {render.call_markup(action, rules)}"
+                text = f"{self._who(seat, 'bids', 'bid')} {terminal.call_markup(action, rules)}"
         elif verb == Verb.TRUMP:
-            text = f"{self._who(seat, 'names', 'name')} {render.suit_markup(arg_of(action) & 3)} as trumps"
+            text = f"{self._who(seat, 'names', 'name')} {terminal.suit_markup(arg_of(action) & 3)} as trumps"
         elif verb == Verb.PLAY:
             played = play_cards(action)
-            text = f"{self._who(seat, 'plays', 'play')} {render.card_markup(played[0], tt)}"
+            text = f"{self._who(seat, 'plays', 'play')} {terminal.card_markup(played[0], tt)}"
             if len(played) > 1:
-                text += f", burying {render.cards_markup(played[1:], tt)}"
+                text += f", burying {terminal.cards_markup(played[1:], tt)}"
         elif verb == Verb.FOLD:
             text = self._who(seat, "folds", "fold")
         elif verb == Verb.PASS:
@@ -351,7 +351,7 @@ class TerminalGame:
         elif seat == self.human:
             word = {Verb.DISCARD: ("discards", "discard"), Verb.KEEP: ("keeps", "keep"),
                     Verb.KILL: ("kills", "kill"), Verb.GIVE: ("gives", "give")}[verb]  # fmt: skip
-            text = f"{self._who(seat, *word)} {render.cards_markup(sort_hand(cards, tt), tt)}"
+            text = f"{self._who(seat, *word)} {terminal.cards_markup(sort_hand(cards, tt), tt)}"
         else:
             text = self._hidden_exchange(seat, verb, len(cards))
         self.say(text)
@@ -373,24 +373,26 @@ class TerminalGame:
     def _tell_changes(self, before: Observation, after: Observation, *, named: bool = False) -> None:
         """What the engine did by itself in public: contract, trumps, face-up cards, seats dropping out."""
         rules = self.rules
-        tt = render.tables_of(rules, after)
+        tt = terminal.tables_of(rules, after)
         if before.bidder is None and after.bidder is not None:
             call = next(a for s, a in reversed(after.calls) if s == after.bidder and a != PASS)
             self.say(
                 f"[bold]{self._who(after.bidder, 'wins', 'win')} the bidding with "
-                f"{render.call_markup(call, rules)}.[/]"
+                f"{terminal.call_markup(call, rules)}.[/]"
             )
         elif before.trump is None and after.trump is not None and not named:
-            self.say(f"Trumps: {render.suit_markup(after.trump)}")
+            self.say(f"Trumps: {terminal.suit_markup(after.trump)}")
         for s in range(rules.players):
             new = set(after.face_up[s]) - set(before.face_up[s])
             if new:
-                shown = render.cards_markup(sort_hand(sorted(new), tt), tt)
+                shown = terminal.cards_markup(sort_hand(sorted(new), tt), tt)
                 self.say(f"  {escape(self.names[s])}: face up {shown}")
             status = Status(after.statuses[s])
             if status != before.statuses[s] and status != Status.ACTIVE:
                 word = STATUS_WORDS[status]
-                shown_cards = render.cards_markup(sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
+                shown_cards = (
+                    terminal.cards_markup(sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
+                )
                 verb = "are" if self._is_you(s) else "is"
                 self.say(
                     f"  [yellow]{escape(self.names[s])} {verb} {word}[/]"
@@ -399,14 +401,14 @@ class TerminalGame:
         if before.phase != Phase.PLAY and after.phase == Phase.PLAY and after.seat == self.human:
             sizes = ", ".join(f"{escape(self.names[s])} {after.hand_sizes[s]}" for s in range(rules.players))
             self.say(f"Play begins (cards in hand: {sizes}).")
-            self.say(f"Your hand: {render.hand_markup(after.hand, tt)}")
+            self.say(f"Your hand: {terminal.hand_markup(after.hand, tt)}")
 
     # ------------------------------------------------------------------ the human's turn
 
     def ask_human(self) -> int:
         """Show the table and ask until the human gives a legal answer; commands are answered on the way."""
         obs = self.state.observation(self.human)
-        self.say(render.table_panel(obs, self.rules, self.names))
+        self.say(terminal.table_panel(obs, self.rules, self.names))
         self._show_choices(obs)
         prompt = _PROMPTS.get(Phase(obs.phase), "Your choice") + "> "
         while True:
@@ -422,11 +424,11 @@ class TerminalGame:
             elif word == "rules":
                 self.say(Markdown(rule_sheet(self.rules)))
             elif word == "score":
-                self.say(render.score_table(obs, self.rules, self.names))
+                self.say(terminal.score_table(obs, self.rules, self.names))
             elif word in ("quit", "exit"):
                 raise _Quit
             elif word in ("hand", "table", "look"):
-                self.say(render.table_panel(obs, self.rules, self.names))
+                self.say(terminal.table_panel(obs, self.rules, self.names))
                 self._show_choices(obs)
             else:
                 try:
@@ -436,7 +438,7 @@ class TerminalGame:
                     self.say("  [dim]type help for how to answer; the choices are above[/]")
 
     def _show_choices(self, obs: Observation) -> None:
-        self.say(f"[dim]choices:[/] {render.choices_markup(obs, self.rules)}")
+        self.say(f"[dim]choices:[/] {terminal.choices_markup(obs, self.rules)}")
 
     def _show_hint(self, obs: Observation) -> None:
         if self.hints is None:
@@ -448,10 +450,10 @@ class TerminalGame:
             return
         unit = "points your side takes this hand" if estimates.unit == "points" else "change of your score"
         self.say(f"[dim]expert's estimate ({unit}):[/]")
-        tt = render.tables_of(self.rules, obs)
+        tt = terminal.tables_of(self.rules, obs)
         for action, value in estimates.ranked()[:10]:
             shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
-            self.say(f"  {render.action_markup(action, self.rules, tt)}  {shown}")
+            self.say(f"  {terminal.action_markup(action, self.rules, tt)}  {shown}")
 
     def _show_last(self) -> None:
         state = self.state
@@ -467,7 +469,7 @@ class TerminalGame:
             return
         plays = [(s, play_cards(a)) for s, a in trick.plays]
         tt = self.rules.tables(trump)
-        self.say("Last trick: " + render.won_markup(plays, trick.winner, self.rules, self.names, tt))
+        self.say("Last trick: " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
 
     def read_action(self, text: str) -> int:
         """The action the human's ``text`` stands for, if it is legal now; else InputError saying why."""

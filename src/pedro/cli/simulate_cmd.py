@@ -18,12 +18,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pedro.cli.render import progress_bar
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
 from pedro.players.games import GameFailure, run_game
 from pedro.records import record_from_game, record_line
+from pedro.terminal import progress_bar
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args

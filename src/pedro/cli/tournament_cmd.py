@@ -37,9 +37,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pedro.cli.render import progress_bar
 from pedro.players import PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.players.external import FALLBACK, parse_spec
+from pedro.terminal import progress_bar
 from pedro.tournament.ray_backend import RayBackend, RayBackendError
 from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
 from pedro.tournament.runner import LABELS, Backend, LocalBackend, TournamentError, run_tournament

@@ -222,7 +222,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (an untyped b
         """What ``agent`` sees: the seats, calls, contract, trick, score, its hand and its choices."""
         from rich.console import Console
 
-        from pedro.cli.render import table_panel
+        from pedro.terminal import table_panel
 
         game = self._state()
         seat = self._seat[agent]

@@ -1,4 +1,6 @@
-"""Terminal pictures for ``pedro play``: coloured cards, the table, tricks, hand results, scores.
+"""Terminal pictures shared by ``pedro play`` and the environments' text view.
+
+Coloured cards, the table, tricks, hand results and scores.
 
 Everything here is drawn from one seat's ``Observation`` (plus the public
 hand results), never from the game state, so the terminal game cannot show
