@@ -22,6 +22,7 @@ from pedro.players.sampling import (
     knowledge,
     play_floors,
     played_by,
+    sample_hands,
     sample_worlds,
     trumps_stay_in_play,
 )
@@ -272,3 +273,48 @@ def test_sampling_outside_the_card_play_is_an_error() -> None:
     state = GameState(make_ruleset("cinch", {}), seed=1)
     with pytest.raises(ValueError, match="card play"):
         knowledge(state.observation(state.current_player))
+
+
+def _non_trump_ranks(obs: Observation, hands: list[int] | tuple[int, ...]) -> list[int]:
+    assert obs.trump is not None
+    trumps = obs.rules.tables(obs.trump).trump_mask
+    return [c % 13 for s in range(4) if s != obs.seat for c in cards_of(hands[s] & ~trumps)]
+
+
+def test_eighty_three_worlds_hold_the_non_trumps_players_keep() -> None:
+    """83 cuts each hand to six from the deal and players keep their best non-trumps: the
+    worlds' hidden non-trumps rank as high as the true hands' do, not as a random draw's."""
+    rng = random.Random(3)
+    true, drawn, ignoring = [], [], []
+    for hands, obs in play_observations("eighty_three", {}, 8, bidders=True):
+        if obs.tricks:
+            continue
+        true += _non_trump_ranks(obs, hands)
+        drawn += [r for w in sample_worlds(obs, 5, rng) for r in _non_trump_ranks(obs, w.hands)]
+        blind = knowledge(obs, likely=False)  # without the exchange model
+        ignoring += [r for _ in range(5) for r in _non_trump_ranks(obs, sample_hands(blind, rng) or hands)]
+    assert len(true) > 100
+    true_mean, drawn_mean, ignoring_mean = (sum(x) / len(x) for x in (true, drawn, ignoring))
+    assert abs(drawn_mean - true_mean) < 1.0
+    assert ignoring_mean < true_mean - 2.5
+
+
+def test_a_seat_that_passed_trumps_to_its_partner_holds_only_trumps() -> None:
+    """83: a seat that laid aside fewer cards than it held beyond six gave its partner trumps,
+    so it kept six trumps; the likely worlds give it nothing else, as the true deals do."""
+    rng = random.Random(4)
+    givers = 0
+    for hands, obs in play_observations("eighty_three", {}, 8, bidders=True):
+        assert obs.trump is not None
+        trumps = obs.rules.tables(obs.trump).trump_mask
+        sure, likely = play_floors(obs)
+        played = played_by(obs)
+        for s in range(4):
+            if s == obs.seat or likely[s] == sure[s]:
+                continue
+            givers += 1
+            assert likely[s] == obs.hand_sizes[s] + played[s].bit_count()
+            assert ((hands[s] | played[s]) & trumps).bit_count() == likely[s]
+            for w in sample_worlds(obs, 3, rng):
+                assert w.hands[s] & ~trumps == 0
+    assert givers > 10

@@ -83,6 +83,10 @@ _CARD_BITS = (1 << 56) - 1
 _TOP_SHIFT = 56
 #: The "seat" of cards out of play (undealt, discarded face down by others).
 OUT_OF_PLAY = -1
+#: Above every ``keep_rank``.
+_ABOVE_ALL = 1 << 16
+#: Draws of one seat's kept and laid-aside non-trumps before it is dealt them at random.
+_KEEP_TRIES = 30
 
 
 def normal_hand_size(rules: Ruleset) -> int:
@@ -332,7 +336,46 @@ def play_floors(obs: Observation) -> tuple[list[int], list[int]]:
                 likely[s] = max(likely[s], kept[s])
                 if demand < stock:
                     sure[s] = max(sure[s], kept[s])
+    for s in _overfull_in_trumps(obs):
+        likely[s] = max(likely[s], obs.hand_sizes[s] + played_by(obs)[s].bit_count())
     return sure, likely
+
+
+def _reduces_from_the_deal(rules: Ruleset) -> bool:
+    """Hands are cut to the play size from the deal (and the bidder's kitty), nothing filled."""
+    return rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST and rules.fill == FillPolicy.NONE
+
+
+def _overfull_in_trumps(obs: Observation) -> list[int]:
+    """Seats seen to hold more trumps than a play hand, so playing trumps only (reduce to six).
+
+    A seat laid a trump aside face up, or laid aside fewer cards than its deal
+    (and kitty) exceeds the play hand: it gave trumps to its partner, which
+    only a hand of more trumps than it may keep does. Keeping its trumps
+    first, such a seat holds nothing else (the rules let a player keep a
+    non-trump over a non-scoring trump, so this is likely, not sure).
+    """
+    rules = obs.rules
+    n = rules.players
+    if (
+        not _reduces_from_the_deal(rules)
+        or len(obs.discarded) != n
+        or obs.bidder is None
+        or obs.trump is None
+    ):
+        return []
+    tt = rules.tables(obs.trump)
+    played = played_by(obs)
+    out = []
+    for s in range(n):
+        if obs.statuses[s] == _FOLDED or s == obs.seat:
+            continue
+        at_lead = obs.hand_sizes[s] + played[s].bit_count()
+        held = rules.first_deal_size + rules.second_deal + (rules.kitty_size if s == obs.bidder else 0)
+        gave = held - obs.discarded[s] > at_lead
+        if gave or mask_of(obs.face_up[s]) & tt.trump_mask:
+            out.append(s)
+    return out
 
 
 def trumps_stay_in_play(rules: Ruleset) -> bool:
@@ -385,6 +428,11 @@ class Knowledge:
     some_trump: tuple[int, ...] = ()
     #: the cards of ``pool`` that may be out of play
     out: int = -1
+    #: where hands are cut from the deal keeping the best cards (``exchange_model``): per
+    #: seat, how many non-trumps it laid aside face down, and the keep rank of the lowest
+    #: non-trump it played (kept, so higher than everything it laid aside); else empty
+    thrown: tuple[int, ...] = ()
+    kept_min: tuple[int, ...] = ()
 
 
 def knowledge(obs: Observation, likely: bool = True) -> Knowledge:
@@ -430,7 +478,44 @@ def knowledge(obs: Observation, likely: bool = True) -> Knowledge:
         min_trumps[s] = max(0, m)
     some = _someone_holds_a_trump(obs, tt, fixed, allowed, min_trumps)
     out = pool & ~tt.trump_mask if trumps_stay_in_play(rules) else pool
-    return Knowledge(me, tt, tuple(fixed), need, pool, tuple(allowed), tuple(min_trumps), some, out)
+    thrown, kept_min = exchange_model(obs, played) if likely else ((), ())
+    return Knowledge(
+        me, tt, tuple(fixed), need, pool, tuple(allowed), tuple(min_trumps), some, out, thrown, kept_min
+    )
+
+
+def keep_rank(c: int) -> int:
+    """How a sensible player ranks a non-trump for keeping: by rank, ties by suit as ``basic`` breaks them."""
+    return (c % 13 if c < 52 else 50) * 64 + c
+
+
+def exchange_model(obs: Observation, played: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the sampler needs to deal non-trumps as the exchange left them (``Knowledge.thrown``).
+
+    Where each hand is cut to the play size from its deal (and the bidder's
+    kitty), every trump stays in a hand and non-trumps are laid aside face
+    down, a player keeps its highest non-trumps: the non-trumps a seat holds
+    are the best of those it was dealt. The sampler deals each seat its kept
+    non-trumps and its face-down discards together and keeps the best, which
+    draws worlds as often as deals make them, instead of every hidden non-trump
+    being equally likely in every hand.
+    """
+    rules = obs.rules
+    n = rules.players
+    if (
+        not _reduces_from_the_deal(rules)
+        or rules.discards_face_up
+        or not trumps_stay_in_play(rules)
+        or len(obs.discarded) != n
+        or obs.trump is None
+    ):
+        return (), ()
+    trumps = rules.tables(obs.trump).trump_mask
+    thrown = tuple(max(0, obs.discarded[s] - len(obs.face_up[s])) for s in range(n))
+    kept_min = tuple(
+        min((keep_rank(c) for c in cards_of(played[s] & ~trumps)), default=_ABOVE_ALL) for s in range(n)
+    )
+    return thrown, kept_min
 
 
 def _someone_holds_a_trump(
@@ -593,7 +678,66 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int] | None:
             hands[s] |= 1 << c
             remaining &= ~(1 << c)
         need[s] -= m
-    out_room = remaining.bit_count() - sum(need[s] for s in seats)
+    if k.thrown:
+        return _deal_as_exchanged(k, rng, hands, need, remaining, seats)
+    return _place(k, rng, hands, need, remaining, seats, remaining.bit_count() - sum(need[s] for s in seats))
+
+
+def _deal_as_exchanged(
+    k: Knowledge, rng: random.Random, hands: list[int], need: list[int], remaining: int, seats: list[int]
+) -> list[int] | None:
+    """Every trump into a hand, then each seat's non-trumps as the best of a random deal of them.
+
+    A seat with ``r`` places for non-trumps that laid ``d`` aside is dealt
+    ``r + d`` of the unplaced non-trumps and keeps the best ``r``; the deal is
+    redrawn while a kept card is one it cannot hold (a void shown in play) or a
+    laid-aside card outranks a non-trump it played. A seat no such deal fits is
+    given allowed non-trumps at random.
+    """
+    trump_mask = k.tt.trump_mask
+    trumps = remaining & trump_mask
+    placed = _place(k, rng, hands, need, trumps, seats, 0)
+    if placed is None:
+        return None
+    for s in seats:
+        need[s] -= (placed[s] & ~hands[s]).bit_count()
+    hands = placed
+    rest = remaining & ~trump_mask
+    order = [s for s in seats if need[s] > 0]
+    rng.shuffle(order)
+    for s in order:
+        r, d = need[s], k.thrown[s]
+        pool = cards_of(rest)
+        kept: list[int] | None = None
+        if r + d <= len(pool):
+            for _ in range(_KEEP_TRIES):
+                dealt = sorted(rng.sample(pool, r + d), key=keep_rank, reverse=True)
+                if all(k.allowed[s] >> c & 1 for c in dealt[:r]) and (
+                    r == len(dealt) or keep_rank(dealt[r]) < k.kept_min[s]
+                ):
+                    kept = dealt[:r]
+                    rest &= ~mask_of(dealt)
+                    break
+        if kept is None:
+            choices = cards_of(rest & k.allowed[s])
+            if len(choices) < r:
+                return None
+            kept = rng.sample(choices, r)
+            rest &= ~mask_of(kept)
+        hands[s] |= mask_of(kept)
+    return hands
+
+
+def _place(
+    k: Knowledge,
+    rng: random.Random,
+    hands: list[int],
+    need: list[int],
+    remaining: int,
+    seats: list[int],
+    out_room: int,
+) -> list[int] | None:
+    """Each card of ``remaining`` to a seat with room (``need``) or out of play (``out_room``), at random."""
     if out_room < 0:
         return None
     room = {s: need[s] for s in seats}
@@ -648,10 +792,11 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int] | None:
             held[s].append(c)
         elif not place(c, set()):
             return None
+    out = list(hands)
     for c, s in holder.items():
         if s != OUT_OF_PLAY:
-            hands[s] |= 1 << c
-    return hands
+            out[s] |= 1 << c
+    return out
 
 
 @dataclass(frozen=True)
