@@ -38,6 +38,16 @@ first, then each card goes to a seat with room, chosen in proportion to the
 room left, with augmenting paths when a card's seats are full; a world that
 still fails the full check is drawn again.
 
+**Hands cut to six from the deal** (``exchange_model``: 63, 83, King Pedro)
+are drawn as the deal makes them, not only as the rules allow: every trump
+goes to a hand first, then each seat is dealt its non-trumps together with
+the cards it laid aside face down and keeps the best (``keep_rank``); and a
+seat seen to have had more trumps than six (it laid one aside face up, or
+gave its partner trumps) holds only trumps. Both are what a sensible player
+does, not what the rules force: like the almost sure floors they shape the
+first half of the draws (the second half, tried only when the first found
+no world, does without them), and the check does not use them.
+
 **Bids are soft evidence.** A seat's calls say something about its hand but
 the hand has changed since (discards, fills), so worlds are weighted rather
 than rejected: with ``e`` the hand's estimated points with the trump suit
