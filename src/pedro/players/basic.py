@@ -285,9 +285,14 @@ def _keep_value_fn(tt: TrumpTables | None) -> _KeyFn:
             pts = tt.points[c]
             cat = 0 if pts == 0 else 1 if tt.roles[c] == "2" else 2 if pts == 1 else 3
             return 1000 + 100 * cat + tt.strength[c]
-        return float(c % 13) if c < 52 else 50.0
+        return nontrump_keep_value(c)
 
     return keep
+
+
+def nontrump_keep_value(c: int) -> float:
+    """How much a non-trump is worth keeping: its rank (a non-trump joker above every rank)."""
+    return float(c % 13) if c < 52 else 50.0
 
 
 def _bid_of(legal: tuple[int, ...], value: int) -> int:

@@ -73,7 +73,7 @@ from pedro.engine.actions import PASS, Verb, arg_of, play_action, verb_of
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, stack_plays
-from pedro.players.basic import expected_points
+from pedro.players.basic import expected_points, nontrump_keep_value
 from pedro.variants.model import (
     DiscardPolicy,
     ExcessTrumps,
@@ -346,8 +346,8 @@ def play_floors(obs: Observation) -> tuple[list[int], list[int]]:
                 likely[s] = max(likely[s], kept[s])
                 if demand < stock:
                     sure[s] = max(sure[s], kept[s])
-    for s in _overfull_in_trumps(obs):
-        likely[s] = max(likely[s], obs.hand_sizes[s] + played_by(obs)[s].bit_count())
+    for s, at_lead in _overfull_in_trumps(obs).items():
+        likely[s] = max(likely[s], at_lead)
     return sure, likely
 
 
@@ -356,8 +356,9 @@ def _reduces_from_the_deal(rules: Ruleset) -> bool:
     return rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST and rules.fill == FillPolicy.NONE
 
 
-def _overfull_in_trumps(obs: Observation) -> list[int]:
-    """Seats seen to hold more trumps than a play hand, so playing trumps only (reduce to six).
+def _overfull_in_trumps(obs: Observation) -> dict[int, int]:
+    """Seats seen to hold more trumps than a play hand, so playing trumps only (reduce to six),
+    each with its number of cards at the first lead.
 
     A seat laid a trump aside face up, or laid aside fewer cards than its deal
     (and kitty) exceeds the play hand: it gave trumps to its partner, which
@@ -373,10 +374,10 @@ def _overfull_in_trumps(obs: Observation) -> list[int]:
         or obs.bidder is None
         or obs.trump is None
     ):
-        return []
+        return {}
     tt = rules.tables(obs.trump)
     played = played_by(obs)
-    out = []
+    out = {}
     for s in range(n):
         if obs.statuses[s] == _FOLDED or s == obs.seat:
             continue
@@ -384,7 +385,7 @@ def _overfull_in_trumps(obs: Observation) -> list[int]:
         held = rules.first_deal_size + rules.second_deal + (rules.kitty_size if s == obs.bidder else 0)
         gave = held - obs.discarded[s] > at_lead
         if gave or mask_of(obs.face_up[s]) & tt.trump_mask:
-            out.append(s)
+            out[s] = at_lead
     return out
 
 
@@ -495,8 +496,8 @@ def knowledge(obs: Observation, likely: bool = True) -> Knowledge:
 
 
 def keep_rank(c: int) -> int:
-    """How a sensible player ranks a non-trump for keeping: by rank, ties by suit as ``basic`` breaks them."""
-    return (c % 13 if c < 52 else 50) * 64 + c
+    """How a sensible player ranks a non-trump to keep: as ``basic`` does, ties as its sort breaks them."""
+    return int(nontrump_keep_value(c)) * 64 + c
 
 
 def exchange_model(obs: Observation, played: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
