@@ -492,7 +492,11 @@ def test_edge_case_99_face_up_trump_claimed_by_opponents() -> None:
     act(state, f"E claim 5D {given}")
     assert "5D" in hand_of(state, E) and given not in hand_of(state, E)
     assert len(hand_of(state, E)) == 6  # a card for a card
-    assert given in names(state.observation(W).face_up[E])  # the exchange card goes face up
+    # the exchange card goes face up; here the dealer's fill, which follows at once, runs the stock
+    # dry, and the discards (the exchange card with them) are gathered face down into the wash
+    assert state.wash_gathered >> c(given) & 1
+    assert given not in names(state.observation(W).face_up[E])
+    assert state.observation(W).wash == state.wash_gathered.bit_count() - len(state.washes[-1])
     # S (N's partner, the dealer) is never offered the card
     while state.phase == Phase.EXCHANGE:
         assert not (

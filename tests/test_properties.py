@@ -248,7 +248,7 @@ def mentioned(obs: Observation) -> int:
 
 
 def secret_from(state: GameState, seat: int) -> int:
-    """Cards ``seat`` may not know: others' hands, face-down cards, the stock and the kitty.
+    """Cards ``seat`` may not know: others' hands, face-down cards, the stock, the kitty and the wash.
 
     Exceptions: cards laid down face up, cards the seat itself gave to its
     partner, cards it has looked at (``known``: a stock or discards it
@@ -266,6 +266,8 @@ def secret_from(state: GameState, seat: int) -> int:
         if status in (Status.UP, Status.OUT) or (status == Status.COLD and state.rules.cold_cards_face_up):
             shown |= state.laid_down[s]
     secret |= state.dead & ~state.face_up & ~state.discards[seat]
+    # the wash: discards gathered and shuffled face down when the stock ran dry (own ones too)
+    secret |= state.wash_left()
     secret |= mask_of(state.stock[state.stock_pos :])
     if dealer_choosing(state):
         secret |= state.rob_pool

@@ -193,6 +193,7 @@ def public_json(obs: Observation) -> dict[str, Any]:
         "face_up": [cards_json(sort_hand(c, tt)) for c in obs.face_up],
         "shown": [cards_json(sort_hand(c, tt)) for c in obs.shown],
         "discarded": list(obs.discarded),
+        "wash": obs.wash,
         "statuses": [STATUS_WORDS[Status(s)] for s in obs.statuses],
         "trick": _trick_json(obs.trick) if obs.trick is not None else None,
         "tricks": [_trick_json(t) for t in obs.tricks],

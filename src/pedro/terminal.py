@@ -171,6 +171,8 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
     lines.append(f"[dim]contract[/]  {contract_markup(obs, rules, names)}")
     if obs.trick is not None:
         lines.append(f"[dim]trick[/]     {trick_markup(obs.trick.plays, names, tt)}")
+    if obs.wash:
+        lines.append(f"[dim]wash[/]      {obs.wash} discarded cards gathered face down (the stock ran dry)")
     lines.append(f"[dim]score[/]     {score_line(obs, rules, names)}")
     lines.append(f"[dim]your hand[/] {hand_markup(obs.hand, tt)}")
     title = f"[bold]{escape(rules.name)}[/] · hand {obs.hand_index + 1} · trick {len(obs.tricks) + 1}"

@@ -77,10 +77,13 @@ class Observation:
     winner: int | None
     #: the legal actions when it is this seat's turn, else None
     legal: tuple[int, ...] | CardChoice | None
-    #: how many cards each seat has laid aside this hand, face up or down, and that are
-    #: still out (a short stock deals discards again); everyone sees the count, which
-    #: with ``hand_sizes`` tells how many trumps a player kept
+    #: how many cards each seat has laid aside this hand, face up or down (those later
+    #: gathered into the wash included); everyone sees the count, which with
+    #: ``hand_sizes`` tells how many trumps a player kept
     discarded: tuple[int, ...] = ()
+    #: how many gathered discards are still in the wash (a short stock deals them face
+    #: down; which cards went where is nobody's knowledge but the receiver's)
+    wash: int = 0
 
     @property
     def my_turn(self) -> bool:
@@ -125,7 +128,7 @@ def seat_secrets(state: GameState, seat: int) -> SeatSecrets:
     return SeatSecrets(
         seat=seat,
         hand=_cards(state.hands[seat]),
-        own_discards=_cards(state.discards[seat]),
+        own_discards=_cards(state.discards[seat] & ~state.wash_left()),
         seen=_cards(seen & ~state.hands[seat]),
         legal=legal,
     )
@@ -137,6 +140,7 @@ def observe(state: GameState, seat: int) -> Observation:
     rules = state.rules
     contract = state.contract
     secrets = seat_secrets(state, seat)
+    wash = state.wash_left()
     face_up = tuple(_cards((state.discards[s] & state.face_up) | _killed(state, s)) for s in range(n))
     shown = tuple(
         _cards(state.laid_down[s]) if state.laid_down[s] and _shown_face_up(state, s) else ()
@@ -169,7 +173,10 @@ def observe(state: GameState, seat: int) -> Observation:
         history=history,
         winner=state.winner,
         legal=secrets.legal,
-        discarded=tuple((state.discards[s] | state.killed[s]).bit_count() for s in range(n)),
+        discarded=tuple(
+            ((state.discards[s] & ~wash) | state.killed[s]).bit_count() + state.wash_from[s] for s in range(n)
+        ),
+        wash=wash.bit_count(),
     )
 
 

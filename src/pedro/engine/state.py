@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from pedro.cards import NUM_CARDS, cards_of, format_cards
+from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
 from pedro.engine import exchange
 from pedro.engine.actions import (
     PASS,
@@ -145,6 +145,10 @@ class GameState:
     stock_pos: int
     wash_order: list[int] | None
     wash_pos: int
+    #: the discards gathered face down into the wash when the stock ran dry (0 before): from then
+    #: on nobody can tell where a gathered card went, so no view follows them one by one
+    wash_gathered: int
+    wash_from: list[int]  # per seat, how many of its discards were gathered into the wash
     auction: Auction
     contract: Contract | None
     trump: int
@@ -312,6 +316,8 @@ class GameState:
         self.stock_pos = 0
         self.wash_order = None
         self.wash_pos = 0
+        self.wash_gathered = 0
+        self.wash_from = [0] * n
         self.written = []
         self.histories.append(self.written)
         self.washes.append([])
@@ -469,11 +475,8 @@ class GameState:
         from pedro.engine.deal import DealError
 
         if self.wash_order is None:
-            pile = [
-                c for s in range(self.players) for c in cards_of(self.discards[s]) if not self.dead >> c & 1
-            ]
-            pile = [c for c in pile if not (self.face_up >> c & 1 and self._is_trump(c))]
-            self.wash_order = self.deals.wash(self.hand_index, pile)
+            self._gather_wash()
+            assert self.wash_order is not None
         dealt = self.washes[-1]
         while True:
             if self.wash_pos >= len(self.wash_order):
@@ -492,6 +495,35 @@ class GameState:
             self.discards[s] &= ~(1 << c)
         self.face_up &= ~(1 << c)
         return c
+
+    def _gather_wash(self) -> None:
+        """Gather the discards (but face-up trumps and dead cards) and shuffle them face down.
+
+        Face-up discards turn face down here: were they left showing while the wash
+        is dealt, the cards missing from them would tell everyone what was dealt.
+        """
+        keep_out = self.dead
+        if self.tt is not None:
+            keep_out |= self.face_up & self.tt.trump_mask
+        pile = [c for s in range(self.players) for c in cards_of(self.discards[s] & ~keep_out)]
+        gathered = mask_of(pile)
+        self.wash_gathered = gathered
+        self.wash_from = [(d & gathered).bit_count() for d in self.discards]
+        self.face_up &= ~gathered
+        self.wash_order = self.deals.wash(self.hand_index, pile)
+
+    def wash_left(self) -> int:
+        """The gathered cards still in the wash: not dealt (nor taken back by a dealer's pick).
+
+        A card dealt from the wash may be laid aside again (a claim gives a non-trump face
+        up); it is then an ordinary discard of its new owner.
+        """
+        if not self.wash_gathered:
+            return 0
+        out = 0
+        for d in self.discards:
+            out |= d
+        return out & self.wash_gathered & ~mask_of(self.washes[-1])
 
     def _is_trump(self, c: int) -> bool:
         return self.tt is not None and bool(self.tt.trump_mask >> c & 1)
@@ -815,6 +847,6 @@ _TOP_SHIFT = 56
 
 _MUTABLE_FIELDS = (
     "scores", "results", "histories", "deal_records", "washes", "hands", "kitty", "stock", "wash_order",
-    "auction", "status", "discards", "credits", "known", "received", "ex_steps", "ex_done",
+    "auction", "status", "discards", "wash_from", "credits", "known", "received", "ex_steps", "ex_done",
     "tricks", "trick", "hands_at_play", "dealt_to", "dealt_hands", "laid_down", "killed",
 )  # fmt: skip

@@ -198,7 +198,9 @@ function centerNote(view) {
   if (view.started === false) return "Waiting for players to sit down";
   const who = game.turn === null || game.turn === undefined ? "" : game.turn === view.you ? "you" : seatName(seats, game.turn);
   const verb = { auction: "Auction", trump: "Naming trumps", exchange: "Exchange", play: "Play" }[game.phase] || game.phase;
-  return who ? `${verb} · ${who === "you" ? "your turn" : who}` : verb;
+  // the discards gathered face down when the stock ran dry: only their number is public
+  const wash = game.wash ? ` · ${game.wash} card${game.wash === 1 ? "" : "s"} in the wash` : "";
+  return (who ? `${verb} · ${who === "you" ? "your turn" : who}` : verb) + wash;
 }
 
 /**
