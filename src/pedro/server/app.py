@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.server.async_store import AsyncStore
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -69,13 +70,14 @@ class ServerSettings:
 class TableRegistry:
     """The rooms of unfinished tables stay loaded; finished ones are loaded on request."""
 
-    def __init__(self, store: Store, settings: RoomSettings) -> None:
+    def __init__(self, store: AsyncStore, settings: RoomSettings) -> None:
         self.store = store
         self.settings = settings
         self.rooms: dict[str, Room] = {}
 
     def load(self) -> None:
-        for row in self.store.load_tables(unfinished_only=True):
+        """At start, before anything is served (so the loop may wait on the database)."""
+        for row in self.store.store.load_tables(unfinished_only=True):
             room = self._restore(row)
             if room is not None:
                 self.rooms[row.id] = room
@@ -91,18 +93,20 @@ class TableRegistry:
             log.error("table %s could not be restored and is not served: %s", row.id, exc)
             return None
 
-    def get(self, table_id: str) -> Room | None:
+    async def get(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
         if room is None and len(table_id) <= 40:
-            row = self.store.load_table(table_id)
-            room = self._restore(row) if row is not None else None
-            if room is not None:
-                self.rooms[table_id] = room
-                room.start()
+            row = await self.store.load_table(table_id)
+            room = self.rooms.get(table_id)  # loaded by another request meanwhile
+            if room is None and row is not None:
+                room = self._restore(row)
+                if room is not None:
+                    self.rooms[table_id] = room
+                    room.start()
         return room
 
-    def add(self, row: TableRow) -> Room:
-        self.store.create_table(row)
+    async def add(self, row: TableRow) -> Room:
+        await self.store.create_table(row)
         room = self.rooms[row.id] = Room(row, self.store, self.settings)
         room.start()
         return room
@@ -152,8 +156,8 @@ def _registry(request: Request | WebSocket) -> TableRegistry:
     return registry
 
 
-def _room(request: Request) -> Room:
-    room = _registry(request).get(request.path_params["table"])
+async def _room(request: Request) -> Room:
+    room = await _registry(request).get(request.path_params["table"])
     if room is None:
         raise _HttpError(404, "no such table (check the link)")
     return room
@@ -208,7 +212,7 @@ async def tables_endpoint(request: Request) -> Response:
     except ValidationError as exc:
         raise _HttpError(400, explain(exc, "see docs/server.md for the create-table request")) from None
     row, secret = _new_table(spec)
-    room = registry.add(row)
+    room = await registry.add(row)
     log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
     if secret is not None:
         log.info("table %s: seat %d taken", row.id, spec.seat)
@@ -273,11 +277,11 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
 
 
 async def table_endpoint(request: Request) -> Response:
-    return JSONResponse(_room(request).summary())
+    return JSONResponse((await _room(request)).summary())
 
 
 async def claim_endpoint(request: Request) -> Response:
-    room = _room(request)
+    room = await _room(request)
     try:
         claim = ClaimSeat.model_validate(await _json_body(request))
     except ValidationError as exc:
@@ -289,7 +293,7 @@ async def claim_endpoint(request: Request) -> Response:
         raise _HttpError(409, f"seat {claim.seat} is taken; free seats: {free or 'none'}")
     secret = secrets.token_urlsafe(24)
     try:
-        room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
+        await room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
     except ConflictError:
         raise _HttpError(409, f"seat {claim.seat} was just taken") from None
     room.seat_taken(claim.seat, claim.name, hash_secret(secret))
@@ -304,14 +308,14 @@ def _finished_record(room: Room) -> dict[str, Any]:
 
 
 async def record_endpoint(request: Request) -> Response:
-    room = _room(request)
+    room = await _room(request)
     record = _finished_record(room)
     headers = {"Content-Disposition": f'attachment; filename="pedro-{room.rules.id}-{room.id[:8]}.json"'}
     return JSONResponse(record, headers=headers)
 
 
 async def replay_endpoint(request: Request) -> Response:
-    room = _room(request)
+    room = await _room(request)
     record = _finished_record(room)
     frames = replay_frames(room.rules, room.row.seed, room.row.actions)
     return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
@@ -401,7 +405,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     client = WsClient(websocket)
     writer = asyncio.create_task(client.writer())
-    room = _registry(websocket).get(websocket.path_params["table"])
+    room = await _registry(websocket).get(websocket.path_params["table"])
     try:
         if room is None:
             client.error("not_found", "no such table (check the link)")
@@ -411,7 +415,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            _handle(client, room, message.get("text") or message.get("bytes") or "")
+            await _handle(client, room, message.get("text") or message.get("bytes") or "")
     except WebSocketDisconnect:
         pass
     finally:
@@ -422,7 +426,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await asyncio.wait([writer], timeout=5)
 
 
-def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+    """One message; an action is awaited until committed and announced, so a connection's messages
+    are answered in order."""
     if not client.allow():
         client.refused_in_a_row += 1
         if client.refused_in_a_row > FLOOD_LIMIT:
@@ -451,7 +457,7 @@ def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
         elif isinstance(request, Act):
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
-            room.act(client, request.action, request.seq)
+            await room.act(client, request.action, request.seq)
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
@@ -485,7 +491,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
-        registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
+        storage = AsyncStore(store)
+        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay))
         app.state.registry = registry
         log.info("database ready: %s", store.describe())
         registry.load()
@@ -493,7 +500,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             yield
         finally:
             registry.stop()
-            store.close()
+            storage.close()  # commits what is queued
 
     routes = [
         Route("/", page_endpoint),

@@ -2,9 +2,10 @@
 
 The room is the only writer of its game. Every change goes the same way:
 check it against the rules, commit it to the store, apply it, then tell the
-clients. The event loop runs one room method at a time and none of them
-awaits between the check and the announcement, so two clients can never
-interleave inside a change.
+clients. The commit is awaited (the loop serves the other tables meanwhile),
+so each room holds a lock from the check to the announcement: an action
+that arrives meanwhile waits its turn and is then checked against the new
+state (usually ``stale``), never against the one being changed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.records import record_from_game
-from pedro.server.store import SeatRow, Store, StoreError, TableRow
+from pedro.server.async_store import AsyncStore, committed
+from pedro.server.store import SeatRow, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
 
@@ -76,7 +78,7 @@ class Room:
     def __init__(
         self,
         row: TableRow,
-        store: Store,
+        store: AsyncStore,
         settings: RoomSettings,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -99,6 +101,8 @@ class Room:
         if row.actions:
             self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
+        #: held from an action's check to its announcement (the commit is awaited in between)
+        self._lock = asyncio.Lock()
         self._wakeups: set[asyncio.TimerHandle] = set()
 
     # ------------------------------------------------------------------ facts
@@ -185,8 +189,12 @@ class Room:
 
     # ------------------------------------------------------------------ actions
 
-    def act(self, client: Client, text: str, seq: int) -> None:
+    async def act(self, client: Client, text: str, seq: int) -> None:
         """A client's action: refused with RoomError (nothing changed) or committed and announced."""
+        async with self._lock:
+            await self._act(client, text, seq)
+
+    async def _act(self, client: Client, text: str, seq: int) -> None:
         seat = client.seat
         if seat is None:
             raise RoomError("auth", "spectators cannot act; take a seat to play")
@@ -206,23 +214,26 @@ class Room:
         reason = self.state.why_illegal(action)
         if reason is not None:
             raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
-        self._commit(seat, action)
+        await self._commit(seat, action)
 
-    def _commit(self, seat: int, action: int) -> None:
+    async def _commit(self, seat: int, action: int) -> None:
+        """Store, apply, announce; the caller holds the lock. StoreError: nothing changed."""
         text = action_text(seat, action, self.rules.max_bid)
         hand = self.state.hand_index
-        self.store.append_action(self.id, self.seq, text)  # raises before anything changes
+        cancelled = await committed(self.store.append_action(self.id, self.seq, text))
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
-            self.store.set_finished(self.id)
+            self.store.mark_finished(self.id)
             self.row.finished = True
             log.info("table %s: game over", self.id)
         self.broadcast()
         self.kick()
+        if cancelled:
+            raise asyncio.CancelledError
 
     # ------------------------------------------------------------------ computer players
 
@@ -250,12 +261,13 @@ class Room:
                 action = await asyncio.to_thread(player.act_on_state, self.state.clone(), seat)
             else:
                 action = await asyncio.to_thread(player.act, self.state.observation(seat))
-            if self.seq != seq or not self.computer_turn():
-                continue  # the player came back and acted meanwhile
             try:
-                self._commit(seat, action)
-            except StoreError:
-                log.exception("table %s: could not store a computer action; retrying", self.id)
+                async with self._lock:
+                    if self.seq != seq or not self.computer_turn():
+                        continue  # the player came back and acted meanwhile
+                    await self._commit(seat, action)
+            except StoreError as exc:
+                log.error("table %s: could not store a computer action (%s); retrying", self.id, exc)
                 await asyncio.sleep(1.0)
 
     def _schedule_away_check(self) -> None:
