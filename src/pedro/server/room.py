@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import orjson
 
 from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
-from pedro.engine.observation import seat_secrets
+from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.records import record_from_game
@@ -95,6 +95,9 @@ class Room:
             self.state.apply(action)
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
+        self._started = all(s.claimed for s in self.seats)
+        #: each seat's encoded own fields and what they were made from, reused while those stay the same
+        self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
         self.spectators: set[Client] = set()
         #: the last accepted action (seat, action), shown to each seat as far as it may see it
         self.last: tuple[int, int] | None = None
@@ -117,8 +120,8 @@ class Room:
 
     @property
     def started(self) -> bool:
-        """Play waits until every human seat has a player."""
-        return all(s.claimed for s in self.seats)
+        """Play waits until every human seat has a player (kept up to date by ``seat_taken``)."""
+        return self._started
 
     @property
     def finished(self) -> bool:
@@ -177,6 +180,7 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.away_since = self.clock()
+        self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat)
         self.broadcast()
         self.kick()
@@ -348,29 +352,34 @@ class Room:
         """The ``state`` message for each of ``seats`` (None: a spectator).
 
         The public part is built and encoded once and each seat's own part
-        spliced in, because every change is told to every seat.
+        spliced in, because every change is told to every seat. A seat's own
+        part is reused while its cards stay the same and it is not to act
+        (most seats, most of the time), and the last action is encoded once
+        when everyone may see all of it.
         """
         obs = self.state.observation(0)
+        started = self._started
         head = {
             "type": "state",
             "seq": self.seq,
             "seats": self.seats_json(),
             "finished": self.finished,
-            "started": self.started,
+            "started": started,
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
         game = public_json(obs)
         game["last_trick"] = self._last_trick(game)
         game_text = orjson.dumps(game)[:-1]
+        public_last = last_json(self.last, obs, None)
+        # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
+        shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
         messages: dict[int | None, str] = {}
         for seat in seats:
             if seat in messages:
                 continue
             secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
-            own = private_json(secrets, obs)
-            if not self.started:
-                own["legal"] = None
-            last = orjson.dumps(last_json(self.last, obs, secrets))
+            own_text = self._own_text(seat, secrets, obs, started)
+            last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
             you = orjson.dumps(seat)
             parts = (
                 head_text,
@@ -382,9 +391,31 @@ class Room:
                 last,
                 b',"game":',
             )
-            text = b"".join((*parts, game_text, b",", orjson.dumps(own)[1:], b"}"))
+            text = b"".join((*parts, game_text, b",", own_text, b"}"))
             messages[seat] = text.decode()
         return messages
+
+    def _own_text(
+        self, seat: int | None, secrets: SeatSecrets | None, obs: Observation, started: bool
+    ) -> bytes:
+        """A seat's own fields, encoded without their opening brace (to be spliced).
+
+        Without legal actions they depend on the seat's cards and the trump
+        (the order they are shown in) only, so they are reused while those
+        stay the same.
+        """
+        cacheable = secrets is None or secrets.legal is None
+        if cacheable:
+            cached = self._own_texts.get(seat)
+            if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
+                return cached[2]
+        own = private_json(secrets, obs)
+        if not started:
+            own["legal"] = None
+        text = orjson.dumps(own)[1:]
+        if cacheable:
+            self._own_texts[seat] = (secrets, obs.trump, text)
+        return text
 
     def _last_trick(self, game: dict[str, Any]) -> dict[str, Any] | None:
         """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
