@@ -36,6 +36,7 @@ class AsyncStore:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_loop, name="pedro-store-writer", daemon=True)
         self._thread.start()
+        self._closed = False
 
     # ------------------------------------------------------------------ writes
 
@@ -59,7 +60,7 @@ class AsyncStore:
         self._submit(Finished(table_id)).add_done_callback(_log_failure)
 
     def _submit(self, write: Write) -> asyncio.Future[None]:
-        if not self._thread.is_alive():
+        if self._closed:
             raise StoreError("the database writer has stopped")
         future = asyncio.get_running_loop().create_future()
         self._jobs.put((write, future))
@@ -107,7 +108,8 @@ class AsyncStore:
 
     def close(self) -> None:
         """Commit what is queued, then stop the thread (and close the store)."""
-        if self._thread.is_alive():
+        if not self._closed:
+            self._closed = True
             self._jobs.put(None)
             self._thread.join()
         self.store.close()
