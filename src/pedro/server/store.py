@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -273,6 +274,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._writer: Connection | None = None
+        self._write_lock = threading.Lock()
 
     def describe(self) -> str:
         """The database for logs, without a password."""
@@ -288,13 +291,34 @@ class Store:
 
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        try:
-            with self.engine.begin() as connection:
+        """A transaction on the connection kept for writes: committed at the end, rolled back on error.
+
+        Writes come one transaction after another (from the server's writer
+        thread), so one connection kept open spares each of them a trip
+        through the pool. A connection that failed is dropped, and the next
+        write opens a new one (the database may have restarted).
+        """
+        with self._write_lock:
+            connection = self._writer
+            if connection is None or connection.closed or connection.invalidated:
+                try:
+                    connection = self._writer = self.engine.connect()
+                except SQLAlchemyError as exc:
+                    raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+            try:
                 yield connection
-        except IntegrityError as exc:
-            raise ConflictError(str(exc.orig)) from exc
-        except SQLAlchemyError as exc:
-            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+                connection.commit()
+            except BaseException as exc:
+                with suppress(SQLAlchemyError):
+                    connection.rollback()
+                if isinstance(exc, IntegrityError):
+                    raise ConflictError(str(exc.orig)) from exc
+                if isinstance(exc, SQLAlchemyError):
+                    self._writer = None
+                    with suppress(SQLAlchemyError):
+                        connection.close()
+                    raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+                raise
 
     # ------------------------------------------------------------------ writes
 
@@ -400,4 +424,9 @@ class Store:
         return list(tables.values())
 
     def close(self) -> None:
+        with self._write_lock:
+            if self._writer is not None:
+                with suppress(SQLAlchemyError):
+                    self._writer.close()
+                self._writer = None
         self.engine.dispose()
