@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.server import heap
 from pedro.server.async_store import AsyncStore
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
@@ -496,9 +497,11 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.registry = registry
         log.info("database ready: %s", store.describe())
         registry.load()
+        thresholds = heap.settle()
         try:
             yield
         finally:
+            heap.unsettle(thresholds)
             registry.stop()
             storage.close()  # commits what is queued
 
