@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server import heap
 from pedro.server.async_store import AsyncStore
+from pedro.server.listener import Listener
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -75,6 +76,7 @@ class TableRegistry:
         self.store = store
         self.settings = settings
         self.rooms: dict[str, Room] = {}
+        self._refreshing: set[asyncio.Task[None]] = set()
 
     def load(self) -> None:
         """At start, before anything is served (so the loop may wait on the database)."""
@@ -111,6 +113,26 @@ class TableRegistry:
         room = self.rooms[row.id] = Room(row, self.store, self.settings)
         room.start()
         return room
+
+    def on_news(self, payload: str | None) -> None:
+        """Another server process committed for a table (``"<id> <actions>"``), or news may have
+        been missed (None): the rooms concerned catch up."""
+        if payload is None:
+            targets = [(room, -1) for room in self.rooms.values()]
+        else:
+            table_id, _, actions = payload.partition(" ")
+            room = self.rooms.get(table_id)
+            targets = [(room, int(actions or -1))] if room is not None else []
+        for target, count in targets:
+            task = asyncio.get_running_loop().create_task(self._refresh(target, count))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    async def _refresh(self, room: Room, count: int) -> None:
+        try:
+            await room.refresh(count)
+        except StoreError as exc:
+            log.error("table %s: could not catch up with the database: %s", room.id, exc)
 
     def listed(self) -> list[Room]:
         """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
@@ -497,11 +519,17 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.registry = registry
         log.info("database ready: %s", store.describe())
         registry.load()
+        listener = None
+        if not store.is_sqlite:  # other server processes may share the database
+            listener = Listener(store.url, asyncio.get_running_loop(), registry.on_news)
+            listener.start()
         thresholds = heap.settle()
         try:
             yield
         finally:
             heap.unsettle(thresholds)
+            if listener is not None:
+                listener.stop()
             registry.stop()
             storage.close()  # commits what is queued
 

@@ -26,7 +26,7 @@ from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.records import record_from_game
 from pedro.server.async_store import AsyncStore, committed
-from pedro.server.store import SeatRow, StoreError, TableRow
+from pedro.server.store import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
 
@@ -224,7 +224,14 @@ class Room:
         """Store, apply, announce; the caller holds the lock. StoreError: nothing changed."""
         text = action_text(seat, action, self.rules.max_bid)
         hand = self.state.hand_index
-        cancelled = await committed(self.store.append_action(self.id, self.seq, text))
+        try:
+            cancelled = await committed(self.store.append_action(self.id, self.seq, text))
+        except ConflictError:  # another server process filled this place first
+            seq = self.seq
+            await self._catch_up()
+            raise RoomError(
+                "stale", f"that was sent for state {seq}, but the game is at state {self.seq}"
+            ) from None
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
@@ -238,6 +245,42 @@ class Room:
         self.kick()
         if cancelled:
             raise asyncio.CancelledError
+
+    # ------------------------------------------------------------------ other server processes
+
+    async def refresh(self, count: int = -1) -> None:
+        """Catch up with what another server process committed (``count``: the actions it reported;
+        -1: seats may have changed)."""
+        async with self._lock:
+            if count < 0 or count > self.seq:
+                await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Apply the stored actions and seat claims this room has not seen; the caller holds the lock."""
+        row = await self.store.load_table(self.id)
+        if row is None:
+            return
+        changed = False
+        for s, stored in zip(self.seats, row.seats, strict=True):
+            if stored.secret_hash is not None and s.row.secret_hash is None:
+                s.row.name = stored.name
+                s.row.secret_hash = stored.secret_hash
+                s.away_since = self.clock()
+                changed = True
+        self._started = all(s.claimed for s in self.seats)
+        for text in row.actions[self.seq :]:
+            seat, action = parse_action_text(text, self.rules.max_bid)
+            if seat != self.state.current_player:
+                raise StoreError(f"table {self.id}: stored action {text!r} is out of turn")
+            self.row.actions.append(text)
+            self.state.apply(action)
+            self.last = (seat, action)
+            changed = True
+        if self.finished:
+            self.row.finished = True
+        if changed:
+            self.broadcast()
+            self.kick()
 
     # ------------------------------------------------------------------ computer players
 
@@ -270,6 +313,8 @@ class Room:
                     if self.seq != seq or not self.computer_turn():
                         continue  # the player came back and acted meanwhile
                     await self._commit(seat, action)
+            except RoomError:
+                continue  # another server process moved first; caught up
             except StoreError as exc:
                 log.error("table %s: could not store a computer action (%s); retrying", self.id, exc)
                 await asyncio.sleep(1.0)

@@ -37,6 +37,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
@@ -82,6 +83,9 @@ actions_table = Table(
 
 #: Built once: the statement run for every accepted action.
 _INSERT_ACTION = insert(actions_table)
+#: PostgreSQL channel on which a table's id is announced when its actions or seats changed.
+CHANNEL = "pedro_tables"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class StoreError(RuntimeError):
@@ -178,6 +182,15 @@ def _run(writes: Sequence[Write], c: Connection) -> None:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
         c.execute(_INSERT_ACTION, actions)
+    if c.dialect.name == "postgresql":  # told to every server process when the transaction commits
+        news: dict[str, int] = {}  # table id -> actions it has after this commit (-1: seats changed)
+        for w in writes:
+            if isinstance(w, NewAction):
+                news[w.table_id] = max(news.get(w.table_id, -1), w.seq + 1)
+            elif isinstance(w, SeatClaim):
+                news.setdefault(w.table_id, -1)
+        for table_id, count in sorted(news.items()):
+            c.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id} {count}"})
 
 
 def _insert_table(c: Connection, row: TableRow) -> None:
