@@ -17,12 +17,12 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import running_server, seats_spec
+from tests.server.client_helpers import recv, running_server, seats_spec
 from tests.serving import running_server as serve_process
 
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.limits import CreationLimits, Limits
-from pedro.server.protocol import MAX_BODY_BYTES, MAX_MESSAGE_BYTES
+from pedro.server.protocol import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
 
 HUMANS = seats_spec("human", "human", "human", "human")
 BOTS = seats_spec("basic", "random", "basic", "random")
@@ -212,6 +212,43 @@ def test_the_strength_cap_can_be_raised_and_lowered(tmp_path: Path) -> None:
     with server(tmp_path, limits=Limits(max_expert_samples=40)) as (client, _):
         refused(post_table(client, seats_spec("human", "expert", "human", "human")), 400, "at most 40")
         assert post_table(client, seats_spec("human", "expert:40", "human", "human")).status_code == 201
+
+
+# ---------------------------------------------------------------------------- JSON bodies
+
+
+def test_deeply_nested_json_bodies_are_refused_with_400(tmp_path: Path) -> None:
+    with server(tmp_path) as (client, _):
+        table = post_table(client).json()["table"]
+        deep = [
+            "[" * 1000 + "]" * 1000,  # the body: deeper than Python's json parser goes
+            "[" * 8000 + "]" * 8000,  # as deep as fits in the body limit
+            '{"variant": "cinch", "options": {"x": ' + "[" * 40 + "]" * 40 + "}}",
+            "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
+        ]
+        for path in ("/api/tables", f"/api/tables/{table}/seats"):
+            for body in deep:
+                assert len(body) <= MAX_BODY_BYTES
+                answer = client.post(path, content=body, headers={"content-type": "application/json"})
+                refused(answer, 400, "request body", f"nested more than {MAX_JSON_DEPTH} deep")
+            # as deep as allowed: read, then refused for what it is, not for its depth
+            edge = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
+            message = refused(client.post(path, content=edge), 400)
+            assert "nested" not in message
+        assert table_count(client) == 1
+        assert client.get(f"/api/tables/{table}").json()["free_seats"] == [0, 1, 2, 3]
+
+
+def test_deeply_nested_websocket_messages_get_bad_message(tmp_path: Path) -> None:
+    with server(tmp_path) as (client, _):
+        table = post_table(client).json()["table"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            for depth in (1000, MAX_MESSAGE_BYTES // 2):
+                ws.send_text("[" * depth + "]" * depth)
+                message = recv(ws)
+                assert message["type"] == "error" and message["code"] == "bad_message", message
+            ws.send_text('{"type": "ping"}')
+            assert recv(ws) == {"type": "pong"}
 
 
 # ---------------------------------------------------------------------------- through uvicorn

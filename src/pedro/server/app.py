@@ -40,6 +40,7 @@ from pedro.server.protocol import (
     Ping,
     ProtocolError,
     explain,
+    load_json,
     parse_client_message,
 )
 from pedro.server.replay_frames import replay_frames
@@ -137,9 +138,9 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY_BYTES:
             raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise _HttpError(400, "the request body is not JSON") from None
+        return load_json(body)
+    except ProtocolError as exc:
+        raise _HttpError(400, f"the request body is {exc}") from None
 
 
 class _HttpError(Exception):

@@ -6,7 +6,8 @@ exactly what was wrong, and the room only ever sees well-formed requests.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
@@ -14,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 MAX_MESSAGE_BYTES = 4096
 #: Largest HTTP request body, in bytes.
 MAX_BODY_BYTES = 16384
+#: Deepest nesting of arrays and objects in a request body (a create-table request has 3).
+MAX_JSON_DEPTH = 20
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
@@ -74,6 +77,38 @@ def parse_client_message(text: str | bytes) -> Join | Watch | Act | Ping:
         return _client_message.validate_json(text)
     except ValidationError as exc:
         raise ProtocolError(explain(exc, "messages are {type: join|watch|act|ping, ...}")) from None
+
+
+def load_json(body: bytes) -> Any:
+    """A request body as JSON; ``ProtocolError`` (never ``RecursionError``) when it is not usable JSON.
+
+    The error's text completes "the request body is ...".
+    """
+    try:
+        value = json.loads(body)
+    except RecursionError:
+        raise ProtocolError(_too_deep()) from None
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise ProtocolError(f"not JSON ({exc})") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ProtocolError(_too_deep())
+    return value
+
+
+def _too_deep() -> str:
+    return (
+        f"JSON whose arrays and objects are nested more than {MAX_JSON_DEPTH} deep; "
+        "requests nest at most 3 deep"
+    )
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in ``value``, level by level (no recursion)."""
+    depth, level = 0, [value]
+    while containers := [v for v in level if isinstance(v, (list, dict))]:
+        depth += 1
+        level = [c for v in containers for c in (v.values() if isinstance(v, dict) else v)]
+    return depth
 
 
 def explain(exc: ValidationError, allowed: str) -> str:
