@@ -2,7 +2,8 @@
 limit can be raised by its setting.
 
 The in-process tests set the limits' clock and the client's address by hand; the tests against a
-real ``pedro serve`` check what only uvicorn does: the address behind a proxy.
+real ``pedro serve`` check what only uvicorn does: the address behind a proxy, and the WebSocket
+transport's own size limit.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import recv, running_server, seats_spec
 from tests.serving import running_server as serve_process
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.limits import CreationLimits, Limits
-from pedro.server.protocol import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
+from pedro.server.protocol import MAX_BODY_BYTES, MAX_FRAME_BYTES, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
 
 HUMANS = seats_spec("human", "human", "human", "human")
 BOTS = seats_spec("basic", "random", "basic", "random")
@@ -282,3 +285,24 @@ def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path
     with serve_process(database, tmp_path, args=(*flags, "--forwarded-allow-ips", "192.0.2.1")) as proc:
         assert create(proc.url, "203.0.113.3").status_code == 201
         refused(create(proc.url, "203.0.113.4"), 429, "at most 1 a minute")
+
+
+def test_a_websocket_message_over_the_limit_gets_too_big_and_the_connection_stays(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
+    with serve_process(database, tmp_path) as proc:
+        made = httpx.post(f"{proc.url}/api/tables", json={"variant": "cinch", "seats": HUMANS}, timeout=10)
+        table = made.json()["table"]
+        with connect(f"{proc.ws_url}/ws/{table}", open_timeout=10) as ws:
+            for size in (MAX_MESSAGE_BYTES + 1, 5000, MAX_FRAME_BYTES - 100):
+                ws.send(json.dumps({"type": "ping", "pad": "x" * size}))
+                message = json.loads(ws.recv(timeout=10))
+                assert message["type"] == "error" and message["code"] == "too_big", message
+                assert f"{MAX_MESSAGE_BYTES} bytes" in message["message"]
+                ws.send('{"type": "ping"}')
+                assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}, "the connection stopped answering"
+            # beyond what the transport reads at all, the connection is closed: 1009, message too big
+            ws.send("x" * (MAX_FRAME_BYTES + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert httpx.get(f"{proc.url}/healthz", timeout=10).json()["ok"]

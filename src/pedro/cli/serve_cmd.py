@@ -59,14 +59,16 @@ def run(
         f"pedro is serving at [bold]http://{shown}:{port}/[/] — open it in a browser (Ctrl-C stops)"
     )
     console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_MESSAGE_BYTES
+    from pedro.server.protocol import MAX_FRAME_BYTES
 
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=MAX_MESSAGE_BYTES,
+        # the app answers a message over its own limit (4 KiB) with "too_big"; the transport
+        # only closes a connection (1009) on a message too large to read at all
+        ws_max_size=MAX_FRAME_BYTES,
         # the address limits count by: X-Forwarded-For is believed from these proxies only
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,

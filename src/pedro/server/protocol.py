@@ -11,8 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-#: Largest WebSocket message a client may send, in bytes.
+#: Largest WebSocket message a client may send, in bytes: a larger one is answered ``too_big``.
 MAX_MESSAGE_BYTES = 4096
+#: Largest WebSocket message the transport reads at all: beyond it the connection closes (1009).
+MAX_FRAME_BYTES = 65536
 #: Largest HTTP request body, in bytes.
 MAX_BODY_BYTES = 16384
 #: Deepest nesting of arrays and objects in a request body (a create-table request has 3).
