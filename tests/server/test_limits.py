@@ -25,7 +25,14 @@ from websockets.sync.client import connect
 
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.limits import CreationLimits, Limits
-from pedro.server.protocol import MAX_BODY_BYTES, MAX_FRAME_BYTES, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
+from pedro.server.protocol import (
+    MAX_BODY_BYTES,
+    MAX_FRAME_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_MESSAGE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TITLE_CHARS,
+)
 
 HUMANS = seats_spec("human", "human", "human", "human")
 BOTS = seats_spec("basic", "random", "basic", "random")
@@ -68,7 +75,7 @@ def from_address(client: TestClient, host: str) -> Iterator[None]:
 
 
 def post(client: TestClient, path: str, body: Any) -> httpx.Response:
-    """``body`` as JSON text (as ``json.dumps`` writes it: a lone surrogate as its escape)."""
+    """``body`` as JSON text; a lone surrogate goes as the escape a hostile client would send."""
     return client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
 
 
@@ -254,6 +261,72 @@ def test_deeply_nested_websocket_messages_get_bad_message(tmp_path: Path) -> Non
             assert recv(ws) == {"type": "pong"}
 
 
+# ---------------------------------------------------------------------------- names and titles
+
+#: what a hostile name may hide: NUL, escape, bidi overrides and isolates, zero-width characters,
+#: a byte-order mark, a lone surrogate
+INVISIBLE = "\x00\x1b\u202e\u202d\u2066\u200b\u200d\u2060\ufeff\ud800"
+
+
+def test_names_and_titles_lose_control_and_invisible_characters(tmp_path: Path) -> None:
+    with server(tmp_path) as (client, _):
+        body = {
+            "variant": "cinch",
+            "seats": HUMANS,
+            "seat": 0,
+            "name": f"  \u202eAnn{INVISIBLE}\u00a0 \tLee\n",
+            "title": f"Friday\u2028\u2029 {INVISIBLE}night\r\n",
+        }
+        made = post(client, "/api/tables", body)
+        assert made.status_code == 201, made.text
+        table = made.json()["table"]
+        summary = client.get(f"/api/tables/{table}").json()
+        assert summary["title"] == "Friday night"
+        assert summary["seats"][0]["name"] == "Ann Lee"
+        claim = client.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "\u200bCy\u202e"})
+        assert claim.status_code == 200, claim.text
+        assert client.get(f"/api/tables/{table}").json()["seats"][1]["name"] == "Cy"
+        # the limit counts what is left: invisible characters do not make a name too long
+        long = "x" * MAX_NAME_CHARS
+        assert client.post(
+            f"/api/tables/{table}/seats", json={"seat": 2, "name": long + "\u200b" * 9}
+        ).is_success
+
+
+def test_a_name_of_nothing_visible_is_refused(tmp_path: Path) -> None:
+    with server(tmp_path) as (client, _):
+        table = post_table(client).json()["table"]
+        for name in ("", "   ", INVISIBLE, "\u202e\u200b \t"):
+            words = ("name", "at least 1 character", "invisible characters are removed")
+            refused(post_table(client, seat=0, name=name), 400, *words)
+            answer = post(client, f"/api/tables/{table}/seats", {"seat": 1, "name": name})
+            refused(answer, 400, *words)
+        assert table_count(client) == 1
+        assert client.get(f"/api/tables/{table}").json()["free_seats"] == [0, 1, 2, 3]
+        # a title of nothing visible is no title: the table is called after its variant
+        made = post_table(client, title=INVISIBLE)
+        assert made.json()["summary"]["title"] == "Cinch table"
+
+
+def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
+    with server(tmp_path) as (client, _):
+        assert client.get("/api/limits").json() == {
+            "name_chars": MAX_NAME_CHARS,
+            "title_chars": MAX_TITLE_CHARS,
+            "body_bytes": MAX_BODY_BYTES,
+            "message_bytes": MAX_MESSAGE_BYTES,
+            "tables_per_minute": Limits().tables_per_minute,
+            "open_tables_per_client": Limits().open_tables_per_client,
+            "computer_only_tables": Limits().computer_only_tables,
+            "max_expert_samples": Limits().max_expert_samples,
+        }
+        word = "W" * MAX_TITLE_CHARS
+        assert post_table(client, title=word).json()["summary"]["title"] == word
+        refused(post_table(client, title=word + "W"), 400, "title", f"at most {MAX_TITLE_CHARS} characters")
+        refused(post_table(client, seat=0, name="N" * (MAX_NAME_CHARS + 1)), 400, "name", "at most 40")
+        assert table_count(client) == 1
+
+
 # ---------------------------------------------------------------------------- through uvicorn
 
 
@@ -268,7 +341,9 @@ def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path
 
     # a proxy on this machine (uvicorn trusts 127.0.0.1 by default): each forwarded address counts
     with serve_process(database, tmp_path, args=flags) as proc:
-        assert httpx.get(f"{proc.url}/api/limits", timeout=10).json() == {
+        assert httpx.get(f"{proc.url}/api/limits", timeout=10).json() | {"name_chars": 0} == {
+            "name_chars": 0,
+            "title_chars": MAX_TITLE_CHARS,
             "body_bytes": MAX_BODY_BYTES,
             "message_bytes": MAX_MESSAGE_BYTES,
             "tables_per_minute": 1,

@@ -33,6 +33,8 @@ from pedro.server.limits import CreationLimits, LimitError, Limits, check_streng
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TITLE_CHARS,
     Act,
     ClaimSeat,
     CreateTable,
@@ -205,6 +207,8 @@ async def variants_endpoint(request: Request) -> Response:
 def _limits_json(limits: Limits) -> dict[str, int]:
     """What clients may send and create: forms take their lengths from here, not from copies."""
     return {
+        "name_chars": MAX_NAME_CHARS,
+        "title_chars": MAX_TITLE_CHARS,
         "body_bytes": MAX_BODY_BYTES,
         "message_bytes": MAX_MESSAGE_BYTES,
         "tables_per_minute": limits.tables_per_minute,
@@ -291,7 +295,7 @@ def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]
             humans = [s.seat for s in seats if s.kind == "human"]
             raise _HttpError(400, f"seat {spec.seat} is not a human seat; human seats: {humans or 'none'}")
         if spec.name is None:
-            raise _HttpError(400, "give your name to sit down (1 to 40 characters)")
+            raise _HttpError(400, f"give your name to sit down (1 to {MAX_NAME_CHARS} characters)")
         secret = secrets.token_urlsafe(24)
         seats[spec.seat].name = spec.name
         seats[spec.seat].secret_hash = hash_secret(secret)
