@@ -10,6 +10,7 @@ from platformdirs import user_data_dir
 from rich.console import Console
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from pedro.server.limits import Limits
 from pedro.server.store import Store, default_url
 
 #: Exit status for a usage error, as typer/click use.
@@ -34,6 +35,8 @@ def run(
     away: float,
     bot_delay: float,
     log_level: str,
+    limits: Limits,
+    forwarded_allow_ips: str | None = None,
 ) -> int:
     import uvicorn
 
@@ -50,20 +53,25 @@ def run(
         console.print("give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db")
         return USAGE_ERROR
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app(ServerSettings(database=url, away_seconds=away, bot_delay=bot_delay))
+    app = create_app(ServerSettings(database=url, away_seconds=away, bot_delay=bot_delay, limits=limits))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     console.print(
         f"pedro is serving at [bold]http://{shown}:{port}/[/] — open it in a browser (Ctrl-C stops)"
     )
     console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_MESSAGE_BYTES
+    from pedro.server.protocol import MAX_FRAME_BYTES
 
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=MAX_MESSAGE_BYTES,
+        # the app answers a message over its own limit (4 KiB) with "too_big"; the transport
+        # only closes a connection (1009) on a message too large to read at all
+        ws_max_size=MAX_FRAME_BYTES,
+        # the address limits count by: X-Forwarded-For is believed from these proxies only
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
