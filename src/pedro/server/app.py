@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from pedro.engine.state import GameState
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
@@ -313,7 +314,7 @@ async def record_endpoint(request: Request) -> Response:
 async def replay_endpoint(request: Request) -> Response:
     room = _room(request)
     record = _finished_record(room)
-    frames = replay_frames(room.rules, room.row.seed, room.row.actions)
+    frames = replay_frames(GameState(room.rules, seed=room.row.seed), room.row.actions)
     return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
 
 
