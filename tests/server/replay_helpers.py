@@ -20,14 +20,15 @@ def expand_frames(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
     frames = [sent[0]]
     for delta in sent[1:]:
         previous = frames[-1]
-        frame = previous | {k: v for k, v in delta.items() if k not in ("hands", "game", "sheet_rows")}
+        frame = previous | {k: v for k, v in delta.items() if k not in ("hands", "game", "append")}
         if "hands" in delta:
             frame["hands"] = [
                 new if new is not None else old
                 for new, old in zip(delta["hands"], previous["hands"], strict=True)
             ]
         game = previous["game"] | delta.get("game", {})
-        game["sheet"] = previous["game"]["sheet"] + delta.get("sheet_rows", [])
+        for key, items in delta.get("append", {}).items():
+            game[key] = previous["game"][key] + items
         frame["game"] = game
         frames.append(frame)
     return frames

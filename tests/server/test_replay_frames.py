@@ -87,7 +87,7 @@ def test_the_deltas_rebuild_every_full_frame(variant: str) -> None:
         assert got == want, f"{variant}: frame {seq} differs in {[k for k in want if got.get(k) != want[k]]}"
     # a delta never repeats the sheet, and each finished hand's row is sent once
     assert all("sheet" not in d.get("game", {}) for d in sent[1:])
-    assert sum(len(d.get("sheet_rows", [])) for d in sent) == len(state.results) >= 1
+    assert sum(len(d.get("append", {}).get("sheet", [])) for d in sent) == len(state.results) >= 1
 
 
 def test_a_delta_holds_only_what_changed() -> None:
@@ -102,6 +102,9 @@ def test_a_delta_holds_only_what_changed() -> None:
             assert (key in delta) == (after[key] != before[key]), (i, key)
         for key, value in delta.get("game", {}).items():
             assert value != before["game"][key], (i, key)
+        for key, items in delta.get("append", {}).items():
+            assert items and not set(delta.get("game", {})) & set(delta["append"]), (i, key)
+            assert after["game"][key] == before["game"][key] + items, (i, key)
         if "hands" in delta:
             for seat, cards in enumerate(delta["hands"]):
                 assert (cards is None) == (after["hands"][seat] == before["hands"][seat]), (i, seat)

@@ -69,6 +69,21 @@ class _Hands:
         return changed
 
 
+def _game_delta(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The keys of the game view that changed: (new values, items added at the end of lists that grew)."""
+    changed: dict[str, Any] = {}
+    grown: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before[key]
+        if value == old:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and value[: len(old)] == old:
+            grown[key] = value[len(old) :]  # the calls of an auction, the tricks of a hand
+        else:
+            changed[key] = value
+    return changed, grown
+
+
 def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, Any]]:
     """Frame 0 whole, then one delta per action, playing ``actions`` (record text) on a new game ``state``.
 
@@ -103,11 +118,13 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
         if any(cards is not None for cards in changed_hands):
             delta["hands"] = changed_hands
         now = observation_json(state.observation(0), private=False, sheet=False)
-        changed = {k: v for k, v in now.items() if game.get(k) != v}
+        changed, grown = _game_delta(game, now)
+        if len(state.results) > ended:
+            grown["sheet"] = [sheet_row_json(r.seen) for r in state.results[ended:]]
         if changed:
             delta["game"] = changed
-        if len(state.results) > ended:
-            delta["sheet_rows"] = [sheet_row_json(r.seen) for r in state.results[ended:]]
+        if grown:
+            delta["append"] = grown
         frames.append(delta)
         previous, game = view, now
     return frames

@@ -11,12 +11,12 @@ export function expandFrames(sent) {
 }
 
 function applyDelta(prev, delta) {
-  const { hands, game, sheet_rows: rows, ...whole } = delta;
+  const { hands, game, append, ...whole } = delta;
   const frame = { ...prev, ...whole };
   if (hands) frame.hands = hands.map((cards, seat) => cards ?? prev.hands[seat]);
-  if (game || rows) {
+  if (game || append) {
     frame.game = { ...prev.game, ...game };
-    if (rows) frame.game.sheet = prev.game.sheet.concat(rows);
+    for (const [key, items] of Object.entries(append || {})) frame.game[key] = prev.game[key].concat(items);
   }
   return frame;
 }
