@@ -1,7 +1,7 @@
 """Records and replays of finished games: built off the event loop, once, kept, and served compressed.
 
 A slow build is made by replacing the build function with one that waits for
-the test's word (the app then runs with ``workers=0``: threads of the test's
+the test's word (the app then runs with ``worker_processes=0``: threads of the test's
 process, which see the replaced function); nothing here depends on how fast
 the machine is. One test runs the real worker process.
 """
@@ -106,7 +106,7 @@ def finished(tmp_path: Path) -> str:
 @pytest.fixture
 def threaded(tmp_path: Path, finished: str) -> Iterator[TestClient]:
     """The app with builds in threads of this process (so a replaced build function is seen)."""
-    with running_server(tmp_path, workers=0) as client:
+    with running_server(tmp_path, worker_processes=0) as client:
         yield client
 
 

@@ -68,7 +68,7 @@ class ServerSettings:
     away_seconds: float = 60.0
     bot_delay: float = 0.8
     #: processes that build finished games' records and replays (0: threads, for tests)
-    workers: int = 1
+    worker_processes: int = 1
     #: the most bytes of built records and replays kept (gzip-compressed)
     body_cache_bytes: int = 64 * 2**20
 
@@ -538,7 +538,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         store.migrate()
         registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
         app.state.registry = registry
-        workers = app.state.workers = Workers(settings.workers)
+        workers = app.state.workers = Workers(settings.worker_processes)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         registry.load()
