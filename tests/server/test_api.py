@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import claim, create_table, room_of, running_server, seats_spec
+from tests.server.replay_helpers import expand_frames
 
 from pedro.players import PLAYERS
 from pedro.records import replay
@@ -323,7 +324,7 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
 
     replayed = client.get(f"/api/tables/{table}/replay").json()
     assert replayed["record"] == record and replayed["table"]["id"] == table
-    frames = replayed["frames"]
+    frames = expand_frames(replayed["frames"])
     assert len(frames) == len(actions) + 1
     assert [f["seq"] for f in frames] == list(range(len(actions) + 1))
     assert frames[0]["last"] is None and frames[0]["hand_index"] == 0

@@ -14,7 +14,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -29,6 +29,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.server.body_cache import BodyCache
+from pedro.server.compressed import body_response
+from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
@@ -45,9 +48,9 @@ from pedro.server.protocol import (
     load_json,
     parse_client_message,
 )
-from pedro.server.replay_frames import replay_frames
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
+from pedro.server.workers import WorkerError, Workers
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
@@ -69,6 +72,10 @@ class ServerSettings:
     away_seconds: float = 60.0
     bot_delay: float = 0.8
     limits: Limits = field(default_factory=Limits)
+    #: processes that build finished games' records and replays (0: threads, for tests)
+    worker_processes: int = 1
+    #: the most bytes of built records and replays kept (gzip-compressed)
+    body_cache_bytes: int = 64 * 2**20
 
 
 class TableRegistry:
@@ -105,6 +112,11 @@ class TableRegistry:
                 self.rooms[table_id] = room
                 room.start()
         return room
+
+    def detached(self, table_id: str) -> Room | None:
+        """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
+        row = self.store.load_table(table_id) if len(table_id) <= 40 else None
+        return self._restore(row) if row is not None else None
 
     def add(self, row: TableRow) -> Room:
         self.store.create_table(row)
@@ -336,25 +348,60 @@ async def claim_endpoint(request: Request) -> Response:
     return JSONResponse({"seat": claim.seat, "secret": secret})
 
 
-def _finished_record(room: Room) -> dict[str, Any]:
+async def _finished_game(request: Request) -> FinishedGame:
+    """The finished table of the request: 404 if there is none, 409 while its game goes on.
+
+    A table not loaded (a finished game nobody is at) is read and replayed in
+    a thread: a long game takes a while, and the event loop serves on.
+    """
+    registry = _registry(request)
+    table_id = request.path_params["table"]
+    room = registry.rooms.get(table_id)
+    if room is None:
+        room = await asyncio.to_thread(registry.detached, table_id)
+    if room is None:
+        raise _HttpError(404, "no such table (check the link)")
     try:
-        return room.record()
+        return room.finished_game()
     except RoomError as exc:
         raise _HttpError(409, exc.message) from None
 
 
+async def _finished_body(request: Request, kind: str, build: Callable[[FinishedGame], Body]) -> Body:
+    """A finished game's body, built once in a worker process and then kept (the game never changes)."""
+
+    async def make() -> Body:
+        start = time.perf_counter()
+        game = await _finished_game(request)
+        read = time.perf_counter()
+        body = await _workers(request).run(build, game)
+        log.info(
+            "table %s: %s of %d actions built: %d bytes, %d gzipped; read in %.2f s, built in %.2f s",
+            game.table_id,
+            kind,
+            len(game.actions),
+            body.size,
+            len(body.gzipped),
+            read - start,
+            time.perf_counter() - read,
+        )
+        return body
+
+    bodies: BodyCache = request.app.state.bodies
+    return await bodies.get((kind, request.path_params["table"]), make)
+
+
+def _workers(request: Request) -> Workers:
+    workers: Workers = request.app.state.workers
+    return workers
+
+
 async def record_endpoint(request: Request) -> Response:
-    room = _room(request)
-    record = _finished_record(room)
-    headers = {"Content-Disposition": f'attachment; filename="pedro-{room.rules.id}-{room.id[:8]}.json"'}
-    return JSONResponse(record, headers=headers)
+    return await body_response(request, await _finished_body(request, "record", record_body))
 
 
 async def replay_endpoint(request: Request) -> Response:
-    room = _room(request)
-    record = _finished_record(room)
-    frames = replay_frames(room.rules, room.row.seed, room.row.actions)
-    return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
+    return await body_response(request, await _finished_body(request, "replay", replay_body))
 
 
 async def page_endpoint(request: Request) -> Response:
@@ -368,6 +415,10 @@ async def health_endpoint(request: Request) -> Response:
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, _HttpError)
     return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+
+
+async def worker_error_handler(request: Request, exc: Exception) -> Response:
+    return _error(503, f"{exc}; try again in a moment")
 
 
 async def store_error_handler(request: Request, exc: Exception) -> Response:
@@ -527,12 +578,15 @@ def create_app(settings: ServerSettings) -> Starlette:
         store.migrate()
         registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
         app.state.registry = registry
+        workers = app.state.workers = Workers(settings.worker_processes)
+        app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         registry.load()
         try:
             yield
         finally:
             registry.stop()
+            workers.close()
             store.close()
 
     routes = [
@@ -556,6 +610,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         exception_handlers={
             _HttpError: http_error_handler,
             StoreError: store_error_handler,
+            WorkerError: worker_error_handler,
             404: not_found_handler,
         },
     )

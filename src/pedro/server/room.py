@@ -23,7 +23,7 @@ from pedro.engine.actions import ActionError, action_text, parse_action_text, pa
 from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
-from pedro.records import record_from_game
+from pedro.server.finished import FinishedGame
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
@@ -396,10 +396,21 @@ class Room:
         for client in clients:
             client.send(messages[client.seat])
 
-    def record(self) -> dict[str, Any]:
-        """The finished game's record; RoomError before the end (it would show hidden cards)."""
+    def finished_game(self) -> FinishedGame:
+        """What the finished game's record and replay are built from; RoomError before the end.
+
+        (A record or replay shows every hand, so they come at the end.)
+        """
         if not self.finished:
             raise RoomError(
                 "unfinished", "the game is not over; its record shows every hand, so it comes at the end"
             )
-        return record_from_game(self.state, [self._name(s) for s in range(self.rules.players)])
+        return FinishedGame(
+            table_id=self.id,
+            variant=self.row.variant,
+            options=dict(self.row.options),
+            seed=self.row.seed,
+            actions=tuple(self.row.actions),
+            names=tuple(self._name(s) for s in range(self.rules.players)),
+            summary=self.summary(),
+        )

@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
 import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
 import { optionsText } from "./text.js";
+import { expandFrames } from "./replayframes.js";
 
 export async function replayPage(root, tableId) {
   document.title = "Replay — Pedro";
@@ -56,7 +57,7 @@ class ReplayViewer {
     this.root = root;
     this.body = body;
     this.id = tableId;
-    this.frames = data.frames;
+    this.frames = expandFrames(data.frames);
     this.record = data.record || {};
     this.summary = data.table || {};
     this.table = tableOf(this.summary, this.record);
