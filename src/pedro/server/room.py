@@ -24,6 +24,7 @@ from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.records import record_from_game
+from pedro.server.logs import fields
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
@@ -153,7 +154,9 @@ class Room:
             s.away_since = None
             if old is not None and old is not client:
                 old.replaced()
-            log.info("table %s: seat %d connected", self.id, seat)
+            log.info(
+                "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
+            )
         client.seat = seat
         self.broadcast()
 
@@ -163,7 +166,12 @@ class Room:
         if seat is not None and self.seats[seat].client is client:
             self.seats[seat].client = None
             self.seats[seat].away_since = self.clock()
-            log.info("table %s: seat %d disconnected", self.id, seat)
+            log.info(
+                "table %s: seat %d disconnected",
+                self.id,
+                seat,
+                extra=fields(self.id, "seat_disconnected", seat),
+            )
             self._schedule_away_check()
             self.broadcast()
 
@@ -173,7 +181,7 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.away_since = self.clock()
-        log.info("table %s: seat %d taken", self.id, seat)
+        log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         self.broadcast()
         self.kick()
 
@@ -255,7 +263,11 @@ class Room:
             try:
                 self._commit(seat, action)
             except StoreError:
-                log.exception("table %s: could not store a computer action; retrying", self.id)
+                log.exception(
+                    "table %s: could not store a computer action; retrying",
+                    self.id,
+                    extra=fields(self.id, "store_failed", seat),
+                )
                 await asyncio.sleep(1.0)
 
     def _schedule_away_check(self) -> None:
