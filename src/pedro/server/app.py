@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,6 +30,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
+from pedro.server.lifecycle import (
+    DEFAULT_TIMEOUT,
+    REFUSED_WHILE_DRAINING,
+    RESTART_CLOSE_CODE,
+    RESTART_MESSAGE,
+    RESTARTING,
+    DrainGuard,
+    Lifecycle,
+)
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -64,6 +75,8 @@ class ServerSettings:
     database: str
     away_seconds: float = 60.0
     bot_delay: float = 0.8
+    #: seconds a graceful shutdown waits for the tables, then for the clients
+    shutdown_timeout: float = DEFAULT_TIMEOUT
 
 
 class TableRegistry:
@@ -116,6 +129,10 @@ class TableRegistry:
     def stop(self) -> None:
         for room in self.rooms.values():
             room.stop()
+
+    async def drain(self) -> None:
+        """Before a restart: every room finishes the change under way and stops its computer players."""
+        await asyncio.gather(*(room.drain() for room in list(self.rooms.values())))
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -321,10 +338,6 @@ async def page_endpoint(request: Request) -> Response:
     return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
 
-async def health_endpoint(request: Request) -> Response:
-    return JSONResponse({"ok": True, "tables": len(_registry(request).rooms)})
-
-
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, _HttpError)
     return _error(exc.status, exc.message)
@@ -356,6 +369,8 @@ class WsClient:
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
         self.closing = False
+        #: the close code the writer sends once the queue is drained
+        self.close_code = 1008
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -375,9 +390,16 @@ class WsClient:
         self.room = None
         self.close()
 
-    def close(self) -> None:
+    def close(self, code: int = 1008) -> None:
+        if not self.closing:
+            self.close_code = code
         self.closing = True
         self.queue.put_nowait(None)
+
+    def restart(self, message: str) -> None:
+        """The server is restarting: say so, then close with 1012 so the client reconnects."""
+        self.send(json.dumps({"type": "restart", "message": message}))
+        self.close(RESTART_CLOSE_CODE)
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -394,15 +416,20 @@ class WsClient:
                 await self.websocket.send_text(text)
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
-                await self.websocket.close(code=1008 if self.closing else 1000)
+                await self.websocket.close(code=self.close_code if self.closing else 1000)
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     client = WsClient(websocket)
     writer = asyncio.create_task(client.writer())
-    room = _registry(websocket).get(websocket.path_params["table"])
+    lifecycle: Lifecycle = websocket.app.state.lifecycle
+    lifecycle.connected(client, writer)
+    room = None if lifecycle.draining else _registry(websocket).get(websocket.path_params["table"])
     try:
+        if lifecycle.draining:
+            client.restart(RESTART_MESSAGE)
+            return
         if room is None:
             client.error("not_found", "no such table (check the link)")
             client.close()
@@ -411,10 +438,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if lifecycle.draining:
+                client.error(RESTARTING, REFUSED_WHILE_DRAINING)
+                continue
             _handle(client, room, message.get("text") or message.get("bytes") or "")
     except WebSocketDisconnect:
         pass
     finally:
+        lifecycle.disconnected(client)
         if client.room is not None:
             client.room.detach(client)
         if not client.closing:
@@ -481,25 +512,32 @@ def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
 
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.database)
+    lifecycle = Lifecycle(settings.shutdown_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
-        app.state.registry = registry
+        app.state.registry = lifecycle.registry = registry
+        app.state.probe = probe = DatabaseProbe(store)
         log.info("database ready: %s", store.describe())
         registry.load()
         try:
             yield
         finally:
+            # under uvicorn (pedro serve) the drain has run already; under another server it runs here
+            await lifecycle.shutdown()
             registry.stop()
+            probe.close()
             store.close()
+            log.info("stopped", extra={"event": "stopped"})
 
     routes = [
         Route("/", page_endpoint),
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
         Route("/healthz", health_endpoint),
+        Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
         Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
         Route("/api/tables/{table}", table_endpoint),
@@ -512,6 +550,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(DrainGuard, lifecycle=lifecycle)],
         exception_handlers={
             _HttpError: http_error_handler,
             StoreError: store_error_handler,
@@ -519,4 +558,11 @@ def create_app(settings: ServerSettings) -> Starlette:
         },
     )
     app.state.variants_json = _variants_json()
+    app.state.lifecycle = lifecycle
     return app
+
+
+async def drain(app: Starlette) -> None:
+    """The graceful shutdown's first half (see ``lifecycle``): ``pedro serve`` runs it on SIGTERM."""
+    lifecycle: Lifecycle = app.state.lifecycle
+    await lifecycle.shutdown()

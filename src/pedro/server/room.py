@@ -101,6 +101,8 @@ class Room:
             self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
         self._wakeups: set[asyncio.TimerHandle] = set()
+        #: a stopped room starts no computer player again (the server is letting it go, or stopping)
+        self.stopped = False
 
     # ------------------------------------------------------------------ facts
 
@@ -236,7 +238,7 @@ class Room:
 
     def kick(self) -> None:
         """Start the computer-player driver if a computer is to act and none is running."""
-        if self.computer_turn() and (self._driver is None or self._driver.done()):
+        if not self.stopped and self.computer_turn() and (self._driver is None or self._driver.done()):
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
@@ -290,10 +292,21 @@ class Room:
         self.kick()
 
     def stop(self) -> None:
+        self.stopped = True
         if self._driver is not None:
             self._driver.cancel()
         for handle in self._wakeups:
             handle.cancel()
+
+    async def drain(self) -> None:
+        """Stop for a restart, and return once the computer-player driver has ended.
+
+        The driver is cancelled where it waits (its pause, a player thinking), never
+        inside a commit: a commit that awaits must shield itself so it finishes.
+        """
+        self.stop()
+        if self._driver is not None and not self._driver.done():
+            await asyncio.wait([self._driver])
 
     # ------------------------------------------------------------------ views
 
