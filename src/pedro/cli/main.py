@@ -194,6 +194,23 @@ def serve(
         0.8, "--bot-delay", min=0, help="pause in seconds before each computer decision"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
+    log_format: str = typer.Option(
+        "text", "--log-format", help="text, or json: one JSON object per line (for journald and collectors)"
+    ),
+    root_path: str = typer.Option(
+        "", "--root-path", help="the URL path a reverse proxy serves pedro under, e.g. /pedro (it strips it)"
+    ),
+    proxy_headers: bool = typer.Option(
+        True,
+        "--proxy-headers/--no-proxy-headers",
+        help="trust X-Forwarded-For/-Proto from the addresses of --forwarded-allow-ips",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1", "--forwarded-allow-ips", help="comma-separated proxy addresses to trust, or *"
+    ),
+    shutdown_timeout: float = typer.Option(
+        10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
+    ),
 ) -> None:
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -207,6 +224,11 @@ def serve(
             away=away,
             bot_delay=bot_delay,
             log_level=log_level,
+            log_format=log_format,
+            root_path=root_path,
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=forwarded_allow_ips,
+            shutdown_timeout=shutdown_timeout,
         )
     )
 
