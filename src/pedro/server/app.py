@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import secrets
@@ -24,7 +25,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -334,8 +335,17 @@ async def replay_endpoint(request: Request) -> Response:
     return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
 
 
+#: The page's ``<base>``, which every URL of the client is relative to.
+BASE_TAG = '<base href="/">'
+
+
 async def page_endpoint(request: Request) -> Response:
-    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+    """The one page, with its ``<base>`` at the root path, so the client works under a sub-path too."""
+    page: str = request.app.state.page
+    root = request.scope.get("root_path", "").rstrip("/")
+    if root:
+        page = page.replace(BASE_TAG, f'<base href="{html.escape(root, quote=True)}/">', 1)
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -559,6 +569,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     )
     app.state.variants_json = _variants_json()
     app.state.lifecycle = lifecycle
+    app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app
 
 

@@ -55,9 +55,11 @@ export class TableSocket {
     this.retryTimer = null;
   }
 
+  /** ws(s)://…/ws/{table} below the page's base, so a server under a sub-path works too. */
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+    const url = new URL(`ws/${encodeURIComponent(this.tableId)}`, document.baseURI);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    return url.href;
   }
 
   start() {
