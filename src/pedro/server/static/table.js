@@ -197,7 +197,11 @@ class TablePage {
   }
 
   onStatus(status) {
-    const text = { connecting: "connecting…", reconnecting: "reconnecting…" }[status];
+    const text = {
+      connecting: "connecting…",
+      reconnecting: "reconnecting…",
+      restarting: "the server is restarting; reconnecting…",
+    }[status];
     this.el.conn.textContent = text || "";
     this.el.conn.className = `conn ${status}`;
     document.body.dataset.connection = status;
