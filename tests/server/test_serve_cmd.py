@@ -82,3 +82,16 @@ def test_with_json_logs_even_a_bad_database_is_a_json_line(
 )
 def test_root_path_is_normalised(given: str, root: str) -> None:
     assert serve_cmd._root_path(given) == root
+
+
+def test_the_database_url_may_come_from_the_environment(restore_logging: None) -> None:
+    """PEDRO_DATABASE keeps a password out of the command line (and of ``ps``)."""
+    from typer.testing import CliRunner
+
+    from pedro.cli.main import app
+
+    url = "postgresql://pedro:secret@127.0.0.1:1/pedro"
+    result = CliRunner().invoke(app, ["serve"], env={"PEDRO_DATABASE": url})
+    assert result.exit_code == serve_cmd.USAGE_ERROR
+    assert "cannot use database 'postgresql://pedro:***@127.0.0.1:1/pedro'" in result.output
+    assert "secret" not in result.output

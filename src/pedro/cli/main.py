@@ -185,7 +185,10 @@ def serve(
     ),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     database: str = typer.Option(
-        None, "--database", help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB"
+        None,
+        "--database",
+        envvar="PEDRO_DATABASE",
+        help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB",
     ),
     away: float = typer.Option(
         60.0, "--away", min=0, help="seconds before a computer plays for a disconnected player"
