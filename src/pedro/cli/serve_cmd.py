@@ -99,12 +99,17 @@ def run(
     )
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    address = f"http://{shown}:{port}{root}/"
+    address = f"http://{shown}:{port}/"
+    # under --root-path the page is meant to be opened through the proxy that strips the prefix
+    proxied = f" for a proxy that serves it at {root}/" if root else ""
     if json_logs:  # standard output and error may go to one log collector: only JSON lines there
         where = store.describe()
-        log.info("serving at %s; games are stored in %s", address, where, extra={"event": "serving"})
+        log.info(
+            "serving at %s%s; games are stored in %s", address, proxied, where, extra={"event": "serving"}
+        )
     else:
-        console.print(f"pedro is serving at [bold]{address}[/] — open it in a browser (Ctrl-C stops)")
+        opened = proxied or " — open it in a browser"
+        console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
     from pedro.server.protocol import MAX_MESSAGE_BYTES
 

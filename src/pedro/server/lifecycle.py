@@ -130,9 +130,11 @@ class GracefulServer(uvicorn.Server):
         self._drain = drain
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        if not self.force_exit:
-            await self._drain()
-        await super().shutdown(sockets)
+        try:
+            if not self.force_exit:
+                await self._drain()
+        finally:  # whatever the drain met, uvicorn still closes its sockets and the lifespan ends
+            await super().shutdown(sockets)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
