@@ -83,7 +83,7 @@ class ServerProcess:
     log_path: Path
     bot_delay: float = 0.0
     away: float = 60.0
-    #: more ``pedro serve`` flags, e.g. ``["--log-format", "json"]``
+    #: further ``pedro serve`` options, e.g. ``("--tables-per-minute", "2")``
     args: tuple[str, ...] = ()
     process: subprocess.Popen[bytes] | None = None
 

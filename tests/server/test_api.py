@@ -15,6 +15,7 @@ from tests.server.client_helpers import claim, create_table, room_of, running_se
 
 from pedro.players import PLAYERS
 from pedro.records import replay
+from pedro.server.limits import Limits
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import available_options, option_values
 
@@ -348,13 +349,15 @@ def _entropy_bits(tokens: list[str]) -> float:
     return per_char * len(tokens[0])
 
 
-def test_table_ids_and_secrets_are_long_random_tokens(client: TestClient, tmp_path: Path) -> None:
+def test_table_ids_and_secrets_are_long_random_tokens(tmp_path: Path) -> None:
     ids, secrets = [], []
-    for _ in range(30):
-        made = create_table(client)
-        ids.append(made["table"])
-        secrets.append(made["secret"])
-        secrets.append(claim(client, made["table"], 1, "Cy"))
+    many = Limits(tables_per_minute=30, open_tables_per_client=30)  # 30 tables from one client
+    with running_server(tmp_path, limits=many) as client:
+        for _ in range(30):
+            made = create_table(client)
+            ids.append(made["table"])
+            secrets.append(made["secret"])
+            secrets.append(claim(client, made["table"], 1, "Cy"))
     assert len(set(ids)) == len(ids) and len(set(secrets)) == len(secrets)
     assert not set(ids) & set(secrets)
     for tokens, length in ((ids, 22), (secrets, 32)):

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from pedro.cli import serve_cmd
+from pedro.server.limits import Limits
 from pedro.server.logs import configure, fields
 
 LOGGERS = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "pedro", "pedro.server", "pedro.serve")
@@ -48,7 +49,7 @@ def test_configured_json_logs_reach_standard_error(
 def run(console: Console, **settings: object) -> int:
     options: dict[str, object] = {
         "host": "127.0.0.1", "port": 1, "database": "sqlite:///:memory:", "away": 60.0,
-        "bot_delay": 0.0, "log_level": "info",
+        "bot_delay": 0.0, "log_level": "info", "limits": Limits(),
     }  # fmt: skip
     return serve_cmd.run(console, **(options | settings))  # type: ignore[arg-type]
 

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
+from pedro.server.limits import Limits
 
 app = typer.Typer(
     name="pedro",
@@ -197,6 +198,27 @@ def serve(
         0.8, "--bot-delay", min=0, help="pause in seconds before each computer decision"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
+    tables_per_minute: int = typer.Option(
+        Limits.tables_per_minute, "--tables-per-minute", min=1,
+        help="tables one address may create in any minute",
+    ),
+    open_tables_per_client: int = typer.Option(
+        Limits.open_tables_per_client, "--open-tables-per-client", min=1,
+        help="unfinished tables one address may have created",
+    ),
+    computer_only_tables: int = typer.Option(
+        Limits.computer_only_tables, "--computer-only-tables", min=0,
+        help="unfinished tables without a human seat on the whole server (0: none)",
+    ),
+    max_expert_samples: int = typer.Option(
+        Limits.max_expert_samples, "--max-expert-samples", min=1,
+        help="strongest computer player allowed: expert:N with N at most this (the expert's own)",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        None, "--forwarded-allow-ips",
+        help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
+        "(default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    ),
     log_format: str = typer.Option(
         "text", "--log-format", help="text, or json: one JSON object per line (for journald and collectors)"
     ),
@@ -208,15 +230,19 @@ def serve(
         "--proxy-headers/--no-proxy-headers",
         help="trust X-Forwarded-For/-Proto from the addresses of --forwarded-allow-ips",
     ),
-    forwarded_allow_ips: str = typer.Option(
-        "127.0.0.1", "--forwarded-allow-ips", help="comma-separated proxy addresses to trust, or *"
-    ),
     shutdown_timeout: float = typer.Option(
         10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
     ),
-) -> None:
+) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
+
+    limits = Limits(
+        tables_per_minute=tables_per_minute,
+        open_tables_per_client=open_tables_per_client,
+        computer_only_tables=computer_only_tables,
+        max_expert_samples=max_expert_samples,
+    )
 
     raise typer.Exit(
         serve_cmd.run(
@@ -227,10 +253,11 @@ def serve(
             away=away,
             bot_delay=bot_delay,
             log_level=log_level,
+            limits=limits,
+            forwarded_allow_ips=forwarded_allow_ips,
             log_format=log_format,
             root_path=root_path,
             proxy_headers=proxy_headers,
-            forwarded_allow_ips=forwarded_allow_ips,
             shutdown_timeout=shutdown_timeout,
         )
     )

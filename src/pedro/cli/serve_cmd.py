@@ -11,6 +11,7 @@ from platformdirs import user_data_dir
 from rich.console import Console
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from pedro.server.limits import Limits
 from pedro.server.logs import LOG_FORMATS
 from pedro.server.store import Store, default_url
 
@@ -56,10 +57,11 @@ def run(
     away: float,
     bot_delay: float,
     log_level: str,
+    limits: Limits,
+    forwarded_allow_ips: str | None = None,
     log_format: str = "text",
     root_path: str = "",
     proxy_headers: bool = True,
-    forwarded_allow_ips: str = "127.0.0.1",
     shutdown_timeout: float = 10.0,
 ) -> int:
     import uvicorn
@@ -95,7 +97,11 @@ def run(
             "give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db",
         )
     settings = ServerSettings(
-        database=url, away_seconds=away, bot_delay=bot_delay, shutdown_timeout=shutdown_timeout
+        database=url,
+        away_seconds=away,
+        bot_delay=bot_delay,
+        limits=limits,
+        shutdown_timeout=shutdown_timeout,
     )
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -111,7 +117,7 @@ def run(
         opened = proxied or " — open it in a browser"
         console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_MESSAGE_BYTES
+    from pedro.server.protocol import MAX_FRAME_BYTES
 
     config = uvicorn.Config(
         app,
@@ -119,12 +125,15 @@ def run(
         port=port,
         log_config=log_config,
         log_level=log_level.lower(),
-        ws_max_size=MAX_MESSAGE_BYTES,
+        # the app answers a message over its own limit (4 KiB) with "too_big"; the transport
+        # only closes a connection (1009) on a message too large to read at all
+        ws_max_size=MAX_FRAME_BYTES,
+        # the address limits count by: X-Forwarded-For is believed from these proxies only
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         root_path=root,
-        proxy_headers=proxy_headers,
-        forwarded_allow_ips=forwarded_allow_ips,
         # the drain has told the clients and closed their sockets; what is left gets this long
         timeout_graceful_shutdown=math.ceil(shutdown_timeout),
     )

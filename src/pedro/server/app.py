@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
@@ -41,9 +41,12 @@ from pedro.server.lifecycle import (
     DrainGuard,
     Lifecycle,
 )
+from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TITLE_CHARS,
     Act,
     ClaimSeat,
     CreateTable,
@@ -51,6 +54,7 @@ from pedro.server.protocol import (
     Ping,
     ProtocolError,
     explain,
+    load_json,
     parse_client_message,
 )
 from pedro.server.replay_frames import replay_frames
@@ -76,6 +80,7 @@ class ServerSettings:
     database: str
     away_seconds: float = 60.0
     bot_delay: float = 0.8
+    limits: Limits = field(default_factory=Limits)
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = DEFAULT_TIMEOUT
 
@@ -153,16 +158,17 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY_BYTES:
             raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise _HttpError(400, "the request body is not JSON") from None
+        return load_json(body)
+    except ProtocolError as exc:
+        raise _HttpError(400, f"the request body is {exc}") from None
 
 
 class _HttpError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 def _registry(request: Request | WebSocket) -> TableRegistry:
@@ -216,6 +222,30 @@ async def variants_endpoint(request: Request) -> Response:
     return JSONResponse(request.app.state.variants_json)
 
 
+def _limits_json(limits: Limits) -> dict[str, int]:
+    """What clients may send and create: forms take their lengths from here, not from copies."""
+    return {
+        "name_chars": MAX_NAME_CHARS,
+        "title_chars": MAX_TITLE_CHARS,
+        "body_bytes": MAX_BODY_BYTES,
+        "message_bytes": MAX_MESSAGE_BYTES,
+        "tables_per_minute": limits.tables_per_minute,
+        "open_tables_per_client": limits.open_tables_per_client,
+        "computer_only_tables": limits.computer_only_tables,
+        "max_expert_samples": limits.max_expert_samples,
+    }
+
+
+async def limits_endpoint(request: Request) -> Response:
+    return JSONResponse(request.app.state.limits_json)
+
+
+def _client_address(request: Request) -> str:
+    """Who sent a request, as uvicorn resolved it: behind a proxy it trusts
+    (``--forwarded-allow-ips``), the forwarded address; else the peer's."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 async def tables_endpoint(request: Request) -> Response:
     registry = _registry(request)
     if request.method == "GET":
@@ -225,8 +255,17 @@ async def tables_endpoint(request: Request) -> Response:
         spec = CreateTable.model_validate(await _json_body(request))
     except ValidationError as exc:
         raise _HttpError(400, explain(exc, "see docs/server.md for the create-table request")) from None
-    row, secret = _new_table(spec)
+    creations: CreationLimits = request.app.state.creation_limits
+    row, secret = _new_table(spec, creations.limits)
+    client = _client_address(request)
+    try:
+        creations.check(client, row, registry.rooms)
+    except LimitError as exc:
+        log.info("table refused to %s: %s", client, exc.message)
+        retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        raise _HttpError(exc.status, exc.message, retry) from None
     room = registry.add(row)
+    creations.created(client, row.id)
     log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
     if secret is not None:
         log.info("table %s: seat %d taken", row.id, spec.seat)
@@ -238,7 +277,7 @@ def _computers(row: TableRow) -> int:
     return sum(1 for s in row.seats if s.kind == "computer")
 
 
-def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
+def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]:
     if spec.variant not in VARIANTS:
         raise _HttpError(400, f"unknown variant {spec.variant!r}; variants are: {', '.join(VARIANTS)}")
     try:
@@ -260,7 +299,8 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
                 )
             try:
                 check_player(player)
-            except UnknownPlayerError as exc:
+                check_strength(player, limits)
+            except (UnknownPlayerError, LimitError) as exc:
                 raise _HttpError(400, f"seat {i}: {exc}") from None
             seats.append(SeatRow(i, "computer", player=player))
         else:
@@ -273,7 +313,7 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
             humans = [s.seat for s in seats if s.kind == "human"]
             raise _HttpError(400, f"seat {spec.seat} is not a human seat; human seats: {humans or 'none'}")
         if spec.name is None:
-            raise _HttpError(400, "give your name to sit down (1 to 40 characters)")
+            raise _HttpError(400, f"give your name to sit down (1 to {MAX_NAME_CHARS} characters)")
         secret = secrets.token_urlsafe(24)
         seats[spec.seat].name = spec.name
         seats[spec.seat].secret_hash = hash_secret(secret)
@@ -350,7 +390,7 @@ async def page_endpoint(request: Request) -> Response:
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, _HttpError)
-    return _error(exc.status, exc.message)
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
 
 async def store_error_handler(request: Request, exc: Exception) -> Response:
@@ -549,6 +589,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/healthz", health_endpoint),
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
+        Route("/api/limits", limits_endpoint),
         Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
         Route("/api/tables/{table}", table_endpoint),
         Route("/api/tables/{table}/seats", claim_endpoint, methods=["POST"]),
@@ -568,6 +609,8 @@ def create_app(settings: ServerSettings) -> Starlette:
         },
     )
     app.state.variants_json = _variants_json()
+    app.state.limits_json = _limits_json(settings.limits)
+    app.state.creation_limits = CreationLimits(settings.limits)
     app.state.lifecycle = lifecycle
     app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app

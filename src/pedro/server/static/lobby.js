@@ -3,19 +3,22 @@ import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
+import { limitLength } from "./limits.js";
 import { optionsText } from "./text.js";
 
 const REFRESH_MS = 4000;
 
 export function lobbyPage(root) {
   document.title = "Pedro — lobby";
-  const nameInput = h("input", {
-    type: "text",
-    name: "player-name",
-    maxLength: 40,
-    value: loadName(),
-    attrs: { placeholder: "Your name", autocomplete: "nickname", "aria-label": "your name" },
-  });
+  const nameInput = limitLength(
+    h("input", {
+      type: "text",
+      name: "player-name",
+      value: loadName(),
+      attrs: { placeholder: "Your name", autocomplete: "nickname", "aria-label": "your name" },
+    }),
+    "name_chars",
+  );
   nameInput.addEventListener("change", () => saveName(nameInput.value.trim()));
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: "Loading tables…" }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
@@ -61,8 +64,9 @@ function tableCard(t, nameInput, errorEl) {
   const url = `t/${encodeURIComponent(t.id)}`;
   const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
   const seats = t.seats.map((s) => {
-    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), h("span", { text: s.name || `computer (${s.player})` }));
-    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), h("span", { text: s.name || "taken" }));
+    const label = (text) => h("span", { class: "chip-name", text, attrs: { title: text } });
+    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(s.name || `computer (${s.player})`));
+    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), label(s.name || "taken"));
     if (mine) return h("li", { class: "seat-chip free" }, num(s), "free");
     return h(
       "li",
@@ -83,7 +87,7 @@ function tableCard(t, nameInput, errorEl) {
     h(
       "div",
       { class: "tc-head" },
-      h("h3", { text: t.title || t.name }),
+      h("h3", { text: t.title || t.name, attrs: { title: t.title || t.name } }),
       h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.phase === "waiting" ? " · waiting for players" : ` · hand ${t.hand_index + 1}`}` }),
     ),
     h("p", { class: "muted small", text: `to ${t.target} · ${optionsText(t.options, ["target"])}` }),

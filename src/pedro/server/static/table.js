@@ -6,6 +6,7 @@ import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tablev
 import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
 import { Controls } from "./controls.js";
 import { optionsText } from "./text.js";
+import { limitLength } from "./limits.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -94,7 +95,7 @@ class TablePage {
       fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
       return;
     }
-    this.el.title.textContent = summary.title || summary.name || "Table";
+    this.el.title.textContent = this.el.title.title = summary.title || summary.name || "Table";
     this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}to ${summary.target}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
@@ -104,7 +105,7 @@ class TablePage {
     const typed = nameInput ? nameInput.value : loadName();
     const chosen = this.el.join.querySelector("input[name=seat]:checked");
     const errorText = message ?? (this.el.join.querySelector(".form-error") || {}).textContent ?? "";
-    const name = h("input", { name: "name", type: "text", value: typed, maxLength: 40, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } });
+    const name = limitLength(h("input", { name: "name", type: "text", value: typed, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } }), "name_chars");
     const seatChoices = free.map((s, i) =>
       h(
         "label",
@@ -338,7 +339,7 @@ class TablePage {
     const started = state.started !== false;
     const holdLastTrick = Date.now() < (this.handEndUntil || 0);
     const view = { table, seats, game, you, started, holdLastTrick };
-    this.el.title.textContent = table.title || table.name;
+    this.el.title.textContent = this.el.title.title = table.title || table.name;
     this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
     const myTurn = started && you !== null && you !== undefined && game.turn === you && !!game.legal;
     document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.name} — Pedro`;
