@@ -186,7 +186,10 @@ def serve(
     ),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     database: str = typer.Option(
-        None, "--database", help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB"
+        None,
+        "--database",
+        envvar="PEDRO_DATABASE",
+        help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB",
     ),
     away: float = typer.Option(
         60.0, "--away", min=0, help="seconds before a computer plays for a disconnected player"
@@ -216,6 +219,20 @@ def serve(
         help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
         "(default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
     ),
+    log_format: str = typer.Option(
+        "text", "--log-format", help="text, or json: one JSON object per line (for journald and collectors)"
+    ),
+    root_path: str = typer.Option(
+        "", "--root-path", help="the URL path a reverse proxy serves pedro under, e.g. /pedro (it strips it)"
+    ),
+    proxy_headers: bool = typer.Option(
+        True,
+        "--proxy-headers/--no-proxy-headers",
+        help="trust X-Forwarded-For/-Proto from the addresses of --forwarded-allow-ips",
+    ),
+    shutdown_timeout: float = typer.Option(
+        10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
+    ),
 ) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -238,6 +255,10 @@ def serve(
             log_level=log_level,
             limits=limits,
             forwarded_allow_ips=forwarded_allow_ips,
+            log_format=log_format,
+            root_path=root_path,
+            proxy_headers=proxy_headers,
+            shutdown_timeout=shutdown_timeout,
         )
     )
 

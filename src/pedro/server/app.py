@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import secrets
@@ -22,8 +23,9 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -32,6 +34,16 @@ from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_playe
 from pedro.server.body_cache import BodyCache
 from pedro.server.compressed import body_response
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
+from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
+from pedro.server.lifecycle import (
+    DEFAULT_TIMEOUT,
+    REFUSED_WHILE_DRAINING,
+    RESTART_CLOSE_CODE,
+    RESTART_MESSAGE,
+    RESTARTING,
+    DrainGuard,
+    Lifecycle,
+)
 from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
@@ -76,6 +88,8 @@ class ServerSettings:
     worker_processes: int = 1
     #: the most bytes of built records and replays kept (gzip-compressed)
     body_cache_bytes: int = 64 * 2**20
+    #: seconds a graceful shutdown waits for the tables, then for the clients
+    shutdown_timeout: float = DEFAULT_TIMEOUT
 
 
 class TableRegistry:
@@ -133,6 +147,10 @@ class TableRegistry:
     def stop(self) -> None:
         for room in self.rooms.values():
             room.stop()
+
+    async def drain(self) -> None:
+        """Before a restart: every room finishes the change under way and stops its computer players."""
+        await asyncio.gather(*(room.drain() for room in list(self.rooms.values())))
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -404,12 +422,17 @@ async def replay_endpoint(request: Request) -> Response:
     return await body_response(request, await _finished_body(request, "replay", replay_body))
 
 
+#: The page's ``<base>``, which every URL of the client is relative to.
+BASE_TAG = '<base href="/">'
+
+
 async def page_endpoint(request: Request) -> Response:
-    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
-
-
-async def health_endpoint(request: Request) -> Response:
-    return JSONResponse({"ok": True, "tables": len(_registry(request).rooms)})
+    """The one page, with its ``<base>`` at the root path, so the client works under a sub-path too."""
+    page: str = request.app.state.page
+    root = request.scope.get("root_path", "").rstrip("/")
+    if root:
+        page = page.replace(BASE_TAG, f'<base href="{html.escape(root, quote=True)}/">', 1)
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -447,6 +470,8 @@ class WsClient:
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
         self.closing = False
+        #: the close code the writer sends once the queue is drained
+        self.close_code = 1008
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -466,9 +491,16 @@ class WsClient:
         self.room = None
         self.close()
 
-    def close(self) -> None:
+    def close(self, code: int = 1008) -> None:
+        if not self.closing:
+            self.close_code = code
         self.closing = True
         self.queue.put_nowait(None)
+
+    def restart(self, message: str) -> None:
+        """The server is restarting: say so, then close with 1012 so the client reconnects."""
+        self.send(json.dumps({"type": "restart", "message": message}))
+        self.close(RESTART_CLOSE_CODE)
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -485,15 +517,20 @@ class WsClient:
                 await self.websocket.send_text(text)
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
-                await self.websocket.close(code=1008 if self.closing else 1000)
+                await self.websocket.close(code=self.close_code if self.closing else 1000)
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     client = WsClient(websocket)
     writer = asyncio.create_task(client.writer())
-    room = _registry(websocket).get(websocket.path_params["table"])
+    lifecycle: Lifecycle = websocket.app.state.lifecycle
+    lifecycle.connected(client, writer)
+    room = None if lifecycle.draining else _registry(websocket).get(websocket.path_params["table"])
     try:
+        if lifecycle.draining:
+            client.restart(RESTART_MESSAGE)
+            return
         if room is None:
             client.error("not_found", "no such table (check the link)")
             client.close()
@@ -502,10 +539,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if lifecycle.draining:
+                client.error(RESTARTING, REFUSED_WHILE_DRAINING)
+                continue
             _handle(client, room, message.get("text") or message.get("bytes") or "")
     except WebSocketDisconnect:
         pass
     finally:
+        lifecycle.disconnected(client)
         if client.room is not None:
             client.room.detach(client)
         if not client.closing:
@@ -572,12 +613,14 @@ def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
 
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.database)
+    lifecycle = Lifecycle(settings.shutdown_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
-        app.state.registry = registry
+        app.state.registry = lifecycle.registry = registry
+        app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
@@ -585,15 +628,20 @@ def create_app(settings: ServerSettings) -> Starlette:
         try:
             yield
         finally:
+            # under uvicorn (pedro serve) the drain has run already; under another server it runs here
+            await lifecycle.shutdown()
             registry.stop()
             workers.close()
+            probe.close()
             store.close()
+            log.info("stopped", extra={"event": "stopped"})
 
     routes = [
         Route("/", page_endpoint),
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
         Route("/healthz", health_endpoint),
+        Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
         Route("/api/limits", limits_endpoint),
         Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
@@ -607,6 +655,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(DrainGuard, lifecycle=lifecycle)],
         exception_handlers={
             _HttpError: http_error_handler,
             StoreError: store_error_handler,
@@ -617,4 +666,12 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.state.variants_json = _variants_json()
     app.state.limits_json = _limits_json(settings.limits)
     app.state.creation_limits = CreationLimits(settings.limits)
+    app.state.lifecycle = lifecycle
+    app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app
+
+
+async def drain(app: Starlette) -> None:
+    """The graceful shutdown's first half (see ``lifecycle``): ``pedro serve`` runs it on SIGTERM."""
+    lifecycle: Lifecycle = app.state.lifecycle
+    await lifecycle.shutdown()

@@ -24,6 +24,7 @@ from pedro.engine.observation import seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.finished import FinishedGame
+from pedro.server.logs import fields
 from pedro.server.store import SeatRow, Store, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
@@ -100,6 +101,8 @@ class Room:
             self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
         self._wakeups: set[asyncio.TimerHandle] = set()
+        #: a stopped room starts no computer player again (the server is letting it go, or stopping)
+        self.stopped = False
 
     # ------------------------------------------------------------------ facts
 
@@ -153,7 +156,9 @@ class Room:
             s.away_since = None
             if old is not None and old is not client:
                 old.replaced()
-            log.info("table %s: seat %d connected", self.id, seat)
+            log.info(
+                "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
+            )
         client.seat = seat
         self.broadcast()
 
@@ -163,7 +168,12 @@ class Room:
         if seat is not None and self.seats[seat].client is client:
             self.seats[seat].client = None
             self.seats[seat].away_since = self.clock()
-            log.info("table %s: seat %d disconnected", self.id, seat)
+            log.info(
+                "table %s: seat %d disconnected",
+                self.id,
+                seat,
+                extra=fields(self.id, "seat_disconnected", seat),
+            )
             self._schedule_away_check()
             self.broadcast()
 
@@ -173,7 +183,7 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.away_since = self.clock()
-        log.info("table %s: seat %d taken", self.id, seat)
+        log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         self.broadcast()
         self.kick()
 
@@ -228,7 +238,7 @@ class Room:
 
     def kick(self) -> None:
         """Start the computer-player driver if a computer is to act and none is running."""
-        if self.computer_turn() and (self._driver is None or self._driver.done()):
+        if not self.stopped and self.computer_turn() and (self._driver is None or self._driver.done()):
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
@@ -255,7 +265,11 @@ class Room:
             try:
                 self._commit(seat, action)
             except StoreError:
-                log.exception("table %s: could not store a computer action; retrying", self.id)
+                log.exception(
+                    "table %s: could not store a computer action; retrying",
+                    self.id,
+                    extra=fields(self.id, "store_failed", seat),
+                )
                 await asyncio.sleep(1.0)
 
     def _schedule_away_check(self) -> None:
@@ -278,10 +292,21 @@ class Room:
         self.kick()
 
     def stop(self) -> None:
+        self.stopped = True
         if self._driver is not None:
             self._driver.cancel()
         for handle in self._wakeups:
             handle.cancel()
+
+    async def drain(self) -> None:
+        """Stop for a restart, and return once the computer-player driver has ended.
+
+        The driver is cancelled where it waits (its pause, a player thinking), never
+        inside a commit: a commit that awaits must shield itself so it finishes.
+        """
+        self.stop()
+        if self._driver is not None and not self._driver.done():
+            await asyncio.wait([self._driver])
 
     # ------------------------------------------------------------------ views
 

@@ -312,6 +312,14 @@ class Store:
                 row.actions.append(a.text)
         return list(tables.values())
 
+    def ping(self) -> None:
+        """A trivial query for the readiness check: the database answers and holds pedro's tables."""
+        try:
+            with self.engine.connect() as c:
+                c.execute(select(tables_table.c.id).limit(1)).all()
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+
     def close(self) -> None:
         if self._appender is not None:
             self._appender.close()

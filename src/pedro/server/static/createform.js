@@ -237,10 +237,10 @@ export function createForm(catalog, nameInput) {
     };
     submit.disabled = true;
     try {
-      const answer = await api("/api/tables", { method: "POST", body });
+      const answer = await api("api/tables", { method: "POST", body });
       if (name) saveName(name);
       if (answer.secret && answer.seat !== null && answer.seat !== undefined) saveSeat(answer.table, answer.seat, answer.secret, name);
-      location.href = answer.url || `/t/${encodeURIComponent(answer.table)}`;
+      location.href = `t/${encodeURIComponent(answer.table)}`;
     } catch (err) {
       error.textContent = err.message;
       submit.disabled = false;

@@ -7,7 +7,7 @@ let pending = null;
 /** The server's limits, fetched once per page; `{}` while the server cannot be reached. */
 export function serverLimits() {
   if (!pending) {
-    pending = api("/api/limits").catch(() => {
+    pending = api("api/limits").catch(() => {
       pending = null; // ask again next time; the server checks lengths anyway
       return {};
     });

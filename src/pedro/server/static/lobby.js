@@ -29,7 +29,7 @@ export function lobbyPage(root) {
     h(
       "header",
       { class: "topbar" },
-      h("a", { href: "/", class: "home", text: "♠ Pedro" }),
+      h("a", { href: "./", class: "home", text: "♠ Pedro" }),
       h("div", { class: "heading" }, h("h1", { class: "title", text: "Lobby" }), h("span", { class: "subtitle muted", text: "Cinch, Pidro, King Pedro and friends" })),
     ),
     h("div", { class: "lobby" },
@@ -41,7 +41,7 @@ export function lobbyPage(root) {
 
   const refresh = async () => {
     try {
-      const { tables } = await api("/api/tables");
+      const { tables } = await api("api/tables");
       tablesError.textContent = "";
       fill(tablesBox, tables.length ? tables.map((t) => tableCard(t, nameInput, tablesError)) : h("p", { class: "muted", text: "No open table right now — create one below." }));
     } catch (err) {
@@ -54,14 +54,14 @@ export function lobbyPage(root) {
     if (!document.hidden) refresh();
   }, REFRESH_MS);
 
-  api("/api/variants")
+  api("api/variants")
     .then((catalog) => fill(formBox, createForm(catalog, nameInput)))
     .catch((err) => fill(formBox, h("p", { class: "form-error", text: err.message })));
 }
 
 function tableCard(t, nameInput, errorEl) {
   const mine = loadSeat(t.id);
-  const url = `/t/${encodeURIComponent(t.id)}`;
+  const url = `t/${encodeURIComponent(t.id)}`;
   const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
   const seats = t.seats.map((s) => {
     const label = (text) => h("span", { class: "chip-name", text, attrs: { title: text } });
@@ -110,9 +110,9 @@ async function claim(tableId, seat, nameInput, errorEl, button) {
   }
   button.disabled = true;
   try {
-    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name } });
+    const answer = await api(`api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name } });
     saveSeat(tableId, answer.seat, answer.secret, name);
-    location.href = `/t/${encodeURIComponent(tableId)}`;
+    location.href = `t/${encodeURIComponent(tableId)}`;
   } catch (err) {
     errorEl.textContent = err.message;
     button.disabled = false;

@@ -30,7 +30,7 @@ class TablePage {
   }
 
   build() {
-    const inviteUrl = `${location.origin}/t/${encodeURIComponent(this.id)}`;
+    const inviteUrl = new URL(`t/${encodeURIComponent(this.id)}`, document.baseURI).href;
     this.el = {
       title: h("h1", { class: "title", text: "Table" }),
       subtitle: h("span", { class: "subtitle muted" }),
@@ -56,7 +56,7 @@ class TablePage {
       h(
         "header",
         { class: "topbar" },
-        h("a", { href: "/", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
+        h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
         this.el.conn,
       ),
@@ -89,10 +89,10 @@ class TablePage {
   async refreshJoin(message) {
     let summary;
     try {
-      summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+      summary = await api(`api/tables/${encodeURIComponent(this.id)}`);
     } catch (err) {
       if (err.status === 404) clearInterval(this.seatRefresh);
-      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
       return;
     }
     this.el.title.textContent = this.el.title.title = summary.title || summary.name || "Table";
@@ -137,7 +137,7 @@ class TablePage {
       h("p", { class: "muted", text: `${summary.name} · to ${summary.target} · ${optionsText(summary.options, ["target"])}` }),
       seatsList,
       summary.finished
-        ? h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
+        ? h("p", {}, h("a", { class: "button", href: `replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
         : free.length
           ? form
           : h("p", { class: "muted", text: "No free seat at this table." }),
@@ -164,7 +164,7 @@ class TablePage {
     const seat = Number(seatInput.value);
     form.querySelector("button[type=submit]").disabled = true;
     try {
-      const answer = await api(`/api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
+      const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
       saveSeat(this.id, answer.seat, answer.secret, name);
       this.hideJoin();
       this.connect({ type: "join", secret: answer.secret });
@@ -198,7 +198,11 @@ class TablePage {
   }
 
   onStatus(status) {
-    const text = { connecting: "connecting…", reconnecting: "reconnecting…" }[status];
+    const text = {
+      connecting: "connecting…",
+      reconnecting: "reconnecting…",
+      restarting: "the server is restarting; reconnecting…",
+    }[status];
     this.el.conn.textContent = text || "";
     this.el.conn.className = `conn ${status}`;
     document.body.dataset.connection = status;
@@ -235,7 +239,7 @@ class TablePage {
     if (msg.code === "not_found") {
       this.stopSocket();
       this.clearTable();
-      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
       this.el.join.hidden = false;
       return;
     }
