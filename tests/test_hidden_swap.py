@@ -201,10 +201,11 @@ def test_the_swap_check_finds_a_leak_by_subtraction(monkeypatch: pytest.MonkeyPa
     """The check can fail: with the wash's face-up piles left showing, it tells the worlds apart."""
     rules = make_ruleset("cinch", {"discards_face_up": True})
 
-    def leave_face_up(state: GameState) -> None:
+    def leave_face_up(state: GameState) -> list[int]:
         face_up = state.face_up
-        gather(state)
+        order = gather(state)
         state.face_up = face_up
+        return order
 
     gather = GameState._gather_wash
     monkeypatch.setattr(GameState, "_gather_wash", leave_face_up)

@@ -486,8 +486,7 @@ class GameState:
         from pedro.engine.deal import DealError
 
         if self.wash_order is None:
-            self._gather_wash()
-            assert self.wash_order is not None
+            self.wash_order = self._gather_wash()
         dealt = self.washes[-1]
         while True:
             if self.wash_pos >= len(self.wash_order):
@@ -507,7 +506,7 @@ class GameState:
         self.face_up &= ~(1 << c)
         return c
 
-    def _gather_wash(self) -> None:
+    def _gather_wash(self) -> list[int]:
         """Gather the discards (but face-up trumps and dead cards) and shuffle them face down.
 
         Face-up discards turn face down here: were they left showing while the wash
@@ -521,7 +520,7 @@ class GameState:
         self.wash_gathered = gathered
         self.wash_from = [(d & gathered).bit_count() for d in self.discards]
         self.face_up &= ~gathered
-        self.wash_order = self.deals.wash(self.hand_index, pile)
+        return self.deals.wash(self.hand_index, pile)
 
     def wash_left(self) -> int:
         """The gathered cards still in the wash: not dealt (nor taken back by a dealer's pick).
