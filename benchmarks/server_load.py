@@ -71,6 +71,9 @@ RATE_MARGIN = 0.95
 DRAIN_SECONDS = 5.0
 #: Tables each client process sets up at once before the start.
 SETUP_CONCURRENCY = 10
+#: Idle HTTP connections are dropped by the clients after this long, before the server's own
+#: limit (uvicorn closes them after 5 s): reusing one the server is closing was a ReadError.
+KEEPALIVE_SECONDS = 2.0
 #: Error messages kept per code, to show what went wrong.
 SAMPLES_PER_CODE = 3
 
@@ -385,7 +388,9 @@ async def worker_main(config: WorkerConfig, ready: Barrier, go: Event) -> Worker
     run = RunState(config.think)
     result = WorkerResult(config.index)
     limits = httpx.Limits(
-        max_connections=SETUP_CONCURRENCY * 2, max_keepalive_connections=SETUP_CONCURRENCY * 2
+        max_connections=SETUP_CONCURRENCY * 2,
+        max_keepalive_connections=SETUP_CONCURRENCY * 2,
+        keepalive_expiry=KEEPALIVE_SECONDS,
     )
     async with httpx.AsyncClient(base_url=config.base_url, timeout=60.0, limits=limits) as http:
         setup = asyncio.Semaphore(SETUP_CONCURRENCY)

@@ -20,7 +20,16 @@ from typing import Any
 
 from pedro.cards import SUITS, cards_of, format_card
 from pedro.display import STATUS_WORDS, sort_hand
-from pedro.engine.actions import VERB_WORDS, Verb, action_cards, action_words, make, play_cards, verb_of
+from pedro.engine.actions import (
+    VERB_WORDS,
+    Verb,
+    action_cards,
+    action_words,
+    make,
+    play_mask,
+    play_top,
+    verb_of,
+)
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
@@ -109,9 +118,9 @@ def _legal_json(
     actions = [{"action": words(a, rules), "label": label(a, rules)} for a in legal]
     # single-card plays are clicked on the card itself
     cards = {
-        format_card(next(iter(play_cards(a)))): words(a, rules)
+        format_card(play_top(a)): words(a, rules)
         for a in legal
-        if verb_of(a) == Verb.PLAY and len(play_cards(a)) == 1
+        if verb_of(a) == Verb.PLAY and play_mask(a).bit_count() == 1
     }
     return {"kind": "list", "prompt": _prompt(obs, legal), "actions": actions, "cards": cards}
 

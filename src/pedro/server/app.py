@@ -31,6 +31,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.server import heap
+from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
 from pedro.server.compressed import body_response
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
@@ -95,13 +97,14 @@ class ServerSettings:
 class TableRegistry:
     """The rooms of unfinished tables stay loaded; finished ones are loaded on request."""
 
-    def __init__(self, store: Store, settings: RoomSettings) -> None:
+    def __init__(self, store: AsyncStore, settings: RoomSettings) -> None:
         self.store = store
         self.settings = settings
         self.rooms: dict[str, Room] = {}
 
     def load(self) -> None:
-        for row in self.store.load_tables(unfinished_only=True):
+        """At start, before anything is served (so the loop may wait on the database)."""
+        for row in self.store.store.load_tables(unfinished_only=True):
             room = self._restore(row)
             if room is not None:
                 self.rooms[row.id] = room
@@ -117,23 +120,25 @@ class TableRegistry:
             log.error("table %s could not be restored and is not served: %s", row.id, exc)
             return None
 
-    def get(self, table_id: str) -> Room | None:
+    async def get(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
         if room is None and len(table_id) <= 40:
-            row = self.store.load_table(table_id)
-            room = self._restore(row) if row is not None else None
-            if room is not None:
-                self.rooms[table_id] = room
-                room.start()
+            row = await self.store.load_table(table_id)
+            room = self.rooms.get(table_id)  # loaded by another request meanwhile
+            if room is None and row is not None:
+                room = self._restore(row)
+                if room is not None:
+                    self.rooms[table_id] = room
+                    room.start()
         return room
 
     def detached(self, table_id: str) -> Room | None:
         """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
-        row = self.store.load_table(table_id) if len(table_id) <= 40 else None
+        row = self.store.store.load_table(table_id) if len(table_id) <= 40 else None
         return self._restore(row) if row is not None else None
 
-    def add(self, row: TableRow) -> Room:
-        self.store.create_table(row)
+    async def add(self, row: TableRow) -> Room:
+        await self.store.create_table(row)
         room = self.rooms[row.id] = Room(row, self.store, self.settings)
         room.start()
         return room
@@ -188,8 +193,8 @@ def _registry(request: Request | WebSocket) -> TableRegistry:
     return registry
 
 
-def _room(request: Request) -> Room:
-    room = _registry(request).get(request.path_params["table"])
+async def _room(request: Request) -> Room:
+    room = await _registry(request).get(request.path_params["table"])
     if room is None:
         raise _HttpError(404, "no such table (check the link)")
     return room
@@ -276,8 +281,9 @@ async def tables_endpoint(request: Request) -> Response:
         log.info("table refused to %s: %s", client, exc.message)
         retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
         raise _HttpError(exc.status, exc.message, retry) from None
-    room = registry.add(row)
+    # counted before the commit is awaited, so that requests arriving meanwhile see it
     creations.created(client, row.id)
+    room = await registry.add(row)
     log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
     if secret is not None:
         log.info("table %s: seat %d taken", row.id, spec.seat)
@@ -343,11 +349,11 @@ def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]
 
 
 async def table_endpoint(request: Request) -> Response:
-    return JSONResponse(_room(request).summary())
+    return JSONResponse((await _room(request)).summary())
 
 
 async def claim_endpoint(request: Request) -> Response:
-    room = _room(request)
+    room = await _room(request)
     try:
         claim = ClaimSeat.model_validate(await _json_body(request))
     except ValidationError as exc:
@@ -359,7 +365,7 @@ async def claim_endpoint(request: Request) -> Response:
         raise _HttpError(409, f"seat {claim.seat} is taken; free seats: {free or 'none'}")
     secret = secrets.token_urlsafe(24)
     try:
-        room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
+        await room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
     except ConflictError:
         raise _HttpError(409, f"seat {claim.seat} was just taken") from None
     room.seat_taken(claim.seat, claim.name, hash_secret(secret))
@@ -526,7 +532,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     writer = asyncio.create_task(client.writer())
     lifecycle: Lifecycle = websocket.app.state.lifecycle
     lifecycle.connected(client, writer)
-    room = None if lifecycle.draining else _registry(websocket).get(websocket.path_params["table"])
+    room = None if lifecycle.draining else await _registry(websocket).get(websocket.path_params["table"])
     try:
         if lifecycle.draining:
             client.restart(RESTART_MESSAGE)
@@ -542,7 +548,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if lifecycle.draining:
                 client.error(RESTARTING, REFUSED_WHILE_DRAINING)
                 continue
-            _handle(client, room, message.get("text") or message.get("bytes") or "")
+            await _handle(client, room, message.get("text") or message.get("bytes") or "")
     except WebSocketDisconnect:
         pass
     finally:
@@ -554,7 +560,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await asyncio.wait([writer], timeout=5)
 
 
-def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+    """One message; an action is awaited until committed and announced, so a connection's messages
+    are answered in order."""
     if not client.allow():
         client.refused_in_a_row += 1
         if client.refused_in_a_row > FLOOD_LIMIT:
@@ -583,7 +591,7 @@ def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
         elif isinstance(request, Act):
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
-            room.act(client, request.action, request.seq)
+            await room.act(client, request.action, request.seq)
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
@@ -618,22 +626,25 @@ def create_app(settings: ServerSettings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
-        registry = TableRegistry(store, RoomSettings(settings.away_seconds, settings.bot_delay))
+        storage = AsyncStore(store)
+        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay))
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         registry.load()
+        thresholds = heap.settle()
         try:
             yield
         finally:
             # under uvicorn (pedro serve) the drain has run already; under another server it runs here
             await lifecycle.shutdown()
+            heap.unsettle(thresholds)
             registry.stop()
             workers.close()
             probe.close()
-            store.close()
+            storage.close()  # commits what is queued, then closes the store
             log.info("stopped", extra={"event": "stopped"})
 
     routes = [

@@ -2,9 +2,10 @@
 
 The room is the only writer of its game. Every change goes the same way:
 check it against the rules, commit it to the store, apply it, then tell the
-clients. The event loop runs one room method at a time and none of them
-awaits between the check and the announcement, so two clients can never
-interleave inside a change.
+clients. The commit is awaited (the loop serves the other tables meanwhile),
+so each room holds a lock from the check to the announcement: an action
+that arrives meanwhile waits its turn and is then checked against the new
+state (usually ``stale``), never against the one being changed.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from typing import Any, Protocol
 import orjson
 
 from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
-from pedro.engine.observation import seat_secrets
+from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
+from pedro.server.async_store import AsyncStore, committed
 from pedro.server.finished import FinishedGame
 from pedro.server.logs import fields
-from pedro.server.store import SeatRow, Store, StoreError, TableRow
+from pedro.server.store import SeatRow, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
 
@@ -77,7 +79,7 @@ class Room:
     def __init__(
         self,
         row: TableRow,
-        store: Store,
+        store: AsyncStore,
         settings: RoomSettings,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -94,12 +96,17 @@ class Room:
             self.state.apply(action)
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
+        self._started = all(s.claimed for s in self.seats)
+        #: each seat's encoded own fields and what they were made from, reused while those stay the same
+        self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
         self.spectators: set[Client] = set()
         #: the last accepted action (seat, action), shown to each seat as far as it may see it
         self.last: tuple[int, int] | None = None
         if row.actions:
             self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
+        #: held from an action's check to its announcement (the commit is awaited in between)
+        self._lock = asyncio.Lock()
         self._wakeups: set[asyncio.TimerHandle] = set()
         #: a stopped room starts no computer player again (the server is letting it go, or stopping)
         self.stopped = False
@@ -116,8 +123,8 @@ class Room:
 
     @property
     def started(self) -> bool:
-        """Play waits until every human seat has a player."""
-        return all(s.claimed for s in self.seats)
+        """Play waits until every human seat has a player (kept up to date by ``seat_taken``)."""
+        return self._started
 
     @property
     def finished(self) -> bool:
@@ -183,6 +190,7 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.away_since = self.clock()
+        self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         self.broadcast()
         self.kick()
@@ -195,8 +203,12 @@ class Room:
 
     # ------------------------------------------------------------------ actions
 
-    def act(self, client: Client, text: str, seq: int) -> None:
+    async def act(self, client: Client, text: str, seq: int) -> None:
         """A client's action: refused with RoomError (nothing changed) or committed and announced."""
+        async with self._lock:
+            await self._act(client, text, seq)
+
+    async def _act(self, client: Client, text: str, seq: int) -> None:
         seat = client.seat
         if seat is None:
             raise RoomError("auth", "spectators cannot act; take a seat to play")
@@ -216,23 +228,26 @@ class Room:
         reason = self.state.why_illegal(action)
         if reason is not None:
             raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
-        self._commit(seat, action)
+        await self._commit(seat, action)
 
-    def _commit(self, seat: int, action: int) -> None:
+    async def _commit(self, seat: int, action: int) -> None:
+        """Store, apply, announce; the caller holds the lock. StoreError: nothing changed."""
         text = action_text(seat, action, self.rules.max_bid)
         hand = self.state.hand_index
-        self.store.append_action(self.id, self.seq, text)  # raises before anything changes
+        cancelled = await committed(self.store.append_action(self.id, self.seq, text))
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
-            self.store.set_finished(self.id)
+            self.store.mark_finished(self.id)
             self.row.finished = True
             log.info("table %s: game over", self.id)
         self.broadcast()
         self.kick()
+        if cancelled:
+            raise asyncio.CancelledError
 
     # ------------------------------------------------------------------ computer players
 
@@ -260,14 +275,16 @@ class Room:
                 action = await asyncio.to_thread(player.act_on_state, self.state.clone(), seat)
             else:
                 action = await asyncio.to_thread(player.act, self.state.observation(seat))
-            if self.seq != seq or not self.computer_turn():
-                continue  # the player came back and acted meanwhile
             try:
-                self._commit(seat, action)
-            except StoreError:
-                log.exception(
-                    "table %s: could not store a computer action; retrying",
+                async with self._lock:
+                    if self.seq != seq or not self.computer_turn():
+                        continue  # the player came back and acted meanwhile
+                    await self._commit(seat, action)
+            except StoreError as exc:
+                log.error(
+                    "table %s: could not store a computer action (%s); retrying",
                     self.id,
+                    exc,
                     extra=fields(self.id, "store_failed", seat),
                 )
                 await asyncio.sleep(1.0)
@@ -299,14 +316,19 @@ class Room:
             handle.cancel()
 
     async def drain(self) -> None:
-        """Stop for a restart, and return once the computer-player driver has ended.
+        """Stop for a restart, and return once the computer-player driver has ended and no
+        change is under way.
 
-        The driver is cancelled where it waits (its pause, a player thinking), never
-        inside a commit: a commit that awaits must shield itself so it finishes.
+        The driver is cancelled where it waits; a cancelled commit still finishes
+        (``committed`` shields it). Taking the lock waits for a client's action whose
+        commit is under way, so it is applied and announced before the clients are told
+        to reconnect.
         """
         self.stop()
         if self._driver is not None and not self._driver.done():
             await asyncio.wait([self._driver])
+        async with self._lock:
+            pass
 
     # ------------------------------------------------------------------ views
 
@@ -361,29 +383,34 @@ class Room:
         """The ``state`` message for each of ``seats`` (None: a spectator).
 
         The public part is built and encoded once and each seat's own part
-        spliced in, because every change is told to every seat.
+        spliced in, because every change is told to every seat. A seat's own
+        part is reused while its cards stay the same and it is not to act
+        (most seats, most of the time), and the last action is encoded once
+        when everyone may see all of it.
         """
         obs = self.state.observation(0)
+        started = self._started
         head = {
             "type": "state",
             "seq": self.seq,
             "seats": self.seats_json(),
             "finished": self.finished,
-            "started": self.started,
+            "started": started,
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
         game = public_json(obs)
         game["last_trick"] = self._last_trick(game)
         game_text = orjson.dumps(game)[:-1]
+        public_last = last_json(self.last, obs, None)
+        # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
+        shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
         messages: dict[int | None, str] = {}
         for seat in seats:
             if seat in messages:
                 continue
             secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
-            own = private_json(secrets, obs)
-            if not self.started:
-                own["legal"] = None
-            last = orjson.dumps(last_json(self.last, obs, secrets))
+            own_text = self._own_text(seat, secrets, obs, started)
+            last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
             you = orjson.dumps(seat)
             parts = (
                 head_text,
@@ -395,9 +422,31 @@ class Room:
                 last,
                 b',"game":',
             )
-            text = b"".join((*parts, game_text, b",", orjson.dumps(own)[1:], b"}"))
+            text = b"".join((*parts, game_text, b",", own_text, b"}"))
             messages[seat] = text.decode()
         return messages
+
+    def _own_text(
+        self, seat: int | None, secrets: SeatSecrets | None, obs: Observation, started: bool
+    ) -> bytes:
+        """A seat's own fields, encoded without their opening brace (to be spliced).
+
+        Without legal actions they depend on the seat's cards and the trump
+        (the order they are shown in) only, so they are reused while those
+        stay the same.
+        """
+        cacheable = secrets is None or secrets.legal is None
+        if cacheable:
+            cached = self._own_texts.get(seat)
+            if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
+                return cached[2]
+        own = private_json(secrets, obs)
+        if not started:
+            own["legal"] = None
+        text = orjson.dumps(own)[1:]
+        if cacheable:
+            self._own_texts[seat] = (secrets, obs.trump, text)
+        return text
 
     def _last_trick(self, game: dict[str, Any]) -> dict[str, Any] | None:
         """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""

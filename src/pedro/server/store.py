@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -115,6 +116,114 @@ class TableRow:
     actions: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class NewTable:
+    row: TableRow
+
+    def describe(self) -> str:
+        return f"table {self.row.id}"
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    table_id: str
+    seat: int
+    name: str
+    secret_hash: str
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat}"
+
+
+@dataclass(frozen=True)
+class NewAction:
+    table_id: str
+    seq: int
+    text: str
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: action {self.seq}"
+
+
+@dataclass(frozen=True)
+class Finished:
+    table_id: str
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: finished"
+
+
+#: One change to the database; ``Store.write_many`` commits several in one transaction.
+Write = NewTable | SeatClaim | NewAction | Finished
+
+
+def _run(writes: Sequence[Write], c: Connection) -> None:
+    """Execute ``writes`` in order on ``c`` (in its transaction); the actions in runs, one statement each."""
+    now = datetime.now(UTC)
+    actions: list[dict[str, Any]] = []
+    for write in writes:
+        if isinstance(write, NewAction):
+            actions.append(
+                {"table_id": write.table_id, "seq": write.seq, "text": write.text, "created_at": now}
+            )
+            continue
+        if actions:
+            c.execute(_INSERT_ACTION, actions)
+            actions = []
+        if isinstance(write, NewTable):
+            _insert_table(c, write.row)
+        elif isinstance(write, SeatClaim):
+            _claim(c, write)
+        else:
+            c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
+    if actions:
+        c.execute(_INSERT_ACTION, actions)
+
+
+def _insert_table(c: Connection, row: TableRow) -> None:
+    c.execute(
+        insert(tables_table).values(
+            id=row.id,
+            title=row.title,
+            variant=row.variant,
+            options=json.dumps(row.options),
+            seed=row.seed,
+            listed=row.listed,
+            created_at=row.created_at,
+            finished=row.finished,
+        )
+    )
+    c.execute(
+        insert(seats_table),
+        [
+            {
+                "table_id": row.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "player": s.player,
+                "name": s.name,
+                "secret_hash": s.secret_hash,
+            }
+            for s in row.seats
+        ],
+    )
+
+
+def _claim(c: Connection, claim: SeatClaim) -> None:
+    result = c.execute(
+        update(seats_table)
+        .where(
+            seats_table.c.table_id == claim.table_id,
+            seats_table.c.seat == claim.seat,
+            seats_table.c.kind == "human",
+            seats_table.c.secret_hash.is_(None),
+        )
+        .values(name=claim.name, secret_hash=claim.secret_hash)
+    )
+    if result.rowcount != 1:
+        raise ConflictError(f"seat {claim.seat} is not free")
+
+
 def hash_secret(secret: str) -> str:
     """Secrets are stored hashed, so a copy of the database cannot act for anyone."""
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -165,7 +274,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._appender: Connection | None = None
+        self._writer: Connection | None = None
+        self._write_lock = threading.Lock()
 
     def describe(self) -> str:
         """The database for logs, without a password."""
@@ -181,84 +291,85 @@ class Store:
 
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        try:
-            with self.engine.begin() as connection:
+        """A transaction on the connection kept for writes: committed at the end, rolled back on error.
+
+        Writes come one transaction after another (from the server's writer
+        thread), so one connection kept open spares each of them a trip
+        through the pool. A connection that failed is dropped, and the next
+        write opens a new one (the database may have restarted).
+        """
+        with self._write_lock:
+            connection = self._writer
+            if connection is None or connection.closed or connection.invalidated:
+                try:
+                    connection = self._writer = self.engine.connect()
+                except SQLAlchemyError as exc:
+                    raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+            try:
                 yield connection
-        except IntegrityError as exc:
-            raise ConflictError(str(exc.orig)) from exc
-        except SQLAlchemyError as exc:
-            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+                connection.commit()
+            except BaseException as exc:
+                with suppress(SQLAlchemyError):
+                    connection.rollback()
+                if isinstance(exc, IntegrityError):
+                    raise ConflictError(str(exc.orig)) from exc
+                if isinstance(exc, SQLAlchemyError):
+                    self._writer = None
+                    with suppress(SQLAlchemyError):
+                        connection.close()
+                    raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+                raise
 
     # ------------------------------------------------------------------ writes
 
     def create_table(self, row: TableRow) -> None:
-        with self._begin() as c:
-            c.execute(
-                insert(tables_table).values(
-                    id=row.id,
-                    title=row.title,
-                    variant=row.variant,
-                    options=json.dumps(row.options),
-                    seed=row.seed,
-                    listed=row.listed,
-                    created_at=row.created_at,
-                    finished=row.finished,
-                )
-            )
-            c.execute(
-                insert(seats_table),
-                [
-                    {
-                        "table_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "player": s.player,
-                        "name": s.name,
-                        "secret_hash": s.secret_hash,
-                    }
-                    for s in row.seats
-                ],
-            )
+        self._write_one(NewTable(row))
 
     def claim_seat(self, table_id: str, seat: int, name: str, secret_hash: str) -> None:
         """Take a free human seat; ConflictError if someone has it (checked in the same statement)."""
-        with self._begin() as c:
-            result = c.execute(
-                update(seats_table)
-                .where(
-                    seats_table.c.table_id == table_id,
-                    seats_table.c.seat == seat,
-                    seats_table.c.kind == "human",
-                    seats_table.c.secret_hash.is_(None),
-                )
-                .values(name=name, secret_hash=secret_hash)
-            )
-            if result.rowcount != 1:
-                raise ConflictError(f"seat {seat} is not free")
+        self._write_one(SeatClaim(table_id, seat, name, secret_hash))
 
     def append_action(self, table_id: str, seq: int, text: str) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""
-        row = {"table_id": table_id, "seq": seq, "text": text, "created_at": datetime.now(UTC)}
-        # the hottest write: one connection kept for it saves a pool round trip per action
-        if self._appender is None or self._appender.closed:
-            self._appender = self.engine.connect()
-        connection = self._appender
-        try:
-            connection.execute(_INSERT_ACTION, row)
-            connection.commit()
-        except SQLAlchemyError as exc:
-            with suppress(SQLAlchemyError):
-                connection.rollback()
-            if not isinstance(exc, IntegrityError):
-                self._appender = None  # reconnect next time (the server may have gone away)
-                with suppress(SQLAlchemyError):
-                    connection.close()
-                raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
-            raise ConflictError(str(exc.orig)) from exc
+        self._write_one(NewAction(table_id, seq, text))
 
     def set_finished(self, table_id: str) -> None:
+        self._write_one(Finished(table_id))
+
+    def _write_one(self, write: Write) -> None:
         with self._begin() as c:
-            c.execute(update(tables_table).where(tables_table.c.id == table_id).values(finished=True))
+            _run([write], c)
+
+    def write_many(self, writes: Sequence[Write]) -> list[StoreError | None]:
+        """Commit ``writes`` together (group commit); the outcome of each, None where it was committed.
+
+        One transaction and one commit for all of them, which is what makes a
+        busy server cheap on PostgreSQL (a commit waits for the disk). If one
+        of them conflicts, each is tried again in a transaction of its own, so
+        one lost race does not cost the others; any other failure fails them
+        all, and nothing of them was committed.
+        """
+        if not writes:
+            return []
+        try:
+            with self._begin() as c:
+                _run(writes, c)
+        except ConflictError as exc:
+            if len(writes) == 1:
+                return [exc]
+        except StoreError as exc:
+            return [exc] * len(writes)
+        else:
+            return [None] * len(writes)
+        outcomes: list[StoreError | None] = []
+        for write in writes:
+            try:
+                self._write_one(write)
+            except StoreError as exc:
+                outcomes.append(exc)
+            else:
+                outcomes.append(None)
+        return outcomes
 
     # ------------------------------------------------------------------ reads
 
@@ -321,7 +432,9 @@ class Store:
             raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
 
     def close(self) -> None:
-        if self._appender is not None:
-            self._appender.close()
-            self._appender = None
+        with self._write_lock:
+            if self._writer is not None:
+                with suppress(SQLAlchemyError):
+                    self._writer.close()
+                self._writer = None
         self.engine.dispose()
