@@ -343,3 +343,27 @@ def test_a_failed_build_reaches_every_waiter_and_is_not_kept() -> None:
         assert (await cache.get("k", good)).size == 10
 
     asyncio.run(run())
+
+
+def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def counted(game: FinishedGame) -> Body:
+        calls.append(game.table_id)
+        return replay_body(game)
+
+    monkeypatch.setattr(app_module, "replay_body", counted)
+    with running_server(tmp_path, worker_processes=0) as client:
+        seats = seats_spec("basic", "basic", "basic", "basic")
+        table = create_table(client, "cinch", seats=seats, seat=None, options={"target": 11})["table"]
+        cache = bodies(client)
+        deadline = time.monotonic() + 10 * PATIENCE
+        while cache.builds < 2 and time.monotonic() < deadline:  # the replay, then the record
+            time.sleep(0.05)
+        assert client.get(f"/api/tables/{table}").json()["finished"]
+        assert calls == [table], "the replay was not built when the game ended"
+        response = client.get(f"/api/tables/{table}/replay")
+        assert response.status_code == 200 and expand_frames(response.json()["frames"])
+        assert calls == [table] and cache.builds == 2, "the replay was built again when asked for"

@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -90,6 +90,8 @@ class ServerSettings:
     worker_processes: int = 1
     #: the most bytes of built records and replays kept (gzip-compressed)
     body_cache_bytes: int = 64 * 2**20
+    #: build a game's replay and record when it ends, before anyone asks
+    prebuild_replays: bool = True
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = DEFAULT_TIMEOUT
 
@@ -391,14 +393,23 @@ async def _finished_game(request: Request) -> FinishedGame:
         raise _HttpError(409, exc.message) from None
 
 
-async def _finished_body(request: Request, kind: str, build: Callable[[FinishedGame], Body]) -> Body:
+async def _finished_body(request: Request, kind: str) -> Body:
     """A finished game's body, built once in a worker process and then kept (the game never changes)."""
+    return await _body(request.app.state, request.path_params["table"], kind, lambda: _finished_game(request))
+
+
+async def _body(
+    state: Any, table_id: str, kind: str, finished_game: Callable[[], Awaitable[FinishedGame]]
+) -> Body:
+    """``kind`` of a finished table from the cache, or built (once, however many ask at the same time)."""
 
     async def make() -> Body:
         start = time.perf_counter()
-        game = await _finished_game(request)
+        game = await finished_game()
         read = time.perf_counter()
-        body = await _workers(request).run(build, game)
+        workers: Workers = state.workers
+        build = record_body if kind == "record" else replay_body
+        body = await workers.run(build, game)
         log.info(
             "table %s: %s of %d actions built: %d bytes, %d gzipped; read in %.2f s, built in %.2f s",
             game.table_id,
@@ -411,21 +422,46 @@ async def _finished_body(request: Request, kind: str, build: Callable[[FinishedG
         )
         return body
 
-    bodies: BodyCache = request.app.state.bodies
-    return await bodies.get((kind, request.path_params["table"]), make)
+    bodies: BodyCache = state.bodies
+    return await bodies.get((kind, table_id), make)
 
 
-def _workers(request: Request) -> Workers:
-    workers: Workers = request.app.state.workers
-    return workers
+class ReplayPrebuilder:
+    """Builds a game's replay and record as soon as it ends, so that the players who then ask for
+    them (most do) find them ready, however long the game was."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __call__(self, game: FinishedGame) -> None:
+        task = asyncio.get_running_loop().create_task(self._build(game))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _build(self, game: FinishedGame) -> None:
+        async def ready() -> FinishedGame:
+            return game
+
+        for kind in ("replay", "record"):
+            try:
+                await _body(self.state, game.table_id, kind, ready)
+            except WorkerError as exc:  # asked for again, it is built again
+                log.error("table %s: the %s could not be built ahead: %s", game.table_id, kind, exc)
+
+    async def stop(self) -> None:
+        """Let builds under way end (a worker is not stopped in the middle of one)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 async def record_endpoint(request: Request) -> Response:
-    return await body_response(request, await _finished_body(request, "record", record_body))
+    return await body_response(request, await _finished_body(request, "record"))
 
 
 async def replay_endpoint(request: Request) -> Response:
-    return await body_response(request, await _finished_body(request, "replay", replay_body))
+    return await body_response(request, await _finished_body(request, "replay"))
 
 
 #: The page's ``<base>``, which every URL of the client is relative to.
@@ -627,7 +663,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         storage = AsyncStore(store)
-        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay))
+        prebuild = ReplayPrebuilder(app.state) if settings.prebuild_replays else None
+        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay, prebuild))
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
@@ -642,6 +679,8 @@ def create_app(settings: ServerSettings) -> Starlette:
             await lifecycle.shutdown()
             heap.unsettle(thresholds)
             registry.stop()
+            if prebuild is not None:
+                await prebuild.stop()
             workers.close()
             probe.close()
             storage.close()  # commits what is queued, then closes the store

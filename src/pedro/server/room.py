@@ -61,6 +61,8 @@ class Client(Protocol):
 class RoomSettings:
     away_seconds: float = 60.0
     bot_delay: float = 0.8
+    #: told of each game as it ends (the server builds its replay then)
+    game_over: Callable[[FinishedGame], None] | None = None
 
 
 @dataclass
@@ -244,6 +246,8 @@ class Room:
             self.store.mark_finished(self.id)
             self.row.finished = True
             log.info("table %s: game over", self.id)
+            if self.settings.game_over is not None:
+                self.settings.game_over(self.finished_game())
         self.broadcast()
         self.kick()
         if cancelled:
