@@ -34,9 +34,9 @@ class AsyncStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._write_loop, name="pedro-store-writer", daemon=True)
         self._thread.start()
-        self._closed = False
 
     # ------------------------------------------------------------------ writes
 
