@@ -126,12 +126,12 @@ class TableRegistry:
         room = self.rooms.get(table_id)
         if room is None and len(table_id) <= 40:
             row = await self.store.load_table(table_id)
+            # replaying a long game takes a while: in a thread, so the loop serves on meanwhile
+            restored = await asyncio.to_thread(self._restore, row) if row is not None else None
             room = self.rooms.get(table_id)  # loaded by another request meanwhile
-            if room is None and row is not None:
-                room = self._restore(row)
-                if room is not None:
-                    self.rooms[table_id] = room
-                    room.start()
+            if room is None and restored is not None:
+                room = self.rooms[table_id] = restored
+                room.start()
         return room
 
     def detached(self, table_id: str) -> Room | None:
