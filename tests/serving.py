@@ -83,6 +83,8 @@ class ServerProcess:
     log_path: Path
     bot_delay: float = 0.0
     away: float = 60.0
+    #: further ``pedro serve`` options, e.g. ``("--tables-per-minute", "2")``
+    args: tuple[str, ...] = ()
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -97,7 +99,7 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "pedro.cli.main", "serve",
             "--port", str(self.port), "--database", self.database,
-            "--bot-delay", str(self.bot_delay), "--away", str(self.away),
+            "--bot-delay", str(self.bot_delay), "--away", str(self.away), *self.args,
         ]  # fmt: skip
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -131,9 +133,11 @@ class ServerProcess:
 
 @contextmanager
 def running_server(
-    database: str, log_dir: Path, *, bot_delay: float = 0.0, away: float = 60.0
+    database: str, log_dir: Path, *, bot_delay: float = 0.0, away: float = 60.0, args: tuple[str, ...] = ()
 ) -> Iterator[ServerProcess]:
-    server = ServerProcess(database, free_port(), log_dir / "server.log", bot_delay=bot_delay, away=away)
+    server = ServerProcess(
+        database, free_port(), log_dir / "server.log", bot_delay=bot_delay, away=away, args=args
+    )
     server.start()
     try:
         yield server

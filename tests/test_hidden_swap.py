@@ -27,11 +27,14 @@ from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
+from tests.helpers import N, S, act, acts, deal_state, name_trump, suit
 from tests.test_properties import RULESET_IDS, RULESETS, SEEDS, places, random_action, secret_from
 
 from pedro.cards import cards_of
 from pedro.engine.actions import CARD_VERBS, Verb, arg_of, cards_action, play_action, play_cards, verb_of
+from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
+from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, IllegalActionError
 from pedro.records import pack_from_deal
 from pedro.server.room import Room, RoomSettings
@@ -93,8 +96,8 @@ def swapped_world(state: GameState, a: int, b: int) -> GameState | None:
     return world
 
 
-def server_message(state: GameState, seat: int) -> str:
-    """The server's ``state`` message for ``seat`` at this moment of ``state``'s game."""
+def server_message(state: GameState, seat: int | None) -> str:
+    """The server's ``state`` message for ``seat`` (None: a spectator) at this moment of the game."""
     rules = state.rules
     seats = [SeatRow(s, "computer", player="random") for s in range(rules.players)]
     row = TableRow("t", "hidden swap", rules.id, {}, "0", True, datetime(2026, 1, 1, tzinfo=UTC), seats)
@@ -126,9 +129,10 @@ def claimed(state: GameState) -> int:
     return out
 
 
-def check_swaps(state: GameState, rng: random.Random) -> int:
-    """Swap two hidden cards for one random seat; the number of worlds compared (0 or 1)."""
-    seat = rng.randrange(state.players)
+def check_swaps(state: GameState, rng: random.Random, seat: int | None = None) -> int:
+    """Swap two cards hidden from ``seat`` (default: a random seat); the worlds compared (0 or 1)."""
+    if seat is None:
+        seat = rng.randrange(state.players)
     hidden = cards_of(secret_from(state, seat) & ~claimed(state))
     where = place_of(state)
     rng.shuffle(hidden)
@@ -144,6 +148,8 @@ def check_swaps(state: GameState, rng: random.Random) -> int:
                 f"({where.get(a)}, {where.get(b)}) trade places"
             )
             assert server_message(world, seat) == server_message(state, seat)
+            # what a spectator is sent is part of what every seat is sent
+            assert server_message(world, None) == server_message(state, None)
             return 1
     return 0
 
@@ -195,13 +201,35 @@ def test_the_swap_check_finds_a_leak_by_subtraction(monkeypatch: pytest.MonkeyPa
     """The check can fail: with the wash's face-up piles left showing, it tells the worlds apart."""
     rules = make_ruleset("cinch", {"discards_face_up": True})
 
-    def leave_face_up(state: GameState) -> None:
+    def leave_face_up(state: GameState) -> list[int]:
         face_up = state.face_up
-        gather(state)
+        order = gather(state)
         state.face_up = face_up
+        return order
 
     gather = GameState._gather_wash
     monkeypatch.setattr(GameState, "_gather_wash", leave_face_up)
     with pytest.raises(AssertionError, match="tells apart"):
         for seed in range(40):
             walk_with_swaps(rules, seed)
+
+
+def test_killed_trumps_lie_face_up_and_the_rest_stays_hidden() -> None:
+    """Pidro: N kills two trumps face up; to the end of the hand no seat learns more than that."""
+    state = deal_state(make_ruleset("pidro", {}), S, {N: "AH KH QH 9H 8H 5H 5D 3H 2C"}, trump=suit("H"))
+    acts(state, "W pass, N bid 6, E pass, S pass")
+    name_trump(state, "H")
+    rng = random.Random(7)
+    while not (state.phase == Phase.EXCHANGE and state.current_player == N and Verb.KILL in verbs(state)):
+        state.apply(random_action(state, rng))
+    act(state, "N kill KH 3H")
+    compared = 0
+    while state.hand_index == 0:
+        compared += sum(check_swaps(state, rng, seat) for seat in range(state.players))
+        state.apply(random_action(state, rng))
+    assert compared >= 20
+
+
+def verbs(state: GameState) -> set[Verb]:
+    legal = state.legal()
+    return {legal.verb} if isinstance(legal, CardChoice) else {verb_of(a) for a in legal}

@@ -93,7 +93,8 @@ def _trick_json(trick: SeenTrick) -> dict[str, Any]:
     }
 
 
-def _sheet_json(hand: SeenHand) -> dict[str, Any]:
+def sheet_row_json(hand: SeenHand) -> dict[str, Any]:
+    """One finished hand's row of the score sheet."""
     return {
         "dealer": hand.dealer,
         "bidder": hand.bidder,
@@ -184,8 +185,12 @@ def _prompt(obs: Observation, legal: Sequence[int]) -> str:
     return "Your decision"
 
 
-def public_json(obs: Observation) -> dict[str, Any]:
-    """What everyone at the table sees (the seat's own fields are left out)."""
+def public_json(obs: Observation, *, sheet: bool = True) -> dict[str, Any]:
+    """What everyone at the table sees (the seat's own fields are left out).
+
+    ``sheet=False`` leaves out the score sheet, which grows by a row per hand:
+    for a caller that sends it row by row (the replay), not whole every time.
+    """
     rules = obs.rules
     tt = _tables(obs)
     return {
@@ -207,7 +212,7 @@ def public_json(obs: Observation) -> dict[str, Any]:
         "trick": _trick_json(obs.trick) if obs.trick is not None else None,
         "tricks": [_trick_json(t) for t in obs.tricks],
         "scores": list(obs.scores),
-        "sheet": [_sheet_json(h) for h in obs.history],
+        **({"sheet": [sheet_row_json(h) for h in obs.history]} if sheet else {}),
         "winner": obs.winner,
     }
 
@@ -228,9 +233,12 @@ def private_json(secrets: SeatSecrets | None, obs: Observation) -> dict[str, Any
     }
 
 
-def observation_json(obs: Observation, *, private: bool) -> dict[str, Any]:
-    """The game as ``obs.seat`` sees it; with ``private=False``, only what everyone sees."""
-    return public_json(obs) | private_json(obs.secrets if private else None, obs)
+def observation_json(obs: Observation, *, private: bool, sheet: bool = True) -> dict[str, Any]:
+    """The game as ``obs.seat`` sees it; with ``private=False``, only what everyone sees.
+
+    ``sheet`` as for :func:`public_json`.
+    """
+    return public_json(obs, sheet=sheet) | private_json(obs.secrets if private else None, obs)
 
 
 def _tables(obs: Observation) -> TrumpTables | None:

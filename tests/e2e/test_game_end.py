@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage, summary
+from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
 
 from pedro.records import replay
@@ -62,8 +63,9 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     assert record.finished and record.winner == final["game"]["winner"]
     assert sum(len(h["actions"]) for h in downloaded["hands"]) == final["seq"]
 
-    # the replay: every frame of the game, stepped forward and back
-    frames = httpx.get(f"{server.url}/api/tables/{tid}/replay", timeout=10).json()["frames"]
+    # the replay: every frame of the game, stepped forward and back (the client rebuilds each
+    # frame from the deltas sent, as expand_frames does)
+    frames = expand_frames(httpx.get(f"{server.url}/api/tables/{tid}/replay", timeout=10).json()["frames"])
     assert len(frames) == final["seq"] + 1
     ann.page.get_by_role("link", name="Replay the game").click()
     ann.page.wait_for_url(f"**/replay/{tid}")
@@ -72,10 +74,19 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     def at(i: int) -> None:
         page.wait_for_selector(f'body[data-seq="{frames[i]["seq"]}"]', state="attached", timeout=10_000)
 
+    def shows_every_hand(i: int) -> None:
+        """Every seat's hand open, exactly the frame's cards in its order."""
+        for seat, cards in enumerate(frames[i]["hands"]):
+            shown = page.locator(f'[data-seat="{seat}"] .cardrow.open [data-card]')
+            codes = [shown.nth(k).get_attribute("data-card") for k in range(shown.count())]
+            assert codes == cards, f"frame {i}, seat {seat}: {codes} shown, {cards} held"
+
+    def sheet_rows() -> int:
+        return page.locator('.sheet-box [data-testid="sheet"] tbody tr[data-hand]').count()
+
     at(0)
-    for seat_cards in frames[0]["hands"]:  # every hand open
-        for card in seat_cards:
-            assert page.locator(f'[data-card="{card}"]').count() >= 1, f"{card} is not shown in the replay"
+    shows_every_hand(0)
+    assert sheet_rows() == 0
     screenshot(page, "replay-first-deal", full_page=True)
 
     def press(name: str) -> None:
@@ -102,17 +113,21 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     at(trick_ends[0])
     press("next trick")
     at(trick_ends[1])
+    shows_every_hand(trick_ends[1])
     screenshot(page, "replay-trick", full_page=True)
     press("previous trick")
     at(trick_ends[0])
     press("next hand")
     at(hand_ends[0])
+    shows_every_hand(hand_ends[0])
+    assert sheet_rows() == len(frames[hand_ends[0]]["game"]["sheet"]) == 1
     screenshot(page, "replay-hand-end", full_page=True)
     press("previous hand")
     at(0)
     press("last")
     at(len(frames) - 1)
     page.locator('[data-testid="summary"]').wait_for()
+    assert sheet_rows() == len(frames[-1]["game"]["sheet"]) == hands
     screenshot(page, "replay-last", full_page=True)
     press("first")
     at(0)

@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import claim, create_table, room_of, running_server, seats_spec
+from tests.server.replay_helpers import expand_frames
 
 from pedro.players import PLAYERS
 from pedro.records import replay
+from pedro.server.limits import Limits
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import available_options, option_values
 
@@ -322,7 +324,7 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
 
     replayed = client.get(f"/api/tables/{table}/replay").json()
     assert replayed["record"] == record and replayed["table"]["id"] == table
-    frames = replayed["frames"]
+    frames = expand_frames(replayed["frames"])
     assert len(frames) == len(actions) + 1
     assert [f["seq"] for f in frames] == list(range(len(actions) + 1))
     assert frames[0]["last"] is None and frames[0]["hand_index"] == 0
@@ -348,13 +350,15 @@ def _entropy_bits(tokens: list[str]) -> float:
     return per_char * len(tokens[0])
 
 
-def test_table_ids_and_secrets_are_long_random_tokens(client: TestClient, tmp_path: Path) -> None:
+def test_table_ids_and_secrets_are_long_random_tokens(tmp_path: Path) -> None:
     ids, secrets = [], []
-    for _ in range(30):
-        made = create_table(client)
-        ids.append(made["table"])
-        secrets.append(made["secret"])
-        secrets.append(claim(client, made["table"], 1, "Cy"))
+    many = Limits(tables_per_minute=30, open_tables_per_client=30)  # 30 tables from one client
+    with running_server(tmp_path, limits=many) as client:
+        for _ in range(30):
+            made = create_table(client)
+            ids.append(made["table"])
+            secrets.append(made["secret"])
+            secrets.append(claim(client, made["table"], 1, "Cy"))
     assert len(set(ids)) == len(ids) and len(set(secrets)) == len(secrets)
     assert not set(ids) & set(secrets)
     for tokens, length in ((ids, 22), (secrets, 32)):

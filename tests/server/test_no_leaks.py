@@ -7,7 +7,7 @@ be ones its receiver may see then (its hand, what it has seen, its own
 discards, face-up discards and kills, shown cards, played cards). Errors
 (out of turn, illegal, stale), the lobby, the table summary and the refused
 record and replay of the unfinished game are checked the same way, and so
-are the server's logs.
+are the server's logs, as text and as the JSON lines of --log-format json.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from tests.server.client_helpers import (
 
 from pedro.players import make_player
 from pedro.server import app as app_module
+from pedro.server.logs import JsonFormatter
 from pedro.server.views import words
 
 #: (variant, options): every catalog variant, with hidden discards where the default shows them,
@@ -238,8 +239,11 @@ def test_no_client_receives_a_card_it_may_not_see(
     # the check looked at real traffic: every action told to five clients, many cards named
     assert checker.messages > 5 * sum(actions)
     assert checker.cards_seen > 20 * sum(actions)
+    json_lines = JsonFormatter()
     for record in caplog.records:
         assert not card_tokens(record.getMessage()), f"a log line names a card: {record.getMessage()}"
+        line = json_lines.format(record)  # as --log-format json writes it, fields and all
+        assert not card_tokens(line), f"a JSON log line names a card: {line}"
 
 
 # ---------------------------------------------------------------------------- the check itself

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
+from pedro.server.limits import Limits
 
 app = typer.Typer(
     name="pedro",
@@ -185,7 +186,10 @@ def serve(
     ),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     database: str = typer.Option(
-        None, "--database", help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB"
+        None,
+        "--database",
+        envvar="PEDRO_DATABASE",
+        help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB",
     ),
     away: float = typer.Option(
         60.0, "--away", min=0, help="seconds before a computer plays for a disconnected player"
@@ -194,9 +198,51 @@ def serve(
         0.8, "--bot-delay", min=0, help="pause in seconds before each computer decision"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
-) -> None:
+    tables_per_minute: int = typer.Option(
+        Limits.tables_per_minute, "--tables-per-minute", min=1,
+        help="tables one address may create in any minute",
+    ),
+    open_tables_per_client: int = typer.Option(
+        Limits.open_tables_per_client, "--open-tables-per-client", min=1,
+        help="unfinished tables one address may have created",
+    ),
+    computer_only_tables: int = typer.Option(
+        Limits.computer_only_tables, "--computer-only-tables", min=0,
+        help="unfinished tables without a human seat on the whole server (0: none)",
+    ),
+    max_expert_samples: int = typer.Option(
+        Limits.max_expert_samples, "--max-expert-samples", min=1,
+        help="strongest computer player allowed: expert:N with N at most this (the expert's own)",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        None, "--forwarded-allow-ips",
+        help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
+        "(default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    ),
+    log_format: str = typer.Option(
+        "text", "--log-format", help="text, or json: one JSON object per line (for journald and collectors)"
+    ),
+    root_path: str = typer.Option(
+        "", "--root-path", help="the URL path a reverse proxy serves pedro under, e.g. /pedro (it strips it)"
+    ),
+    proxy_headers: bool = typer.Option(
+        True,
+        "--proxy-headers/--no-proxy-headers",
+        help="trust X-Forwarded-For/-Proto from the addresses of --forwarded-allow-ips",
+    ),
+    shutdown_timeout: float = typer.Option(
+        10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
+    ),
+) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
+
+    limits = Limits(
+        tables_per_minute=tables_per_minute,
+        open_tables_per_client=open_tables_per_client,
+        computer_only_tables=computer_only_tables,
+        max_expert_samples=max_expert_samples,
+    )
 
     raise typer.Exit(
         serve_cmd.run(
@@ -207,6 +253,12 @@ def serve(
             away=away,
             bot_delay=bot_delay,
             log_level=log_level,
+            limits=limits,
+            forwarded_allow_ips=forwarded_allow_ips,
+            log_format=log_format,
+            root_path=root_path,
+            proxy_headers=proxy_headers,
+            shutdown_timeout=shutdown_timeout,
         )
     )
 

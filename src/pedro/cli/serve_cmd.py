@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
 from pathlib import Path
 
@@ -10,10 +11,14 @@ from platformdirs import user_data_dir
 from rich.console import Console
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from pedro.server.limits import Limits
+from pedro.server.logs import LOG_FORMATS
 from pedro.server.store import Store, default_url
 
 #: Exit status for a usage error, as typer/click use.
 USAGE_ERROR = 2
+LOG_LEVELS = ("debug", "info", "warning", "error")
+log = logging.getLogger("pedro.serve")
 
 
 def default_database() -> str:
@@ -25,6 +30,24 @@ def _hidden(text: str) -> str:
     return re.sub(r"(://[^:/@\s]+:)[^@\s]+@", r"\1***@", text)
 
 
+def _root_path(text: str) -> str | None:
+    """``/games/pedro`` (or ``games/pedro/``) as uvicorn wants it: a leading slash, none at the end."""
+    path = "/" + text.strip("/") if text.strip("/") else ""
+    if any(c.isspace() or c in "?#\"'<>\\" for c in path):
+        return None
+    return path
+
+
+def _usage_error(console: Console, json_logs: bool, message: str, hint: str) -> int:
+    """A bad setting: said on the console, or as a JSON log line where logs are JSON."""
+    if json_logs:
+        log.error("%s (%s)", message, hint)
+    else:
+        console.print(f"[red]error:[/] {message}")
+        console.print(hint)
+    return USAGE_ERROR
+
+
 def run(
     console: Console,
     *,
@@ -34,11 +57,32 @@ def run(
     away: float,
     bot_delay: float,
     log_level: str,
+    limits: Limits,
+    forwarded_allow_ips: str | None = None,
+    log_format: str = "text",
+    root_path: str = "",
+    proxy_headers: bool = True,
+    shutdown_timeout: float = 10.0,
 ) -> int:
     import uvicorn
 
-    from pedro.server.app import ServerSettings, create_app
+    from pedro.server import logs
+    from pedro.server.app import ServerSettings, create_app, drain
+    from pedro.server.lifecycle import GracefulServer
 
+    if log_format not in LOG_FORMATS:
+        console.print(f"[red]error:[/] --log-format is one of: {', '.join(LOG_FORMATS)} (not {log_format!r})")
+        return USAGE_ERROR
+    if log_level.lower() not in LOG_LEVELS:
+        console.print(f"[red]error:[/] --log-level is one of: {', '.join(LOG_LEVELS)} (not {log_level!r})")
+        return USAGE_ERROR
+    json_logs = log_format == "json"
+    log_config = logs.configure(log_format, log_level)
+    root = _root_path(root_path)
+    if root is None:
+        return _usage_error(
+            console, json_logs, f"--root-path {root_path!r} is not a URL path", "give a path such as /pedro"
+        )
     url = database or default_database()
     try:
         store = Store(url)  # the URL, the connection and the schema are checked before uvicorn starts
@@ -46,25 +90,53 @@ def run(
         store.close()
     except (ArgumentError, SQLAlchemyError, ImportError) as exc:
         reason = str(getattr(exc, "orig", None) or exc)
-        console.print(f"[red]error:[/] cannot use database {_hidden(url)!r}: {_hidden(reason)}")
-        console.print("give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db")
-        return USAGE_ERROR
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app(ServerSettings(database=url, away_seconds=away, bot_delay=bot_delay))
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    console.print(
-        f"pedro is serving at [bold]http://{shown}:{port}/[/] — open it in a browser (Ctrl-C stops)"
+        return _usage_error(
+            console,
+            json_logs,
+            f"cannot use database {_hidden(url)!r}: {_hidden(reason)}",
+            "give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db",
+        )
+    settings = ServerSettings(
+        database=url,
+        away_seconds=away,
+        bot_delay=bot_delay,
+        limits=limits,
+        shutdown_timeout=shutdown_timeout,
     )
-    console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_MESSAGE_BYTES
+    app = create_app(settings)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    address = f"http://{shown}:{port}/"
+    # under --root-path the page is meant to be opened through the proxy that strips the prefix
+    proxied = f" for a proxy that serves it at {root}/" if root else ""
+    if json_logs:  # standard output and error may go to one log collector: only JSON lines there
+        where = store.describe()
+        log.info(
+            "serving at %s%s; games are stored in %s", address, proxied, where, extra={"event": "serving"}
+        )
+    else:
+        opened = proxied or " — open it in a browser"
+        console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
+        console.print(f"games are stored in {store.describe()}")
+    from pedro.server.protocol import MAX_FRAME_BYTES
 
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level=log_level,
-        ws_max_size=MAX_MESSAGE_BYTES,
+        log_config=log_config,
+        log_level=log_level.lower(),
+        # the app answers a message over its own limit (4 KiB) with "too_big"; the transport
+        # only closes a connection (1009) on a message too large to read at all
+        ws_max_size=MAX_FRAME_BYTES,
+        # the address limits count by: X-Forwarded-For is believed from these proxies only
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        root_path=root,
+        # the drain has told the clients and closed their sockets; what is left gets this long
+        timeout_graceful_shutdown=math.ceil(shutdown_timeout),
     )
-    return 0
+    server = GracefulServer(config, lambda: drain(app))
+    server.run()
+    return 0 if server.started else 1

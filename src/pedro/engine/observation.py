@@ -147,7 +147,7 @@ def observe(state: GameState, seat: int) -> Observation:
         for s in range(n)
     )
     trump = state.trump if state.trump >= 0 else None
-    history = tuple(r.seen for r in state.results)
+    history = state.seen_history()
     return Observation(
         seat=seat,
         variant=rules.id,

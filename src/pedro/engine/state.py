@@ -181,6 +181,7 @@ class GameState:
     up_rule: bool  # ``out_of_trumps == up``: checked after every play
     kitty_taken: bool
     _legal: list[int] | CardChoice | None
+    _seen_history: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
 
     # Slots make attribute access faster than a dict of some sixty attributes.
     __slots__ = tuple(__annotations__)
@@ -203,6 +204,7 @@ class GameState:
         self.washes = []
         self.ex_plans = {}
         self.is_over = False
+        self._seen_history = ()
         self._start_hand()
 
     # ------------------------------------------------------------------ public API
@@ -211,6 +213,15 @@ class GameState:
     def history(self) -> list[tuple[int, int]]:
         """The current hand's written decisions."""
         return self.histories[-1]
+
+    def seen_history(self) -> tuple[SeenHand, ...]:
+        """Every finished hand as everyone saw it: extended as hands end, as every observation repeats it."""
+        seen = self._seen_history
+        done = len(self.results)
+        if len(seen) != done:
+            kept = seen if len(seen) < done else ()
+            seen = self._seen_history = kept + tuple(r.seen for r in self.results[len(kept) :])
+        return seen
 
     def legal(self) -> list[int] | CardChoice:
         """The current decision's legal actions: a list, or a rule for choosing cards."""
@@ -475,8 +486,7 @@ class GameState:
         from pedro.engine.deal import DealError
 
         if self.wash_order is None:
-            self._gather_wash()
-            assert self.wash_order is not None
+            self.wash_order = self._gather_wash()
         dealt = self.washes[-1]
         while True:
             if self.wash_pos >= len(self.wash_order):
@@ -496,7 +506,7 @@ class GameState:
         self.face_up &= ~(1 << c)
         return c
 
-    def _gather_wash(self) -> None:
+    def _gather_wash(self) -> list[int]:
         """Gather the discards (but face-up trumps and dead cards) and shuffle them face down.
 
         Face-up discards turn face down here: were they left showing while the wash
@@ -510,7 +520,7 @@ class GameState:
         self.wash_gathered = gathered
         self.wash_from = [(d & gathered).bit_count() for d in self.discards]
         self.face_up &= ~gathered
-        self.wash_order = self.deals.wash(self.hand_index, pile)
+        return self.deals.wash(self.hand_index, pile)
 
     def wash_left(self) -> int:
         """The gathered cards still in the wash: not dealt (nor taken back by a dealer's pick).

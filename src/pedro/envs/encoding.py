@@ -86,7 +86,7 @@ class ObservationEncoder:
             ("trick_leader", n + 1, "relative seat that led the current trick; last: no trick in progress"),
             ("face_up", n * c, "per relative seat, the cards it laid aside face up (discards, kills)"),
             ("shown", n * c, "per relative seat, the cards it showed on going cold, up or out"),
-            ("own_discards", c, "the cards I laid aside, face up or down"),
+            ("own_discards", c, "the cards I laid aside, face up or down (until gathered into the wash)"),
             ("seen", c, "other cards I saw this hand (a stock I looked through, cards I gave)"),
             ("trump", 5, "trump suit: spades, hearts, diamonds, clubs; last: not named yet"),
             ("phase", 5, "auction, trump, exchange, play, game over"),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
-from pedro.players.expert import MAX_SAMPLES, ExpertPlayer
+from pedro.players.expert import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertPlayer
 from pedro.players.external import BotSpecError, ExternalPlayer, is_command
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.omniscient import OmniscientPlayer
@@ -57,6 +57,15 @@ def _allowed() -> str:
 def check_player(spec: str) -> None:
     """Raise ``UnknownPlayerError`` (saying what is allowed) unless ``spec`` names a player."""
     make_player(spec, 0)
+
+
+def samples_of(spec: str) -> int | None:
+    """Worlds a valid player spec samples per card play (``expert:N``: N), the measure of its
+    cost; None for players that do not sample. Servers cap it (``pedro serve``)."""
+    base, colon, setting = spec.partition(":")
+    if base != "expert":
+        return None
+    return int(setting) if colon else DEFAULT_SAMPLES
 
 
 def make_player(name: str, seed: int | str | None = None) -> Player:
@@ -102,4 +111,5 @@ __all__ = [
     "choose",
     "is_command",
     "make_player",
+    "samples_of",
 ]

@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -31,10 +33,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server import heap
 from pedro.server.async_store import AsyncStore
+from pedro.server.body_cache import BodyCache
+from pedro.server.compressed import body_response
+from pedro.server.finished import Body, FinishedGame, record_body, replay_body
+from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
+from pedro.server.lifecycle import (
+    DEFAULT_TIMEOUT,
+    REFUSED_WHILE_DRAINING,
+    RESTART_CLOSE_CODE,
+    RESTART_MESSAGE,
+    RESTARTING,
+    DrainGuard,
+    Lifecycle,
+)
+from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.listener import Listener
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TITLE_CHARS,
     Act,
     ClaimSeat,
     CreateTable,
@@ -42,11 +60,12 @@ from pedro.server.protocol import (
     Ping,
     ProtocolError,
     explain,
+    load_json,
     parse_client_message,
 )
-from pedro.server.replay_frames import replay_frames
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
+from pedro.server.workers import WorkerError, Workers
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
@@ -67,6 +86,15 @@ class ServerSettings:
     database: str
     away_seconds: float = 60.0
     bot_delay: float = 0.8
+    limits: Limits = field(default_factory=Limits)
+    #: processes that build finished games' records and replays (0: threads, for tests)
+    worker_processes: int = 1
+    #: the most bytes of built records and replays kept (gzip-compressed)
+    body_cache_bytes: int = 64 * 2**20
+    #: build a game's replay and record when it ends, before anyone asks
+    prebuild_replays: bool = True
+    #: seconds a graceful shutdown waits for the tables, then for the clients
+    shutdown_timeout: float = DEFAULT_TIMEOUT
 
 
 class TableRegistry:
@@ -100,13 +128,18 @@ class TableRegistry:
         room = self.rooms.get(table_id)
         if room is None and len(table_id) <= 40:
             row = await self.store.load_table(table_id)
+            # replaying a long game takes a while: in a thread, so the loop serves on meanwhile
+            restored = await asyncio.to_thread(self._restore, row) if row is not None else None
             room = self.rooms.get(table_id)  # loaded by another request meanwhile
-            if room is None and row is not None:
-                room = self._restore(row)
-                if room is not None:
-                    self.rooms[table_id] = room
-                    room.start()
+            if room is None and restored is not None:
+                room = self.rooms[table_id] = restored
+                room.start()
         return room
+
+    def detached(self, table_id: str) -> Room | None:
+        """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
+        row = self.store.store.load_table(table_id) if len(table_id) <= 40 else None
+        return self._restore(row) if row is not None else None
 
     async def add(self, row: TableRow) -> Room:
         await self.store.create_table(row)
@@ -144,6 +177,10 @@ class TableRegistry:
         for room in self.rooms.values():
             room.stop()
 
+    async def drain(self) -> None:
+        """Before a restart: every room finishes the change under way and stops its computer players."""
+        await asyncio.gather(*(room.drain() for room in list(self.rooms.values())))
+
 
 # ---------------------------------------------------------------------------- HTTP
 
@@ -162,16 +199,17 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY_BYTES:
             raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise _HttpError(400, "the request body is not JSON") from None
+        return load_json(body)
+    except ProtocolError as exc:
+        raise _HttpError(400, f"the request body is {exc}") from None
 
 
 class _HttpError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 def _registry(request: Request | WebSocket) -> TableRegistry:
@@ -225,6 +263,30 @@ async def variants_endpoint(request: Request) -> Response:
     return JSONResponse(request.app.state.variants_json)
 
 
+def _limits_json(limits: Limits) -> dict[str, int]:
+    """What clients may send and create: forms take their lengths from here, not from copies."""
+    return {
+        "name_chars": MAX_NAME_CHARS,
+        "title_chars": MAX_TITLE_CHARS,
+        "body_bytes": MAX_BODY_BYTES,
+        "message_bytes": MAX_MESSAGE_BYTES,
+        "tables_per_minute": limits.tables_per_minute,
+        "open_tables_per_client": limits.open_tables_per_client,
+        "computer_only_tables": limits.computer_only_tables,
+        "max_expert_samples": limits.max_expert_samples,
+    }
+
+
+async def limits_endpoint(request: Request) -> Response:
+    return JSONResponse(request.app.state.limits_json)
+
+
+def _client_address(request: Request) -> str:
+    """Who sent a request, as uvicorn resolved it: behind a proxy it trusts
+    (``--forwarded-allow-ips``), the forwarded address; else the peer's."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 async def tables_endpoint(request: Request) -> Response:
     registry = _registry(request)
     if request.method == "GET":
@@ -234,7 +296,17 @@ async def tables_endpoint(request: Request) -> Response:
         spec = CreateTable.model_validate(await _json_body(request))
     except ValidationError as exc:
         raise _HttpError(400, explain(exc, "see docs/server.md for the create-table request")) from None
-    row, secret = _new_table(spec)
+    creations: CreationLimits = request.app.state.creation_limits
+    row, secret = _new_table(spec, creations.limits)
+    client = _client_address(request)
+    try:
+        creations.check(client, row, registry.rooms)
+    except LimitError as exc:
+        log.info("table refused to %s: %s", client, exc.message)
+        retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        raise _HttpError(exc.status, exc.message, retry) from None
+    # counted before the commit is awaited, so that requests arriving meanwhile see it
+    creations.created(client, row.id)
     room = await registry.add(row)
     log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
     if secret is not None:
@@ -247,7 +319,7 @@ def _computers(row: TableRow) -> int:
     return sum(1 for s in row.seats if s.kind == "computer")
 
 
-def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
+def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]:
     if spec.variant not in VARIANTS:
         raise _HttpError(400, f"unknown variant {spec.variant!r}; variants are: {', '.join(VARIANTS)}")
     try:
@@ -269,7 +341,8 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
                 )
             try:
                 check_player(player)
-            except UnknownPlayerError as exc:
+                check_strength(player, limits)
+            except (UnknownPlayerError, LimitError) as exc:
                 raise _HttpError(400, f"seat {i}: {exc}") from None
             seats.append(SeatRow(i, "computer", player=player))
         else:
@@ -282,7 +355,7 @@ def _new_table(spec: CreateTable) -> tuple[TableRow, str | None]:
             humans = [s.seat for s in seats if s.kind == "human"]
             raise _HttpError(400, f"seat {spec.seat} is not a human seat; human seats: {humans or 'none'}")
         if spec.name is None:
-            raise _HttpError(400, "give your name to sit down (1 to 40 characters)")
+            raise _HttpError(400, f"give your name to sit down (1 to {MAX_NAME_CHARS} characters)")
         secret = secrets.token_urlsafe(24)
         seats[spec.seat].name = spec.name
         seats[spec.seat].secret_hash = hash_secret(secret)
@@ -323,38 +396,116 @@ async def claim_endpoint(request: Request) -> Response:
     return JSONResponse({"seat": claim.seat, "secret": secret})
 
 
-def _finished_record(room: Room) -> dict[str, Any]:
+async def _finished_game(request: Request) -> FinishedGame:
+    """The finished table of the request: 404 if there is none, 409 while its game goes on.
+
+    A table not loaded (a finished game nobody is at) is read and replayed in
+    a thread: a long game takes a while, and the event loop serves on.
+    """
+    registry = _registry(request)
+    table_id = request.path_params["table"]
+    room = registry.rooms.get(table_id)
+    if room is None:
+        room = await asyncio.to_thread(registry.detached, table_id)
+    if room is None:
+        raise _HttpError(404, "no such table (check the link)")
     try:
-        return room.record()
+        return room.finished_game()
     except RoomError as exc:
         raise _HttpError(409, exc.message) from None
 
 
+async def _finished_body(request: Request, kind: str) -> Body:
+    """A finished game's body, built once in a worker process and then kept (the game never changes)."""
+    return await _body(request.app.state, request.path_params["table"], kind, lambda: _finished_game(request))
+
+
+async def _body(
+    state: Any, table_id: str, kind: str, finished_game: Callable[[], Awaitable[FinishedGame]]
+) -> Body:
+    """``kind`` of a finished table from the cache, or built (once, however many ask at the same time)."""
+
+    async def make() -> Body:
+        start = time.perf_counter()
+        game = await finished_game()
+        read = time.perf_counter()
+        workers: Workers = state.workers
+        build = record_body if kind == "record" else replay_body
+        body = await workers.run(build, game)
+        log.info(
+            "table %s: %s of %d actions built: %d bytes, %d gzipped; read in %.2f s, built in %.2f s",
+            game.table_id,
+            kind,
+            len(game.actions),
+            body.size,
+            len(body.gzipped),
+            read - start,
+            time.perf_counter() - read,
+        )
+        return body
+
+    bodies: BodyCache = state.bodies
+    return await bodies.get((kind, table_id), make)
+
+
+class ReplayPrebuilder:
+    """Builds a game's replay and record as soon as it ends, so that the players who then ask for
+    them (most do) find them ready, however long the game was."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __call__(self, game: FinishedGame) -> None:
+        task = asyncio.get_running_loop().create_task(self._build(game))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _build(self, game: FinishedGame) -> None:
+        async def ready() -> FinishedGame:
+            return game
+
+        for kind in ("replay", "record"):
+            try:
+                await _body(self.state, game.table_id, kind, ready)
+            except WorkerError as exc:  # asked for again, it is built again
+                log.error("table %s: the %s could not be built ahead: %s", game.table_id, kind, exc)
+
+    async def stop(self) -> None:
+        """Let builds under way end (a worker is not stopped in the middle of one)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
 async def record_endpoint(request: Request) -> Response:
-    room = await _room(request)
-    record = _finished_record(room)
-    headers = {"Content-Disposition": f'attachment; filename="pedro-{room.rules.id}-{room.id[:8]}.json"'}
-    return JSONResponse(record, headers=headers)
+    return await body_response(request, await _finished_body(request, "record"))
 
 
 async def replay_endpoint(request: Request) -> Response:
-    room = await _room(request)
-    record = _finished_record(room)
-    frames = replay_frames(room.rules, room.row.seed, room.row.actions)
-    return JSONResponse({"table": room.summary(), "record": record, "frames": frames})
+    return await body_response(request, await _finished_body(request, "replay"))
+
+
+#: The page's ``<base>``, which every URL of the client is relative to.
+BASE_TAG = '<base href="/">'
 
 
 async def page_endpoint(request: Request) -> Response:
-    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
-
-
-async def health_endpoint(request: Request) -> Response:
-    return JSONResponse({"ok": True, "tables": len(_registry(request).rooms)})
+    """The one page, with its ``<base>`` at the root path, so the client works under a sub-path too."""
+    page: str = request.app.state.page
+    root = request.scope.get("root_path", "").rstrip("/")
+    if root:
+        page = page.replace(BASE_TAG, f'<base href="{html.escape(root, quote=True)}/">', 1)
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, _HttpError)
-    return _error(exc.status, exc.message)
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+
+
+async def worker_error_handler(request: Request, exc: Exception) -> Response:
+    return _error(503, f"{exc}; try again in a moment")
 
 
 async def store_error_handler(request: Request, exc: Exception) -> Response:
@@ -383,6 +534,8 @@ class WsClient:
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
         self.closing = False
+        #: the close code the writer sends once the queue is drained
+        self.close_code = 1008
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -402,9 +555,16 @@ class WsClient:
         self.room = None
         self.close()
 
-    def close(self) -> None:
+    def close(self, code: int = 1008) -> None:
+        if not self.closing:
+            self.close_code = code
         self.closing = True
         self.queue.put_nowait(None)
+
+    def restart(self, message: str) -> None:
+        """The server is restarting: say so, then close with 1012 so the client reconnects."""
+        self.send(json.dumps({"type": "restart", "message": message}))
+        self.close(RESTART_CLOSE_CODE)
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -421,15 +581,20 @@ class WsClient:
                 await self.websocket.send_text(text)
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
-                await self.websocket.close(code=1008 if self.closing else 1000)
+                await self.websocket.close(code=self.close_code if self.closing else 1000)
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     client = WsClient(websocket)
     writer = asyncio.create_task(client.writer())
-    room = await _registry(websocket).get(websocket.path_params["table"])
+    lifecycle: Lifecycle = websocket.app.state.lifecycle
+    lifecycle.connected(client, writer)
+    room = None if lifecycle.draining else await _registry(websocket).get(websocket.path_params["table"])
     try:
+        if lifecycle.draining:
+            client.restart(RESTART_MESSAGE)
+            return
         if room is None:
             client.error("not_found", "no such table (check the link)")
             client.close()
@@ -438,10 +603,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if lifecycle.draining:
+                client.error(RESTARTING, REFUSED_WHILE_DRAINING)
+                continue
             await _handle(client, room, message.get("text") or message.get("bytes") or "")
     except WebSocketDisconnect:
         pass
     finally:
+        lifecycle.disconnected(client)
         if client.room is not None:
             client.room.detach(client)
         if not client.closing:
@@ -510,13 +679,18 @@ def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
 
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.database)
+    lifecycle = Lifecycle(settings.shutdown_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         storage = AsyncStore(store)
-        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay))
-        app.state.registry = registry
+        prebuild = ReplayPrebuilder(app.state) if settings.prebuild_replays else None
+        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay, prebuild))
+        app.state.registry = lifecycle.registry = registry
+        app.state.probe = probe = DatabaseProbe(store)
+        workers = app.state.workers = Workers(settings.worker_processes)
+        app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         registry.load()
         listener = None
@@ -527,18 +701,27 @@ def create_app(settings: ServerSettings) -> Starlette:
         try:
             yield
         finally:
+            # under uvicorn (pedro serve) the drain has run already; under another server it runs here
+            await lifecycle.shutdown()
             heap.unsettle(thresholds)
             if listener is not None:
                 listener.stop()
             registry.stop()
-            storage.close()  # commits what is queued
+            if prebuild is not None:
+                await prebuild.stop()
+            workers.close()
+            probe.close()
+            storage.close()  # commits what is queued, then closes the store
+            log.info("stopped", extra={"event": "stopped"})
 
     routes = [
         Route("/", page_endpoint),
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
         Route("/healthz", health_endpoint),
+        Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
+        Route("/api/limits", limits_endpoint),
         Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
         Route("/api/tables/{table}", table_endpoint),
         Route("/api/tables/{table}/seats", claim_endpoint, methods=["POST"]),
@@ -550,11 +733,23 @@ def create_app(settings: ServerSettings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(DrainGuard, lifecycle=lifecycle)],
         exception_handlers={
             _HttpError: http_error_handler,
             StoreError: store_error_handler,
+            WorkerError: worker_error_handler,
             404: not_found_handler,
         },
     )
     app.state.variants_json = _variants_json()
+    app.state.limits_json = _limits_json(settings.limits)
+    app.state.creation_limits = CreationLimits(settings.limits)
+    app.state.lifecycle = lifecycle
+    app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app
+
+
+async def drain(app: Starlette) -> None:
+    """The graceful shutdown's first half (see ``lifecycle``): ``pedro serve`` runs it on SIGTERM."""
+    lifecycle: Lifecycle = app.state.lifecycle
+    await lifecycle.shutdown()

@@ -24,8 +24,9 @@ from pedro.engine.actions import ActionError, action_text, parse_action_text, pa
 from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
-from pedro.records import record_from_game
 from pedro.server.async_store import AsyncStore, committed
+from pedro.server.finished import FinishedGame
+from pedro.server.logs import fields
 from pedro.server.store import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
 from pedro.variants.options import make_ruleset
@@ -60,6 +61,8 @@ class Client(Protocol):
 class RoomSettings:
     away_seconds: float = 60.0
     bot_delay: float = 0.8
+    #: told of each game as it ends (the server builds its replay then)
+    game_over: Callable[[FinishedGame], None] | None = None
 
 
 @dataclass
@@ -107,6 +110,8 @@ class Room:
         #: held from an action's check to its announcement (the commit is awaited in between)
         self._lock = asyncio.Lock()
         self._wakeups: set[asyncio.TimerHandle] = set()
+        #: a stopped room starts no computer player again (the server is letting it go, or stopping)
+        self.stopped = False
 
     # ------------------------------------------------------------------ facts
 
@@ -160,7 +165,9 @@ class Room:
             s.away_since = None
             if old is not None and old is not client:
                 old.replaced()
-            log.info("table %s: seat %d connected", self.id, seat)
+            log.info(
+                "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
+            )
         client.seat = seat
         self.broadcast()
 
@@ -170,7 +177,12 @@ class Room:
         if seat is not None and self.seats[seat].client is client:
             self.seats[seat].client = None
             self.seats[seat].away_since = self.clock()
-            log.info("table %s: seat %d disconnected", self.id, seat)
+            log.info(
+                "table %s: seat %d disconnected",
+                self.id,
+                seat,
+                extra=fields(self.id, "seat_disconnected", seat),
+            )
             self._schedule_away_check()
             self.broadcast()
 
@@ -181,7 +193,7 @@ class Room:
         s.row.secret_hash = secret_hash
         s.away_since = self.clock()
         self._started = all(s.claimed for s in self.seats)
-        log.info("table %s: seat %d taken", self.id, seat)
+        log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         self.broadcast()
         self.kick()
 
@@ -241,6 +253,8 @@ class Room:
             self.store.mark_finished(self.id)
             self.row.finished = True
             log.info("table %s: game over", self.id)
+            if self.settings.game_over is not None:
+                self.settings.game_over(self.finished_game())
         self.broadcast()
         self.kick()
         if cancelled:
@@ -286,7 +300,7 @@ class Room:
 
     def kick(self) -> None:
         """Start the computer-player driver if a computer is to act and none is running."""
-        if self.computer_turn() and (self._driver is None or self._driver.done()):
+        if not self.stopped and self.computer_turn() and (self._driver is None or self._driver.done()):
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
@@ -316,7 +330,12 @@ class Room:
             except RoomError:
                 continue  # another server process moved first; caught up
             except StoreError as exc:
-                log.error("table %s: could not store a computer action (%s); retrying", self.id, exc)
+                log.error(
+                    "table %s: could not store a computer action (%s); retrying",
+                    self.id,
+                    exc,
+                    extra=fields(self.id, "store_failed", seat),
+                )
                 await asyncio.sleep(1.0)
 
     def _schedule_away_check(self) -> None:
@@ -339,10 +358,26 @@ class Room:
         self.kick()
 
     def stop(self) -> None:
+        self.stopped = True
         if self._driver is not None:
             self._driver.cancel()
         for handle in self._wakeups:
             handle.cancel()
+
+    async def drain(self) -> None:
+        """Stop for a restart, and return once the computer-player driver has ended and no
+        change is under way.
+
+        The driver is cancelled where it waits; a cancelled commit still finishes
+        (``committed`` shields it). Taking the lock waits for a client's action whose
+        commit is under way, so it is applied and announced before the clients are told
+        to reconnect.
+        """
+        self.stop()
+        if self._driver is not None and not self._driver.done():
+            await asyncio.wait([self._driver])
+        async with self._lock:
+            pass
 
     # ------------------------------------------------------------------ views
 
@@ -484,10 +519,21 @@ class Room:
         for client in clients:
             client.send(messages[client.seat])
 
-    def record(self) -> dict[str, Any]:
-        """The finished game's record; RoomError before the end (it would show hidden cards)."""
+    def finished_game(self) -> FinishedGame:
+        """What the finished game's record and replay are built from; RoomError before the end.
+
+        (A record or replay shows every hand, so they come at the end.)
+        """
         if not self.finished:
             raise RoomError(
                 "unfinished", "the game is not over; its record shows every hand, so it comes at the end"
             )
-        return record_from_game(self.state, [self._name(s) for s in range(self.rules.players)])
+        return FinishedGame(
+            table_id=self.id,
+            variant=self.row.variant,
+            options=dict(self.row.options),
+            seed=self.row.seed,
+            actions=tuple(self.row.actions),
+            names=tuple(self._name(s) for s in range(self.rules.players)),
+            summary=self.summary(),
+        )

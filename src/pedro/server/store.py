@@ -436,6 +436,14 @@ class Store:
                 row.actions.append(a.text)
         return list(tables.values())
 
+    def ping(self) -> None:
+        """A trivial query for the readiness check: the database answers and holds pedro's tables."""
+        try:
+            with self.engine.connect() as c:
+                c.execute(select(tables_table.c.id).limit(1)).all()
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+
     def close(self) -> None:
         with self._write_lock:
             if self._writer is not None:

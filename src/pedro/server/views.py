@@ -25,6 +25,7 @@ from pedro.observation_json import (
     private_json,
     public_json,
     rules_json,
+    sheet_row_json,
     words,
 )
 
@@ -39,6 +40,7 @@ __all__ = [
     "private_json",
     "public_json",
     "rules_json",
+    "sheet_row_json",
     "trick_json",
     "words",
 ]

@@ -4,9 +4,16 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { h, fill } from "./dom.js";
 
+/** The address's path below the page's base (the server's root path, "/" unless served under a sub-path). */
+function pagePath() {
+  const base = new URL(document.baseURI).pathname;
+  const path = location.pathname.startsWith(base) ? `/${location.pathname.slice(base.length)}` : location.pathname;
+  return path.replace(/\/+$/, "") || "/";
+}
+
 function route() {
   const root = document.getElementById("app");
-  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const path = pagePath();
   let m;
   if (path === "/") {
     document.body.dataset.page = "lobby";
@@ -19,7 +26,7 @@ function route() {
     replayPage(root, decodeURIComponent(m[1]));
   } else {
     document.body.dataset.page = "missing";
-    fill(root, h("section", { class: "box" }, h("h1", { text: "No such page" }), h("p", {}, h("a", { href: "/", text: "Go to the lobby" }))));
+    fill(root, h("section", { class: "box" }, h("h1", { text: "No such page" }), h("p", {}, h("a", { href: "./", text: "Go to the lobby" }))));
   }
 }
 

@@ -3,6 +3,7 @@ import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { saveSeat, saveName } from "./storage.js";
 import { humanize } from "./text.js";
+import { limitLength } from "./limits.js";
 
 /** Options drawn outside the house-rules list: they shape the form itself. */
 const PROMINENT = new Set(["target", "players", "partnerships"]);
@@ -38,7 +39,7 @@ export function createForm(catalog, nameInput) {
   const seatsBox = h("fieldset", { class: "seats" });
   const rules = h("div", { class: "rules-list" });
   const rulesCount = h("span", { class: "muted" });
-  const title = h("input", { type: "text", name: "title", maxLength: 60, attrs: { placeholder: "e.g. Friday night" } });
+  const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: "e.g. Friday night" } }), "title_chars");
   const listed = h("input", { type: "checkbox", name: "listed", checked: true });
   const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
   const submit = h("button", { type: "submit", class: "primary", text: "Create the table" });
@@ -236,10 +237,10 @@ export function createForm(catalog, nameInput) {
     };
     submit.disabled = true;
     try {
-      const answer = await api("/api/tables", { method: "POST", body });
+      const answer = await api("api/tables", { method: "POST", body });
       if (name) saveName(name);
       if (answer.secret && answer.seat !== null && answer.seat !== undefined) saveSeat(answer.table, answer.seat, answer.secret, name);
-      location.href = answer.url || `/t/${encodeURIComponent(answer.table)}`;
+      location.href = `t/${encodeURIComponent(answer.table)}`;
     } catch (err) {
       error.textContent = err.message;
       submit.disabled = false;

@@ -3,19 +3,22 @@ import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
+import { limitLength } from "./limits.js";
 import { optionsText } from "./text.js";
 
 const REFRESH_MS = 4000;
 
 export function lobbyPage(root) {
   document.title = "Pedro — lobby";
-  const nameInput = h("input", {
-    type: "text",
-    name: "player-name",
-    maxLength: 40,
-    value: loadName(),
-    attrs: { placeholder: "Your name", autocomplete: "nickname", "aria-label": "your name" },
-  });
+  const nameInput = limitLength(
+    h("input", {
+      type: "text",
+      name: "player-name",
+      value: loadName(),
+      attrs: { placeholder: "Your name", autocomplete: "nickname", "aria-label": "your name" },
+    }),
+    "name_chars",
+  );
   nameInput.addEventListener("change", () => saveName(nameInput.value.trim()));
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: "Loading tables…" }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
@@ -26,7 +29,7 @@ export function lobbyPage(root) {
     h(
       "header",
       { class: "topbar" },
-      h("a", { href: "/", class: "home", text: "♠ Pedro" }),
+      h("a", { href: "./", class: "home", text: "♠ Pedro" }),
       h("div", { class: "heading" }, h("h1", { class: "title", text: "Lobby" }), h("span", { class: "subtitle muted", text: "Cinch, Pidro, King Pedro and friends" })),
     ),
     h("div", { class: "lobby" },
@@ -38,7 +41,7 @@ export function lobbyPage(root) {
 
   const refresh = async () => {
     try {
-      const { tables } = await api("/api/tables");
+      const { tables } = await api("api/tables");
       tablesError.textContent = "";
       fill(tablesBox, tables.length ? tables.map((t) => tableCard(t, nameInput, tablesError)) : h("p", { class: "muted", text: "No open table right now — create one below." }));
     } catch (err) {
@@ -51,18 +54,19 @@ export function lobbyPage(root) {
     if (!document.hidden) refresh();
   }, REFRESH_MS);
 
-  api("/api/variants")
+  api("api/variants")
     .then((catalog) => fill(formBox, createForm(catalog, nameInput)))
     .catch((err) => fill(formBox, h("p", { class: "form-error", text: err.message })));
 }
 
 function tableCard(t, nameInput, errorEl) {
   const mine = loadSeat(t.id);
-  const url = `/t/${encodeURIComponent(t.id)}`;
+  const url = `t/${encodeURIComponent(t.id)}`;
   const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
   const seats = t.seats.map((s) => {
-    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), h("span", { text: s.name || `computer (${s.player})` }));
-    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), h("span", { text: s.name || "taken" }));
+    const label = (text) => h("span", { class: "chip-name", text, attrs: { title: text } });
+    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(s.name || `computer (${s.player})`));
+    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), label(s.name || "taken"));
     if (mine) return h("li", { class: "seat-chip free" }, num(s), "free");
     return h(
       "li",
@@ -83,7 +87,7 @@ function tableCard(t, nameInput, errorEl) {
     h(
       "div",
       { class: "tc-head" },
-      h("h3", { text: t.title || t.name }),
+      h("h3", { text: t.title || t.name, attrs: { title: t.title || t.name } }),
       h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.phase === "waiting" ? " · waiting for players" : ` · hand ${t.hand_index + 1}`}` }),
     ),
     h("p", { class: "muted small", text: `to ${t.target} · ${optionsText(t.options, ["target"])}` }),
@@ -106,9 +110,9 @@ async function claim(tableId, seat, nameInput, errorEl, button) {
   }
   button.disabled = true;
   try {
-    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name } });
+    const answer = await api(`api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name } });
     saveSeat(tableId, answer.seat, answer.secret, name);
-    location.href = `/t/${encodeURIComponent(tableId)}`;
+    location.href = `t/${encodeURIComponent(tableId)}`;
   } catch (err) {
     errorEl.textContent = err.message;
     button.disabled = false;

@@ -36,11 +36,16 @@ export async function api(path, { method = "GET", body } = {}) {
 const PING_EVERY_MS = 20000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 5000;
+/** Close code 1012, "service restart": the server is restarting, perhaps as another process. */
+const SERVICE_RESTART = 1012;
+/** After a restart every page reconnects at once: each waits a random part of this first. */
+const RESTART_SPREAD_MS = 1500;
 
 /**
  * The table's WebSocket. `hello()` returns the first message to send on every (re)connection
  * (join with the secret, or watch), so a dropped connection comes back as the same seat.
- * Callbacks: onMessage(msg), onStatus("connecting"|"open"|"reconnecting"|"closed").
+ * Callbacks: onMessage(msg), onStatus("connecting"|"open"|"reconnecting"|"restarting"|"closed");
+ * "restarting" (the server said it is restarting) lasts until the server takes us back.
  */
 export class TableSocket {
   constructor(tableId, { hello, onMessage, onStatus }) {
@@ -53,11 +58,14 @@ export class TableSocket {
     this.ws = null;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.restarting = false;
   }
 
+  /** ws(s)://…/ws/{table} below the page's base, so a server under a sub-path works too. */
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+    const url = new URL(`ws/${encodeURIComponent(this.tableId)}`, document.baseURI);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    return url.href;
   }
 
   start() {
@@ -70,6 +78,7 @@ export class TableSocket {
     clearTimeout(this.retryTimer);
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    let restartAnnounced = false;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       ws.send(JSON.stringify(this.hello()));
@@ -87,16 +96,31 @@ export class TableSocket {
       // only a welcome proves the server took us back; until then keep the backoff growing
       if (msg.type === "welcome") {
         this.retryMs = FIRST_RETRY_MS;
+        this.restarting = false;
         this.onStatus("open");
+      }
+      if (msg.type === "restart") {
+        // the server is going away and will close this socket with 1012: say so, then reconnect
+        restartAnnounced = true;
+        this.restarting = true;
+        this.onStatus("restarting");
+        return;
       }
       this.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== this.ws || this.stopped) return;
       clearInterval(this.pingTimer);
       this.ws = null;
-      this.onStatus("reconnecting");
-      this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+      let delay = this.retryMs;
+      if (event.code === SERVICE_RESTART || restartAnnounced) {
+        // every page of the server comes back at once: spread them out (the backoff still grows
+        // if the new process is not up yet)
+        this.restarting = true;
+        delay += Math.random() * RESTART_SPREAD_MS;
+      }
+      this.onStatus(this.restarting ? "restarting" : "reconnecting");
+      this.retryTimer = setTimeout(() => this.open(), delay);
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     });
     // an error is always followed by close, which schedules the retry

@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
 import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
 import { optionsText } from "./text.js";
+import { expandFrames } from "./replayframes.js";
 
 export async function replayPage(root, tableId) {
   document.title = "Replay — Pedro";
@@ -14,19 +15,19 @@ export async function replayPage(root, tableId) {
     h(
       "header",
       { class: "topbar" },
-      h("a", { href: "/", class: "home", text: "♠ Pedro" }),
+      h("a", { href: "./", class: "home", text: "♠ Pedro" }),
       h("div", { class: "heading" }, h("h1", { class: "title", text: "Replay" }), h("span", { class: "subtitle muted" })),
     ),
     body,
   );
   let data;
   try {
-    data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+    data = await api(`api/tables/${encodeURIComponent(tableId)}/replay`);
   } catch (err) {
     const why = err.status === 409 ? "This game is not finished yet, so it cannot be replayed (that would show hidden cards)." : err.message;
     fill(
       body,
-      h("section", { class: "box" }, h("p", { class: "form-error", text: why }), err.status === 409 ? h("p", { class: "muted small", text: err.message }) : null, h("p", { class: "buttons" }, err.status === 409 ? h("a", { class: "button", href: `/t/${encodeURIComponent(tableId)}`, text: "Go to the table" }) : null, h("a", { class: "button quiet", href: "/", text: "Lobby" }))),
+      h("section", { class: "box" }, h("p", { class: "form-error", text: why }), err.status === 409 ? h("p", { class: "muted small", text: err.message }) : null, h("p", { class: "buttons" }, err.status === 409 ? h("a", { class: "button", href: `t/${encodeURIComponent(tableId)}`, text: "Go to the table" }) : null, h("a", { class: "button quiet", href: "./", text: "Lobby" }))),
     );
     return;
   }
@@ -56,7 +57,7 @@ class ReplayViewer {
     this.root = root;
     this.body = body;
     this.id = tableId;
-    this.frames = data.frames;
+    this.frames = expandFrames(data.frames);
     this.record = data.record || {};
     this.summary = data.table || {};
     this.table = tableOf(this.summary, this.record);

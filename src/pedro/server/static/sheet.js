@@ -108,13 +108,13 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
       { class: "links" },
       h("a", {
         class: "button",
-        href: `/api/tables/${encodeURIComponent(tableId)}/record`,
+        href: `api/tables/${encodeURIComponent(tableId)}/record`,
         attrs: { download: `pedro-${tableId}.json` },
         dataset: { testid: "download" },
         text: "Download the record",
       }),
-      replayLink ? h("a", { class: "button", href: `/replay/${encodeURIComponent(tableId)}`, text: "Replay the game" }) : null,
-      h("a", { class: "button quiet", href: "/", text: "Back to the lobby" }),
+      replayLink ? h("a", { class: "button", href: `replay/${encodeURIComponent(tableId)}`, text: "Replay the game" }) : null,
+      h("a", { class: "button quiet", href: "./", text: "Back to the lobby" }),
     ),
   );
 }

@@ -6,6 +6,7 @@ import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tablev
 import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
 import { Controls } from "./controls.js";
 import { optionsText } from "./text.js";
+import { limitLength } from "./limits.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -29,7 +30,7 @@ class TablePage {
   }
 
   build() {
-    const inviteUrl = `${location.origin}/t/${encodeURIComponent(this.id)}`;
+    const inviteUrl = new URL(`t/${encodeURIComponent(this.id)}`, document.baseURI).href;
     this.el = {
       title: h("h1", { class: "title", text: "Table" }),
       subtitle: h("span", { class: "subtitle muted" }),
@@ -55,7 +56,7 @@ class TablePage {
       h(
         "header",
         { class: "topbar" },
-        h("a", { href: "/", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
+        h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
         this.el.conn,
       ),
@@ -88,13 +89,13 @@ class TablePage {
   async refreshJoin(message) {
     let summary;
     try {
-      summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+      summary = await api(`api/tables/${encodeURIComponent(this.id)}`);
     } catch (err) {
       if (err.status === 404) clearInterval(this.seatRefresh);
-      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
       return;
     }
-    this.el.title.textContent = summary.title || summary.name || "Table";
+    this.el.title.textContent = this.el.title.title = summary.title || summary.name || "Table";
     this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}to ${summary.target}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
@@ -104,7 +105,7 @@ class TablePage {
     const typed = nameInput ? nameInput.value : loadName();
     const chosen = this.el.join.querySelector("input[name=seat]:checked");
     const errorText = message ?? (this.el.join.querySelector(".form-error") || {}).textContent ?? "";
-    const name = h("input", { name: "name", type: "text", value: typed, maxLength: 40, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } });
+    const name = limitLength(h("input", { name: "name", type: "text", value: typed, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } }), "name_chars");
     const seatChoices = free.map((s, i) =>
       h(
         "label",
@@ -136,7 +137,7 @@ class TablePage {
       h("p", { class: "muted", text: `${summary.name} · to ${summary.target} · ${optionsText(summary.options, ["target"])}` }),
       seatsList,
       summary.finished
-        ? h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
+        ? h("p", {}, h("a", { class: "button", href: `replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
         : free.length
           ? form
           : h("p", { class: "muted", text: "No free seat at this table." }),
@@ -163,7 +164,7 @@ class TablePage {
     const seat = Number(seatInput.value);
     form.querySelector("button[type=submit]").disabled = true;
     try {
-      const answer = await api(`/api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
+      const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
       saveSeat(this.id, answer.seat, answer.secret, name);
       this.hideJoin();
       this.connect({ type: "join", secret: answer.secret });
@@ -197,7 +198,11 @@ class TablePage {
   }
 
   onStatus(status) {
-    const text = { connecting: "connecting…", reconnecting: "reconnecting…" }[status];
+    const text = {
+      connecting: "connecting…",
+      reconnecting: "reconnecting…",
+      restarting: "the server is restarting; reconnecting…",
+    }[status];
     this.el.conn.textContent = text || "";
     this.el.conn.className = `conn ${status}`;
     document.body.dataset.connection = status;
@@ -234,7 +239,7 @@ class TablePage {
     if (msg.code === "not_found") {
       this.stopSocket();
       this.clearTable();
-      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
       this.el.join.hidden = false;
       return;
     }
@@ -334,7 +339,7 @@ class TablePage {
     const started = state.started !== false;
     const holdLastTrick = Date.now() < (this.handEndUntil || 0);
     const view = { table, seats, game, you, started, holdLastTrick };
-    this.el.title.textContent = table.title || table.name;
+    this.el.title.textContent = this.el.title.title = table.title || table.name;
     this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
     const myTurn = started && you !== null && you !== undefined && game.turn === you && !!game.legal;
     document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.name} — Pedro`;

@@ -1,0 +1,87 @@
+"""Where costly requests run: worker processes, so the event loop keeps serving every table meanwhile.
+
+A thread would free the event loop but not the interpreter: pure Python
+work in a thread holds the GIL, and the loop then waits for it at every
+step of every request (a few milliseconds each, many times per request).
+A worker process shares nothing with the server. It is started on the first
+costly request (``spawn``: a fresh interpreter, never a fork of the running
+server) and kept for the next ones. A worker ends with the server, also
+when the server is killed and cannot stop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+log = logging.getLogger("pedro.server")
+
+T = TypeVar("T")
+A = TypeVar("A")
+
+
+class WorkerError(RuntimeError):
+    """A worker process died (killed, or out of memory) before it answered."""
+
+
+class Workers:
+    """Run plain functions in worker processes; ``processes=0`` runs them in threads of this process.
+
+    Threads are for tests, which replace a function in this process, and for
+    a platform without worker processes; the server uses processes.
+    """
+
+    def __init__(self, processes: int) -> None:
+        if processes < 0:
+            raise ValueError("the number of worker processes is 0 or more")
+        self.processes = processes
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor | None:
+        if self.processes == 0:
+            return None  # the loop's default thread pool
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    async def run(self, function: Callable[[A], T], argument: A) -> T:
+        """``function(argument)`` in a worker; both must pickle (a module-level function, plain values)."""
+        executor = self._executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, function, argument)
+        except BrokenProcessPool:
+            log.error("a worker process died; the workers are restarted")
+            if self._pool is executor and executor is not None:
+                self._pool = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise WorkerError("a worker process stopped before it answered") from None
+
+    def close(self) -> None:
+        """Stop the workers (waiting for a job already running: no process outlives the server)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _worker_start(server: int) -> None:
+    """In a new worker: leave Ctrl-C to the server, which stops its workers, and end when it is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)  # the server was killed: nobody is waiting for this worker's answers
+
+    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()

@@ -1,0 +1,80 @@
+"""Long titles and names never widen a page: one long word is cut with an ellipsis, not scrolled to.
+
+The lobby once grew to 2,104 px for a table titled with one 100-character word.
+The forms take their length limits from ``/api/limits``, the numbers the server enforces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.e2e.driver import HUMAN, Player, computer, create_table
+from tests.serving import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (375, 1280)
+
+
+def limits(server: ServerProcess) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(f"{server.url}/api/limits", timeout=10).json()
+    return answer
+
+
+def overflow(player: Player) -> list[str]:
+    """Where the page is wider than its window: the document, and any element past its right edge."""
+    found: list[str] = player.page.evaluate(
+        """() => {
+          const width = window.innerWidth;
+          const out = [];
+          const doc = document.documentElement.scrollWidth;
+          if (doc > width) out.push(`document ${doc} px wide in a ${width} px window`);
+          for (const el of document.querySelectorAll("body *")) {
+            const r = el.getBoundingClientRect();
+            const name = `${el.tagName}.${el.className}`;
+            if (r.width && r.right > width + 0.5) out.push(`${name} ends at ${r.right}`);
+          }
+          return out.slice(0, 10);
+        }"""
+    )
+    return found
+
+
+def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    allowed = limits(server)
+    assert allowed["title_chars"] >= 100, allowed
+    title = "W" * 100  # one word: nothing to break it at
+    name = "N" * allowed["name_chars"]
+    table = create_table(server.url, [HUMAN, HUMAN, computer(), computer()], name=name, title=title)
+    for width in WIDTHS:
+        visitor = players(f"visitor-{width}", viewport={"width": width, "height": 800})
+        visitor.goto("/")
+        heading = visitor.page.locator(f'[data-table="{table["table"]}"] h3')
+        heading.wait_for()
+        assert heading.inner_text() == title, "the lobby shows the title, cut only by the eye"
+        assert heading.get_attribute("title") == title, "the whole title is one hover away"
+        cut = heading.evaluate("e => e.scrollWidth > e.clientWidth")
+        assert cut, "a title wider than its card is ellipsized"
+        screenshot(visitor.page, f"lobby-long-title-{width}")
+        assert overflow(visitor) == [], f"lobby at {width} px"
+        # the form takes its lengths from the server: one limit, not two
+        assert visitor.page.get_by_label("Title").evaluate("e => e.maxLength") == allowed["title_chars"]
+        assert visitor.page.get_by_label("your name").evaluate("e => e.maxLength") == allowed["name_chars"]
+
+        for path in (table["url"], f"{table['url']}?watch"):  # the join panel, then the table itself
+            visitor.goto(path)
+            visitor.page.locator("h1.title").filter(has_text=title).wait_for()
+            if path.endswith("?watch"):
+                visitor.page.locator("[data-seat] .name").filter(has_text=name).first.wait_for()
+            else:
+                visitor.page.locator(".seat-list").filter(has_text=name).wait_for()
+                field = visitor.page.locator("input[name=name]")
+                assert field.evaluate("e => e.maxLength") == allowed["name_chars"]
+            screenshot(visitor.page, f"table-long-title-{width}{'-watch' if 'watch' in path else ''}")
+            assert overflow(visitor) == [], f"{path} at {width} px"

@@ -1,0 +1,369 @@
+"""Records and replays of finished games: built off the event loop, once, kept, and served compressed.
+
+A slow build is made by replacing the build function with one that waits for
+the test's word (the app then runs with ``worker_processes=0``: threads of the test's
+process, which see the replaced function); nothing here depends on how fast
+the machine is. One test runs the real worker process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+from starlette.testclient import TestClient
+from tests.server.client_helpers import create_table, running_server, seats_spec
+from tests.server.replay_helpers import computer_game, expand_frames
+
+from pedro.records import record_from_game, replay
+from pedro.server import app as app_module
+from pedro.server.body_cache import BodyCache
+from pedro.server.compressed import accepts_gzip
+from pedro.server.finished import Body, FinishedGame, replay_body
+from pedro.server.store import SeatRow, Store, TableRow
+from pedro.server.workers import WorkerError
+from pedro.variants.options import make_ruleset
+
+#: how long a test waits for something that must happen at once (a generous bound, not a measure)
+PATIENCE = 20.0
+
+
+def store_finished_game(tmp_path: Path, variant: str = "cinch", seed: str = "served") -> str:
+    """A finished game of computer players written to the database the test server will open."""
+    rules = make_ruleset(variant, {})
+    actions = computer_game(rules, seed)
+    store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+    store.migrate()
+    row = TableRow(
+        id=secrets.token_urlsafe(16),
+        title="done",
+        variant=rules.id,
+        options={},
+        seed=seed,
+        listed=False,
+        created_at=datetime.now(UTC),
+        seats=[SeatRow(s, "computer", player="basic") for s in range(rules.players)],
+    )
+    store.create_table(row)
+    for seq, text in enumerate(actions):
+        store.append_action(row.id, seq, text)
+    store.set_finished(row.id)
+    store.close()
+    return row.id
+
+
+def bodies(client: TestClient) -> BodyCache:
+    cache: BodyCache = client.app.state.bodies  # type: ignore[attr-defined]
+    return cache
+
+
+def in_thread(call: Callable[[], httpx.Response]) -> tuple[threading.Thread, list[httpx.Response]]:
+    """Run a request in a thread of its own; its response lands in the list."""
+    out: list[httpx.Response] = []
+    thread = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    thread.start()
+    return thread, out
+
+
+class HeldBuild:
+    """Stands for ``replay_body``: counts its calls and waits for ``release`` before building."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.calls = 0
+
+    def __call__(self, game: FinishedGame) -> Body:
+        self.calls += 1
+        self.started.set()
+        assert self.release.wait(PATIENCE), "the test never released the build"
+        return replay_body(game)
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldBuild]:
+    build = HeldBuild()
+    monkeypatch.setattr(app_module, "replay_body", build)
+    yield build
+    build.release.set()  # a failed test leaves no build waiting
+
+
+@pytest.fixture
+def finished(tmp_path: Path) -> str:
+    return store_finished_game(tmp_path)
+
+
+@pytest.fixture
+def threaded(tmp_path: Path, finished: str) -> Iterator[TestClient]:
+    """The app with builds in threads of this process (so a replaced build function is seen)."""
+    with running_server(tmp_path, worker_processes=0) as client:
+        yield client
+
+
+# ---------------------------------------------------------------------------- off the loop, once
+
+
+def test_the_server_answers_while_a_replay_is_built(
+    threaded: TestClient, finished: str, held: HeldBuild
+) -> None:
+    fetch, replayed = in_thread(lambda: threaded.get(f"/api/tables/{finished}/replay"))
+    assert held.started.wait(PATIENCE)
+    # the build is held: were it on the event loop, nothing else could be answered now
+    health, answered = in_thread(lambda: threaded.get("/healthz"))
+    health.join(PATIENCE)
+    assert answered and answered[0].status_code == 200, "/healthz waited for the replay's build"
+    table, summary = in_thread(lambda: threaded.get(f"/api/tables/{finished}"))
+    table.join(PATIENCE)
+    assert summary and summary[0].json()["finished"] is True
+    assert not replayed, "the replay was answered before its build finished"
+    held.release.set()
+    fetch.join(PATIENCE)
+    assert replayed and replayed[0].status_code == 200
+    assert held.calls == 1
+
+
+def test_concurrent_fetches_of_a_replay_share_one_build(
+    threaded: TestClient, finished: str, held: HeldBuild, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = bodies(threaded)
+    asked: list[object] = []
+    real_get = cache.get
+
+    async def counted_get(key: Any, build: Any) -> Body:
+        asked.append(key)
+        return await real_get(key, build)
+
+    monkeypatch.setattr(cache, "get", counted_get)
+    fetches = [in_thread(lambda: threaded.get(f"/api/tables/{finished}/replay")) for _ in range(5)]
+    deadline = time.monotonic() + PATIENCE
+    while len(asked) < 5 and time.monotonic() < deadline:  # every request waits on the cache
+        time.sleep(0.01)
+    assert len(asked) == 5 and held.started.wait(PATIENCE)
+    held.release.set()
+    answers = []
+    for thread, out in fetches:
+        thread.join(PATIENCE)
+        assert out and out[0].status_code == 200
+        answers.append(out[0].content)
+    assert held.calls == 1, f"{held.calls} builds for 5 concurrent requests"
+    assert len(set(answers)) == 1
+    # and later requests are served from the cache
+    assert threaded.get(f"/api/tables/{finished}/replay").content == answers[0]
+    assert held.calls == 1 and cache.builds == 1
+
+
+def test_a_request_that_gives_up_does_not_stop_the_build(
+    threaded: TestClient, finished: str, held: HeldBuild
+) -> None:
+    cache = bodies(threaded)
+    key = ("replay", finished)
+
+    async def give_up() -> None:
+        waiting = asyncio.ensure_future(cache.get(key, lambda: _never()))
+        await asyncio.sleep(0)
+        waiting.cancel()
+
+    fetch, replayed = in_thread(lambda: threaded.get(f"/api/tables/{finished}/replay"))
+    assert held.started.wait(PATIENCE)
+    threaded.portal.call(give_up)  # type: ignore[union-attr]
+    held.release.set()
+    fetch.join(PATIENCE)
+    assert replayed and replayed[0].status_code == 200 and held.calls == 1
+
+
+async def _never() -> Body:
+    raise AssertionError("a second build was started for a key already being built")
+
+
+def test_a_stored_finished_game_is_replayed_without_loading_its_table(tmp_path: Path, finished: str) -> None:
+    with running_server(tmp_path) as client:  # the worker process, as the server runs it
+        registry = client.app.state.registry  # type: ignore[attr-defined]
+        assert finished not in registry.rooms  # a finished table is not loaded at start
+        response = client.get(f"/api/tables/{finished}/replay")
+        assert response.status_code == 200, response.text
+        assert finished not in registry.rooms, "the replay loaded the table for good"
+        body = response.json()
+        record = body["record"]
+        result = replay(record)
+        assert result.finished and body["table"]["id"] == finished and body["table"]["finished"]
+        frames = expand_frames(body["frames"])
+        assert len(frames) == sum(len(h["actions"]) for h in record["hands"]) + 1
+        assert frames[-1]["game"]["phase"] == "over"
+        assert frames[-1]["game"]["sheet"][-1]["score"] == list(result.state.scores)
+        assert record_from_game(result.state, record["names"]) == record
+
+        downloaded = client.get(f"/api/tables/{finished}/record")
+        assert downloaded.status_code == 200 and downloaded.json() == record
+        assert downloaded.headers["content-disposition"] == (
+            f'attachment; filename="pedro-cinch-{finished[:8]}.json"'
+        )
+        for _ in range(3):
+            assert client.get(f"/api/tables/{finished}/record").json() == record
+            assert client.get(f"/api/tables/{finished}/replay").content == response.content
+        assert bodies(client).builds == 2  # one record, one replay
+        assert len(bodies(client)) == 2
+
+
+# ---------------------------------------------------------------------------- compressed
+
+
+def _raw(client: TestClient, path: str, accept: str) -> tuple[httpx.Headers, bytes]:
+    """The response's headers and bytes as sent (not decoded by the client)."""
+    with client.stream("GET", path, headers={"Accept-Encoding": accept}) as response:
+        assert response.status_code == 200
+        return response.headers, b"".join(response.iter_raw())
+
+
+@pytest.mark.parametrize("path", ["replay", "record"])
+def test_gzip_is_served_when_accepted_and_plain_json_otherwise(
+    threaded: TestClient, finished: str, path: str
+) -> None:
+    url = f"/api/tables/{finished}/{path}"
+    headers, sent = _raw(threaded, url, "gzip, deflate, br")
+    assert headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in headers["vary"].lower()
+    assert int(headers["content-length"]) == len(sent)
+    value = orjson.loads(gzip.decompress(sent))
+    assert headers["content-type"] == "application/json"
+    for refused in ("identity", "gzip;q=0, identity", "br", ""):
+        plain_headers, plain = _raw(threaded, url, refused)
+        assert "content-encoding" not in plain_headers, refused
+        assert "accept-encoding" in plain_headers["vary"].lower()
+        assert int(plain_headers["content-length"]) == len(plain)
+        assert orjson.loads(plain) == value
+    assert len(sent) < len(plain)
+
+
+def test_which_accept_encoding_headers_allow_gzip() -> None:
+    allowing = [
+        "gzip",
+        "deflate, gzip",
+        "gzip;q=0.5",
+        "br;q=1.0, GZIP;q=0.1",
+        "*",
+        "x-gzip",
+        "identity, *;q=1",
+    ]
+    refusing = ["", "identity", "br, deflate", "gzip;q=0", "gzip;q=0.0, *", "*;q=0", "gzip;q=nonsense"]
+    assert [h for h in allowing if not accepts_gzip(h)] == []
+    assert [h for h in refusing if accepts_gzip(h)] == []
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+def test_unfinished_and_unknown_games_are_refused_and_nothing_is_built(threaded: TestClient) -> None:
+    table = create_table(threaded, seats=seats_spec("human", "basic", "basic", "basic"))["table"]
+    for path in ("record", "replay"):
+        response = threaded.get(f"/api/tables/{table}/{path}")
+        assert response.status_code == 409 and "not over" in response.json()["error"]
+        missing = threaded.get(f"/api/tables/{'x' * 22}/{path}")
+        assert missing.status_code == 404 and missing.json() == {"error": "no such table (check the link)"}
+        assert threaded.get(f"/api/tables/{'y' * 300}/{path}").status_code == 404
+    assert bodies(threaded).builds == 0 and len(bodies(threaded)) == 0
+
+
+def test_a_worker_that_died_is_a_503_and_the_next_request_builds_again(
+    threaded: TestClient, finished: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def dies(game: FinishedGame) -> Body:
+        raise WorkerError("a worker process stopped before it answered")
+
+    monkeypatch.setattr(app_module, "replay_body", dies)
+    response = threaded.get(f"/api/tables/{finished}/replay")
+    assert response.status_code == 503 and "try again" in response.json()["error"]
+    monkeypatch.setattr(app_module, "replay_body", replay_body)
+    assert threaded.get(f"/api/tables/{finished}/replay").status_code == 200
+
+
+# ---------------------------------------------------------------------------- the cache
+
+
+def _body(size: int, tag: int = 0) -> Body:
+    return Body(bytes([tag]) * size, size)
+
+
+def test_the_cache_keeps_the_most_recently_used_bodies_within_its_bytes() -> None:
+    async def run() -> None:
+        cache = BodyCache(max_bytes=100)
+
+        def built(body: Body) -> Callable[[], Any]:
+            async def build() -> Body:
+                return body
+
+            return build
+
+        a, b, c = _body(40, 1), _body(40, 2), _body(40, 3)
+        assert await cache.get("a", built(a)) is a
+        assert await cache.get("b", built(b)) is b
+        assert await cache.get("a", built(_body(40, 9))) is a  # kept: not built again, and now recent
+        assert await cache.get("c", built(c)) is c  # 120 bytes: "b", the least recently used, goes
+        assert cache.bytes == 80 and len(cache) == 2
+        assert await cache.get("b", built(_body(40, 7))) != b
+        huge = _body(101)
+        assert await cache.get("huge", built(huge)) is huge  # served, but larger than the cache
+        assert len(cache) == 2 and cache.bytes == 80
+        assert cache.builds == 5
+
+    asyncio.run(run())
+
+
+def test_a_failed_build_reaches_every_waiter_and_is_not_kept() -> None:
+    async def run() -> None:
+        cache = BodyCache(max_bytes=1000)
+        gate = asyncio.Event()
+        calls = 0
+
+        async def failing() -> Body:
+            nonlocal calls
+            calls += 1
+            await gate.wait()
+            raise RuntimeError("broken")
+
+        waiters = [asyncio.ensure_future(cache.get("k", failing)) for _ in range(3)]
+        await asyncio.sleep(0)
+        gate.set()
+        results = await asyncio.gather(*waiters, return_exceptions=True)
+        assert calls == 1 and all(isinstance(r, RuntimeError) for r in results)
+        assert len(cache) == 0
+
+        async def good() -> Body:
+            return _body(10)
+
+        assert (await cache.get("k", good)).size == 10
+
+    asyncio.run(run())
+
+
+def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def counted(game: FinishedGame) -> Body:
+        calls.append(game.table_id)
+        return replay_body(game)
+
+    monkeypatch.setattr(app_module, "replay_body", counted)
+    with running_server(tmp_path, worker_processes=0) as client:
+        seats = seats_spec("basic", "basic", "basic", "basic")
+        table = create_table(client, "cinch", seats=seats, seat=None, options={"target": 11})["table"]
+        cache = bodies(client)
+        deadline = time.monotonic() + 10 * PATIENCE
+        while cache.builds < 2 and time.monotonic() < deadline:  # the replay, then the record
+            time.sleep(0.05)
+        assert client.get(f"/api/tables/{table}").json()["finished"]
+        assert calls == [table], "the replay was not built when the game ended"
+        response = client.get(f"/api/tables/{table}/replay")
+        assert response.status_code == 200 and expand_frames(response.json()["frames"])
+        assert calls == [table] and cache.builds == 2, "the replay was built again when asked for"
