@@ -65,8 +65,8 @@ def test_one_conflict_in_a_group_costs_only_itself(store: Store, url: str) -> No
 def test_a_failed_group_commits_nothing(store: Store, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     run = store_module._run
 
-    def run_then_lose_the_server(writes: Sequence[Write], c: Connection) -> None:
-        run(writes, c)  # every write executed, then the connection is lost before the commit
+    def run_then_lose_the_server(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
+        run(writes, c, announce_as)  # every write executed, then the connection is lost before the commit
         raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
 
     monkeypatch.setattr(store_module, "_run", run_then_lose_the_server)

@@ -34,6 +34,7 @@ from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_playe
 from pedro.server import heap
 from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
+from pedro.server.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
 from pedro.server.compressed import body_response
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
@@ -63,6 +64,7 @@ from pedro.server.protocol import (
     load_json,
     parse_client_message,
 )
+from pedro.server.registry import TableRegistry
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.workers import WorkerError, Workers
@@ -95,91 +97,10 @@ class ServerSettings:
     prebuild_replays: bool = True
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = DEFAULT_TIMEOUT
-
-
-class TableRegistry:
-    """The rooms of unfinished tables stay loaded; finished ones are loaded on request."""
-
-    def __init__(self, store: AsyncStore, settings: RoomSettings) -> None:
-        self.store = store
-        self.settings = settings
-        self.rooms: dict[str, Room] = {}
-        self._refreshing: set[asyncio.Task[None]] = set()
-
-    def load(self) -> None:
-        """At start, before anything is served (so the loop may wait on the database)."""
-        for row in self.store.store.load_tables(unfinished_only=True):
-            room = self._restore(row)
-            if room is not None:
-                self.rooms[row.id] = room
-        for room in self.rooms.values():
-            room.start()
-        log.info("%d unfinished tables restored", len(self.rooms))
-
-    def _restore(self, row: TableRow) -> Room | None:
-        """A stored table as a room; a table that no longer replays is logged and left out, not fatal."""
-        try:
-            return Room(row, self.store, self.settings)
-        except (ValueError, StoreError) as exc:  # bad options, or an action the rules now refuse
-            log.error("table %s could not be restored and is not served: %s", row.id, exc)
-            return None
-
-    async def get(self, table_id: str) -> Room | None:
-        room = self.rooms.get(table_id)
-        if room is None and len(table_id) <= 40:
-            row = await self.store.load_table(table_id)
-            # replaying a long game takes a while: in a thread, so the loop serves on meanwhile
-            restored = await asyncio.to_thread(self._restore, row) if row is not None else None
-            room = self.rooms.get(table_id)  # loaded by another request meanwhile
-            if room is None and restored is not None:
-                room = self.rooms[table_id] = restored
-                room.start()
-        return room
-
-    def detached(self, table_id: str) -> Room | None:
-        """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
-        row = self.store.store.load_table(table_id) if len(table_id) <= 40 else None
-        return self._restore(row) if row is not None else None
-
-    async def add(self, row: TableRow) -> Room:
-        await self.store.create_table(row)
-        room = self.rooms[row.id] = Room(row, self.store, self.settings)
-        room.start()
-        return room
-
-    def on_news(self, payload: str | None) -> None:
-        """Another server process committed for a table (``"<id> <actions>"``), or news may have
-        been missed (None): the rooms concerned catch up."""
-        if payload is None:
-            targets = [(room, -1) for room in self.rooms.values()]
-        else:
-            table_id, _, actions = payload.partition(" ")
-            room = self.rooms.get(table_id)
-            targets = [(room, int(actions or -1))] if room is not None else []
-        for target, count in targets:
-            task = asyncio.get_running_loop().create_task(self._refresh(target, count))
-            self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
-
-    async def _refresh(self, room: Room, count: int) -> None:
-        try:
-            await room.refresh(count)
-        except StoreError as exc:
-            log.error("table %s: could not catch up with the database: %s", room.id, exc)
-
-    def listed(self) -> list[Room]:
-        """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
-        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
-            self.rooms.pop(table_id).stop()
-        return [r for r in self.rooms.values() if r.row.listed and not r.finished]
-
-    def stop(self) -> None:
-        for room in self.rooms.values():
-            room.stop()
-
-    async def drain(self) -> None:
-        """Before a restart: every room finishes the change under way and stops its computer players."""
-        await asyncio.gather(*(room.drain() for room in list(self.rooms.values())))
+    #: PostgreSQL, several processes: seconds between heartbeats, and after which a silent process
+    #: is taken for dead (its tables' computer players are taken over)
+    heartbeat_seconds: float = HEARTBEAT_SECONDS
+    lease_seconds: float = LEASE_SECONDS
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -653,7 +574,11 @@ async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
-            seat = room.seat_for_secret(hash_secret(request.secret))
+            secret_hash = hash_secret(request.secret)
+            seat = room.seat_for_secret(secret_hash)
+            if seat is None and room.settings.shared:  # claimed at another server process just now?
+                await room.catch_up()
+                seat = room.seat_for_secret(secret_hash)
             if seat is None:
                 raise RoomError(
                     "auth", "that secret does not belong to a seat at this table; take a free seat"
@@ -677,6 +602,34 @@ def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
 # ---------------------------------------------------------------------------- the app
 
 
+def _share(store: Store, registry: TableRegistry, settings: ServerSettings) -> tuple[Listener, Cluster]:
+    """Join the other server processes on the database: hear their commits, and take part in the
+    leases and presence (before the tables are loaded, so no news is missed)."""
+    process_id = registry.process_id
+    assert process_id is not None
+    store.announce_as = process_id
+    cluster = Cluster(
+        store,
+        process_id,
+        registry.unfinished,
+        registry.on_survey,
+        heartbeat=settings.heartbeat_seconds,
+        lease_seconds=settings.lease_seconds,
+    )
+    registry.settings.shared = True
+    registry.settings.presence = cluster.presence
+    registry.on_loaded = cluster.poke
+
+    def news(payload: str | None) -> None:
+        if registry.on_news(payload):
+            cluster.poke()
+
+    listener = Listener(store.url, asyncio.get_running_loop(), news)
+    listener.start()
+    log.info("sharing the database with other server processes as %s", process_id)
+    return listener, cluster
+
+
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.database)
     lifecycle = Lifecycle(settings.shutdown_timeout)
@@ -686,17 +639,19 @@ def create_app(settings: ServerSettings) -> Starlette:
         store.migrate()
         storage = AsyncStore(store)
         prebuild = ReplayPrebuilder(app.state) if settings.prebuild_replays else None
-        registry = TableRegistry(storage, RoomSettings(settings.away_seconds, settings.bot_delay, prebuild))
+        room_settings = RoomSettings(settings.away_seconds, settings.bot_delay, prebuild)
+        # other server processes may share a PostgreSQL database (never an SQLite file)
+        process_id = None if store.is_sqlite else new_process_id()
+        registry = TableRegistry(storage, room_settings, process_id)
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
+        shared = _share(store, registry, settings) if process_id is not None else None
         registry.load()
-        listener = None
-        if not store.is_sqlite:  # other server processes may share the database
-            listener = Listener(store.url, asyncio.get_running_loop(), registry.on_news)
-            listener.start()
+        if shared is not None:
+            await shared[1].start()
         thresholds = heap.settle()
         try:
             yield
@@ -704,8 +659,9 @@ def create_app(settings: ServerSettings) -> Starlette:
             # under uvicorn (pedro serve) the drain has run already; under another server it runs here
             await lifecycle.shutdown()
             heap.unsettle(thresholds)
-            if listener is not None:
-                listener.stop()
+            if shared is not None:
+                shared[0].stop()
+                await shared[1].stop()
             registry.stop()
             if prebuild is not None:
                 await prebuild.stop()

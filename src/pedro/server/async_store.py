@@ -18,7 +18,17 @@ import queue
 import threading
 from collections.abc import Sequence
 
-from pedro.server.store import Finished, NewAction, NewTable, SeatClaim, Store, StoreError, TableRow, Write
+from pedro.server.store import (
+    Finished,
+    NewAction,
+    NewTable,
+    SeatClaim,
+    SeatRow,
+    Store,
+    StoreError,
+    TableRow,
+    Write,
+)
 
 log = logging.getLogger("pedro.server")
 
@@ -70,6 +80,9 @@ class AsyncStore:
 
     async def load_table(self, table_id: str) -> TableRow | None:
         return await asyncio.to_thread(self.store.load_table, table_id)
+
+    async def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
+        return await asyncio.to_thread(self.store.load_news, table_id, start)
 
     # ------------------------------------------------------------------ the thread
 

@@ -63,14 +63,26 @@ class RoomSettings:
     bot_delay: float = 0.8
     #: told of each game as it ends (the server builds its replay then)
     game_over: Callable[[FinishedGame], None] | None = None
+    #: other server processes share the database: a room drives its computer players only while
+    #: it holds the table's lease (``set_driving``), and tells ``presence`` who connects
+    shared: bool = False
+    #: told (table id, seat, connected) when a seat's player connects to or leaves this process
+    presence: Callable[[str, int, bool], None] | None = None
 
 
 @dataclass
 class SeatState:
     row: SeatRow
     client: Client | None = None
+    #: the seat's player is connected to another server process
+    remote: bool = False
     #: monotonic time the seat's player left (or the server started); None while connected
     away_since: float | None = None
+
+    @property
+    def present(self) -> bool:
+        """The seat's player is connected, here or to another server process."""
+        return self.client is not None or self.remote
 
     @property
     def claimed(self) -> bool:
@@ -92,10 +104,7 @@ class Room:
         self.rules = make_ruleset(row.variant, row.options)
         self.state = GameState(self.rules, seed=row.seed)
         for text in row.actions:  # the stored actions were legal when accepted; replaying proves it
-            seat, action = parse_action_text(text, self.rules.max_bid)
-            if seat != self.state.current_player:
-                raise StoreError(f"table {row.id}: stored action {text!r} is out of turn")
-            self.state.apply(action)
+            self.state.apply(self._stored(text)[1])
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self._started = all(s.claimed for s in self.seats)
@@ -112,6 +121,8 @@ class Room:
         self._wakeups: set[asyncio.TimerHandle] = set()
         #: a stopped room starts no computer player again (the server is letting it go, or stopping)
         self.stopped = False
+        #: this process drives the computer players (always, unless other processes share the table)
+        self.driving = not settings.shared
 
     # ------------------------------------------------------------------ facts
 
@@ -138,7 +149,7 @@ class Room:
         return (
             s.row.kind == "human"
             and s.row.secret_hash is not None
-            and s.client is None
+            and not s.present
             and s.away_since is not None
             and self.clock() - s.away_since >= self.settings.away_seconds
         )
@@ -165,6 +176,8 @@ class Room:
             s.away_since = None
             if old is not None and old is not client:
                 old.replaced()
+            elif old is None and self.settings.presence is not None:
+                self.settings.presence(self.id, seat, True)
             log.info(
                 "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
             )
@@ -175,8 +188,12 @@ class Room:
         self.spectators.discard(client)
         seat = client.seat
         if seat is not None and self.seats[seat].client is client:
-            self.seats[seat].client = None
-            self.seats[seat].away_since = self.clock()
+            s = self.seats[seat]
+            s.client = None
+            if self.settings.presence is not None:
+                self.settings.presence(self.id, seat, False)
+            if not s.present:
+                s.away_since = self.clock()
             log.info(
                 "table %s: seat %d disconnected",
                 self.id,
@@ -235,7 +252,6 @@ class Room:
     async def _commit(self, seat: int, action: int) -> None:
         """Store, apply, announce; the caller holds the lock. StoreError: nothing changed."""
         text = action_text(seat, action, self.rules.max_bid)
-        hand = self.state.hand_index
         try:
             cancelled = await committed(self.store.append_action(self.id, self.seq, text))
         except ConflictError:  # another server process filled this place first
@@ -244,69 +260,108 @@ class Room:
             raise RoomError(
                 "stale", f"that was sent for state {seq}, but the game is at state {self.seq}"
             ) from None
+        self._apply(seat, action, text, committed_here=True)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _apply(self, seat: int, action: int, text: str, *, committed_here: bool) -> None:
+        """A committed action: apply it and tell the clients. The process that committed it also
+        marks a finished game and has its replay built."""
+        hand = self.state.hand_index
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
-            self.store.mark_finished(self.id)
             self.row.finished = True
-            log.info("table %s: game over", self.id)
-            if self.settings.game_over is not None:
-                self.settings.game_over(self.finished_game())
+            if committed_here:
+                self.store.mark_finished(self.id)
+                log.info("table %s: game over", self.id)
+                if self.settings.game_over is not None:
+                    self.settings.game_over(self.finished_game())
         self.broadcast()
         self.kick()
-        if cancelled:
-            raise asyncio.CancelledError
 
     # ------------------------------------------------------------------ other server processes
 
-    async def refresh(self, count: int = -1) -> None:
-        """Catch up with what another server process committed (``count``: the actions it reported;
-        -1: seats may have changed)."""
+    async def learn(self, seq: int, text: str) -> None:
+        """Action number ``seq``, committed by another server process (told through the database)."""
         async with self._lock:
-            if count < 0 or count > self.seq:
+            if seq == self.seq:
+                seat, action = self._stored(text)
+                self._apply(seat, action, text, committed_here=False)
+            elif seq > self.seq:  # news was missed: read what is missing
                 await self._catch_up()
 
+    async def catch_up(self) -> None:
+        """Read the actions and seat claims other server processes committed (news may be lost)."""
+        async with self._lock:
+            await self._catch_up()
+
     async def _catch_up(self) -> None:
-        """Apply the stored actions and seat claims this room has not seen; the caller holds the lock."""
-        row = await self.store.load_table(self.id)
-        if row is None:
-            return
-        changed = False
-        for s, stored in zip(self.seats, row.seats, strict=True):
+        """The caller holds the lock."""
+        texts, seats = await self.store.load_news(self.id, self.seq)
+        for stored in seats:
+            s = self.seats[stored.seat]
             if stored.secret_hash is not None and s.row.secret_hash is None:
-                s.row.name = stored.name
-                s.row.secret_hash = stored.secret_hash
-                s.away_since = self.clock()
-                changed = True
-        self._started = all(s.claimed for s in self.seats)
-        for text in row.actions[self.seq :]:
-            seat, action = parse_action_text(text, self.rules.max_bid)
-            if seat != self.state.current_player:
-                raise StoreError(f"table {self.id}: stored action {text!r} is out of turn")
-            self.row.actions.append(text)
-            self.state.apply(action)
-            self.last = (seat, action)
+                self.seat_taken(stored.seat, stored.name or "", stored.secret_hash)
+        for text in texts:
+            seat, action = self._stored(text)
+            self._apply(seat, action, text, committed_here=False)
+
+    def _stored(self, text: str) -> tuple[int, int]:
+        """A stored action, checked to be in turn (a table that no longer replays is not served on)."""
+        seat, action = parse_action_text(text, self.rules.max_bid)
+        if seat != self.state.current_player:
+            raise StoreError(f"table {self.id}: stored action {text!r} is out of turn")
+        return seat, action
+
+    def set_remote(self, seats: frozenset[int]) -> None:
+        """The seats whose players are connected to other server processes now."""
+        changed = False
+        for s in self.seats:
+            remote = s.row.seat in seats
+            if remote == s.remote:
+                continue
+            was_present = s.present
+            s.remote = remote
             changed = True
-        if self.finished:
-            self.row.finished = True
+            if s.present:
+                s.away_since = None
+            elif was_present:
+                s.away_since = self.clock()
+                self._schedule_away_check()
         if changed:
             self.broadcast()
             self.kick()
+
+    def set_driving(self, driving: bool) -> None:
+        """This process took (or lost) the table's lease: its computer players are ours to drive."""
+        if driving == self.driving:
+            return
+        self.driving = driving
+        if driving:
+            self.start()
+        elif self._driver is not None:
+            self._driver.cancel()
 
     # ------------------------------------------------------------------ computer players
 
     def kick(self) -> None:
         """Start the computer-player driver if a computer is to act and none is running."""
-        if not self.stopped and self.computer_turn() and (self._driver is None or self._driver.done()):
+        if (
+            self.driving
+            and not self.stopped
+            and self.computer_turn()
+            and (self._driver is None or self._driver.done())
+        ):
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
-        while self.computer_turn():
+        while self.driving and self.computer_turn():
             await asyncio.sleep(self.settings.bot_delay)
-            if not self.computer_turn():
+            if not (self.driving and self.computer_turn()):
                 return
             seat = self.state.current_player
             row = self.seats[seat].row
@@ -324,11 +379,11 @@ class Room:
                 action = await asyncio.to_thread(player.act, self.state.observation(seat))
             try:
                 async with self._lock:
-                    if self.seq != seq or not self.computer_turn():
+                    if self.seq != seq or not (self.driving and self.computer_turn()):
                         continue  # the player came back and acted meanwhile
                     await self._commit(seat, action)
             except RoomError:
-                continue  # another server process moved first; caught up
+                continue  # another server process committed first; this room has caught up
             except StoreError as exc:
                 log.error(
                     "table %s: could not store a computer action (%s); retrying",
@@ -395,7 +450,7 @@ class Room:
                 "kind": s.row.kind,
                 "player": s.row.player,
                 "claimed": s.claimed,
-                "connected": s.row.kind == "computer" or s.client is not None,
+                "connected": s.row.kind == "computer" or s.present,
                 "stand_in": self.stand_in(s.row.seat),
             }
             for s in self.seats

@@ -81,9 +81,37 @@ actions_table = Table(
 )
 
 
+# Several server processes on one PostgreSQL database (see ``cluster.py``); unused on SQLite.
+
+processes_table = Table(
+    "pedro_processes",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    #: the database's clock at the process's latest heartbeat: a process not seen lately is dead
+    Column("seen_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+leases_table = Table(
+    "pedro_leases",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    #: the process that drives the table's computer players and stand-ins
+    Column("holder", String(40), ForeignKey("pedro_processes.id", ondelete="CASCADE"), nullable=False),
+)
+
+presence_table = Table(
+    "pedro_presence",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    #: a process where the seat's player is connected
+    Column("process", String(40), ForeignKey("pedro_processes.id", ondelete="CASCADE"), primary_key=True),
+)
+
 #: Built once: the statement run for every accepted action.
 _INSERT_ACTION = insert(actions_table)
-#: PostgreSQL channel on which a table's id is announced when its actions or seats changed.
+#: PostgreSQL channel on which every server process hears of the others' commits (``News``).
 CHANNEL = "pedro_tables"
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
@@ -161,8 +189,12 @@ class Finished:
 Write = NewTable | SeatClaim | NewAction | Finished
 
 
-def _run(writes: Sequence[Write], c: Connection) -> None:
-    """Execute ``writes`` in order on ``c`` (in its transaction); the actions in runs, one statement each."""
+def _run(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
+    """Execute ``writes`` in order on ``c`` (in its transaction); the actions in runs, one statement each.
+
+    ``announce_as``: the process id under which the writes are announced to
+    the other server processes (PostgreSQL), or None.
+    """
     now = datetime.now(UTC)
     actions: list[dict[str, Any]] = []
     for write in writes:
@@ -182,15 +214,27 @@ def _run(writes: Sequence[Write], c: Connection) -> None:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
         c.execute(_INSERT_ACTION, actions)
-    if c.dialect.name == "postgresql":  # told to every server process when the transaction commits
-        news: dict[str, int] = {}  # table id -> actions it has after this commit (-1: seats changed)
-        for w in writes:
-            if isinstance(w, NewAction):
-                news[w.table_id] = max(news.get(w.table_id, -1), w.seq + 1)
-            elif isinstance(w, SeatClaim):
-                news.setdefault(w.table_id, -1)
-        for table_id, count in sorted(news.items()):
-            c.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id} {count}"})
+    if announce_as is not None:
+        for write in writes:
+            payload = news_payload(announce_as, write)
+            if payload is not None:
+                c.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+
+
+def news_payload(process: str, write: Write) -> str | None:
+    """What the other server processes are told of a write, delivered when it commits.
+
+    ``"<process> <table> <seq> <text>"`` for an action (they apply it
+    without reading the database), ``"<process> <table> seats"`` for a seat
+    claim, ``"<process> <table> new"`` for a new table.
+    """
+    if isinstance(write, NewAction):
+        return f"{process} {write.table_id} {write.seq} {write.text}"
+    if isinstance(write, SeatClaim):
+        return f"{process} {write.table_id} seats"
+    if isinstance(write, NewTable):
+        return f"{process} {write.row.id} new"
+    return None
 
 
 def _insert_table(c: Connection, row: TableRow) -> None:
@@ -289,6 +333,8 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._writer: Connection | None = None
         self._write_lock = threading.Lock()
+        #: the server process's id, under which commits are announced to the others (PostgreSQL)
+        self.announce_as: str | None = None
 
     def describe(self) -> str:
         """The database for logs, without a password."""
@@ -351,7 +397,7 @@ class Store:
 
     def _write_one(self, write: Write) -> None:
         with self._begin() as c:
-            _run([write], c)
+            _run([write], c, self.announce_as)
 
     def write_many(self, writes: Sequence[Write]) -> list[StoreError | None]:
         """Commit ``writes`` together (group commit); the outcome of each, None where it was committed.
@@ -366,7 +412,7 @@ class Store:
             return []
         try:
             with self._begin() as c:
-                _run(writes, c)
+                _run(writes, c, self.announce_as)
         except ConflictError as exc:
             if len(writes) == 1:
                 return [exc]
@@ -392,6 +438,31 @@ class Store:
 
     def load_tables(self, *, unfinished_only: bool = False) -> list[TableRow]:
         return self._load(tables_table.c.finished.is_(False) if unfinished_only else None)
+
+    def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
+        """A table's actions from number ``start`` on, and its seats: what another process may have
+        committed since this one last looked."""
+        try:
+            with self.engine.connect() as c:
+                actions = [
+                    r.text
+                    for r in c.execute(
+                        select(actions_table.c.text)
+                        .where(actions_table.c.table_id == table_id, actions_table.c.seq >= start)
+                        .order_by(actions_table.c.seq)
+                    )
+                ]
+                seats = [
+                    SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash)
+                    for s in c.execute(
+                        select(seats_table)
+                        .where(seats_table.c.table_id == table_id)
+                        .order_by(seats_table.c.seat)
+                    )
+                ]
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+        return actions, seats
 
     def _load(self, where: Any) -> list[TableRow]:
         try:

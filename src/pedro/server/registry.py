@@ -1,0 +1,150 @@
+"""The server's loaded tables, and what the other server processes on the same database tell of them.
+
+Unfinished tables stay loaded; finished ones are loaded on request. When
+several processes share a PostgreSQL database, each loads every unfinished
+table (the lobby is the same everywhere), applies the actions the others
+commit as their news arrives (``on_news``), and drives the computer players
+of the tables whose lease it holds (``on_survey``, see ``cluster.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from pedro.server.async_store import AsyncStore
+from pedro.server.cluster import Survey
+from pedro.server.room import Room, RoomSettings
+from pedro.server.store import StoreError, TableRow
+
+log = logging.getLogger("pedro.server")
+
+
+class TableRegistry:
+    def __init__(self, store: AsyncStore, settings: RoomSettings, process_id: str | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        #: this process's id among several sharing the database (None: it is alone)
+        self.process_id = process_id
+        self.rooms: dict[str, Room] = {}
+        #: called when a table was loaded (the cluster takes its lease then)
+        self.on_loaded: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def load(self) -> None:
+        """At start, before anything is served (so the loop may wait on the database)."""
+        for row in self.store.store.load_tables(unfinished_only=True):
+            room = self._restore(row)
+            if room is not None:
+                self.rooms[row.id] = room
+        for room in self.rooms.values():
+            room.start()
+        log.info("%d unfinished tables restored", len(self.rooms))
+
+    def _restore(self, row: TableRow) -> Room | None:
+        """A stored table as a room; a table that no longer replays is logged and left out, not fatal."""
+        try:
+            return Room(row, self.store, self.settings)
+        except (ValueError, StoreError) as exc:  # bad options, or an action the rules now refuse
+            log.error("table %s could not be restored and is not served: %s", row.id, exc)
+            return None
+
+    async def get(self, table_id: str) -> Room | None:
+        room = self.rooms.get(table_id)
+        if room is None and len(table_id) <= 40:
+            row = await self.store.load_table(table_id)
+            # replaying a long game takes a while: in a thread, so the loop serves on meanwhile
+            restored = await asyncio.to_thread(self._restore, row) if row is not None else None
+            room = self.rooms.get(table_id)  # loaded by another request meanwhile
+            if room is None and restored is not None:
+                room = self.rooms[table_id] = restored
+                room.start()
+                self._loaded()
+        return room
+
+    def detached(self, table_id: str) -> Room | None:
+        """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
+        row = self.store.store.load_table(table_id) if len(table_id) <= 40 else None
+        return self._restore(row) if row is not None else None
+
+    async def add(self, row: TableRow) -> Room:
+        await self.store.create_table(row)
+        room = self.rooms[row.id] = Room(row, self.store, self.settings)
+        room.start()
+        self._loaded()
+        return room
+
+    def _loaded(self) -> None:
+        if self.on_loaded is not None:
+            self.on_loaded()
+
+    def listed(self) -> list[Room]:
+        """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
+        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
+            self.rooms.pop(table_id).stop()
+        return [r for r in self.rooms.values() if r.row.listed and not r.finished]
+
+    def unfinished(self) -> list[str]:
+        """The tables this process may drive (it holds leases for these only)."""
+        return [table_id for table_id, room in self.rooms.items() if not room.finished]
+
+    def stop(self) -> None:
+        for room in self.rooms.values():
+            room.stop()
+        for task in self._tasks:
+            task.cancel()
+
+    async def drain(self) -> None:
+        """Before a restart: every room finishes the change under way and stops its computer players."""
+        await asyncio.gather(*(room.drain() for room in list(self.rooms.values())))
+
+    # ------------------------------------------------------------------ other server processes
+
+    def on_news(self, payload: str | None) -> bool:
+        """A commit of another server process (``store.news_payload``), or None: news may have been
+        missed. True if the cluster should look again at leases and presence."""
+        if payload is None:
+            for loaded in list(self.rooms.values()):
+                self._spawn(loaded.id, loaded.catch_up())
+            return True
+        process, _, rest = payload.partition(" ")
+        if process == self.process_id:
+            return False  # our own commit, applied already
+        table_id, _, rest = rest.partition(" ")
+        kind, _, text = rest.partition(" ")
+        if kind in ("presence", "left"):
+            return True
+        room = self.rooms.get(table_id)
+        if kind == "new":
+            self._spawn(table_id, self.get(table_id))  # so that the lobby lists it here too
+        elif room is None:
+            pass  # a table this process has not loaded: it reads it when asked
+        elif kind == "seats":
+            self._spawn(table_id, room.catch_up())
+        elif kind.isdigit():
+            self._spawn(table_id, room.learn(int(kind), text))
+        else:
+            log.error("unreadable news from another server process: %r", payload[:80])
+        return False
+
+    def _spawn(self, table_id: str, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(lambda done: self._finished(table_id, done))
+
+    def _finished(self, table_id: str, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: could not catch up with the database: %s", table_id, task.exception())
+
+    def on_survey(self, survey: Survey | None) -> None:
+        """A heartbeat's findings: which tables are ours to drive, whose players are elsewhere
+        (None: the heartbeat has failed for a while, so no lease is sure to be ours)."""
+        for room in self.rooms.values():
+            if survey is None:
+                room.set_driving(False)
+            else:
+                room.set_driving(room.id in survey.held)
+                room.set_remote(survey.remote.get(room.id, frozenset()))
