@@ -85,6 +85,8 @@ SAMPLES_PER_CODE = 3
 class WorkerConfig:
     index: int
     base_url: str
+    #: every server process's URL: a table's seats are spread over them (``--servers``)
+    server_urls: list[str]
     slots: list[int]
     variant: str
     options: dict[str, Any]
@@ -306,10 +308,15 @@ async def open_table(
 ) -> tuple[str, list[SeatClient]]:
     table, secrets = await create_table(http, config, slot, game)
     result.tables_created += 1
-    ws_url = config.base_url.replace("http://", "ws://") + f"/ws/{table}"
+    # as a load balancer without sticky sessions would: seat i of table slot s on server (s + i) mod n
+    servers = config.server_urls
+    ws_urls = [
+        servers[(slot + seat) % len(servers)].replace("http://", "ws://") + f"/ws/{table}"
+        for seat in range(len(secrets))
+    ]
     compression = "deflate" if config.compression else None
     opened = await asyncio.gather(
-        *(connect(ws_url, compression=compression, max_size=2**22) for _ in secrets), return_exceptions=True
+        *(connect(url, compression=compression, max_size=2**22) for url in ws_urls), return_exceptions=True
     )
     sockets = [ws for ws in opened if isinstance(ws, ClientConnection)]
     if len(sockets) < len(opened):
@@ -589,6 +596,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' random choices")
     parser.add_argument("--client-processes", type=int, default=1, help="client processes (tables split)")
     parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="pedro serve processes on the one database (PostgreSQL for more than 1); each table's "
+        "seats are spread over them, as behind a load balancer without sticky sessions",
+    )
+    parser.add_argument(
         "--think", type=float, default=0.0, help="clients pause about this long (s) before acting (default 0)"
     )
     parser.add_argument("--no-compression", action="store_true", help="clients refuse permessage-deflate")
@@ -604,8 +618,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"--variant/--options: {exc}")
     if rules.players != 4:
         parser.error(f"{args.variant} is played by {rules.players}; the benchmark seats 4 clients per table")
-    if args.tables < 1 or args.client_processes < 1:
-        parser.error("--tables and --client-processes must be at least 1")
+    if args.tables < 1 or args.client_processes < 1 or args.servers < 1:
+        parser.error("--tables, --client-processes and --servers must be at least 1")
+    if args.servers > 1 and not (args.database or "").startswith("postgres"):
+        parser.error("--servers above 1 needs --database postgresql://...: processes share PostgreSQL only")
     return args
 
 
@@ -613,22 +629,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="pedro-load-"))
     database = args.database or f"sqlite:///{workdir / 'load.sqlite3'}"
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    log_path = workdir / "server.log"
-    server = start_server(database, port, log_path, args.server_log_level)
-    print(f"pedro serve (pid {server.pid}) on {base_url}, database {database}, log {log_path}", flush=True)
+    servers: list[Server] = []
     try:
-        return run(args, server, base_url, log_path)
+        for i in range(args.servers):
+            port = free_port()
+            log_path = workdir / f"server{i}.log"
+            process = start_server(database, port, log_path, args.server_log_level)
+            servers.append(Server(process, f"http://127.0.0.1:{port}", log_path))
+            print(
+                f"pedro serve (pid {process.pid}) on {servers[-1].url}, database {database}, log {log_path}"
+            )
+        return run(args, servers)
     finally:
-        stop_server(server)
+        for server in servers:
+            stop_server(server.process)
         if not args.keep and args.database is None:
             for path in sorted(workdir.iterdir()):
                 path.unlink()
             workdir.rmdir()
 
 
-def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str, log_path: Path) -> int:
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    url: str
+    log_path: Path
+
+
+def run(args: argparse.Namespace, servers: list[Server]) -> int:
+    base_url = servers[0].url  # tables are created there; their seats are spread over all
     k = min(args.client_processes, args.tables)
     context = multiprocessing.get_context("spawn")
     ready = context.Barrier(k + 1)
@@ -639,6 +668,7 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
         config = WorkerConfig(
             index=i,
             base_url=base_url,
+            server_urls=[server.url for server in servers],
             slots=list(range(i, args.tables, k)),
             variant=args.variant,
             options=args.options,
@@ -660,13 +690,13 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
         return 1
     setup = time.monotonic() - setup_start
     print(f"set up {args.tables} tables and {4 * args.tables} clients in {setup:.1f} s; playing", flush=True)
-    before = proc_stats(server.pid)
+    before = [proc_stats(server.process.pid) for server in servers]
     busy_before = machine_busy()
     start = time.monotonic()
     go.set()
     results: list[WorkerResult] = sorted((out.get() for _ in processes), key=lambda r: r.index)
     wall = time.monotonic() - start
-    after = proc_stats(server.pid)
+    after = [proc_stats(server.process.pid) for server in servers]
     busy = machine_busy() - busy_before
     for p in processes:
         p.join(30)
@@ -682,7 +712,8 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
         errors.update(r.errors)
     elapsed = max(r.elapsed for r in results)
     actions = len(latencies)
-    server_cpu = after.cpu_seconds - before.cpu_seconds
+    server_cpus = [a.cpu_seconds - b.cpu_seconds for a, b in zip(after, before, strict=True)]
+    server_cpu = sum(server_cpus)
     print()
     print(f"server code        {code_version()}")
     print(f"variant            {args.variant} {json.dumps(args.options)}")
@@ -706,10 +737,11 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
     throttled = sum(r.throttled for r in results)
     waited = sum(r.throttled_seconds for r in results)
     print(f"client rate waits  {throttled} sends, {waited:.1f} s in all (server limit {RATE_PER_SECOND:g}/s)")
-    print(
-        f"server process     CPU {server_cpu:.1f} s = {100 * server_cpu / wall:.0f}% of a core; "
-        f"RSS {after.rss_mb:.0f} MB, peak {after.peak_rss_mb:.0f} MB"
-    )
+    for i, (cpu, stats) in enumerate(zip(server_cpus, after, strict=True)):
+        print(
+            f"server process {i}   CPU {cpu:.1f} s = {100 * cpu / wall:.0f}% of a core; "
+            f"RSS {stats.rss_mb:.0f} MB, peak {stats.peak_rss_mb:.0f} MB"
+        )
     for r in results:
         share = 100 * r.cpu_seconds / r.elapsed
         print(f"client process {r.index}   CPU {r.cpu_seconds:.1f} s = {share:.0f}% of a core")
@@ -717,7 +749,7 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
         per_action = 1000 * server_cpu / actions
         ceiling = 1000 / per_action
         print(
-            f"CPU per action     server {per_action:.2f} ms (a core: {ceiling:.0f} actions/s at most); "
+            f"CPU per action     server(s) {per_action:.2f} ms (a core: {ceiling:.0f} actions/s at most); "
             f"clients {1000 * sum(r.cpu_seconds for r in results) / actions:.2f} ms"
         )
     clients_cpu = sum(r.cpu_seconds for r in results)
@@ -731,10 +763,14 @@ def run(args: argparse.Namespace, server: subprocess.Popen[bytes], base_url: str
     print(f"records replayed   {clean} of {len(finished)} cleanly ({time.monotonic() - check_start:.1f} s)")
     for problem in problems[:10]:
         print(f"  {problem}")
-    with log_path.open() as log:
-        bad = [
-            line.rstrip() for line in log if " ERROR " in line or "Traceback" in line or " WARNING " in line
-        ]
+    bad = []
+    for server in servers:
+        with server.log_path.open() as log:
+            bad += [
+                line.rstrip()
+                for line in log
+                if " ERROR " in line or "Traceback" in line or " WARNING " in line
+            ]
     print(f"server log         {len(bad)} warnings/errors")
     for line in bad[:10]:
         print(f"  {line}")

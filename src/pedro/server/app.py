@@ -624,7 +624,7 @@ def _share(store: Store, registry: TableRegistry, settings: ServerSettings) -> t
         if registry.on_news(payload):
             cluster.poke()
 
-    listener = Listener(store.url, asyncio.get_running_loop(), news)
+    listener = Listener(store.url, process_id, asyncio.get_running_loop(), news)
     listener.start()
     log.info("sharing the database with other server processes as %s", process_id)
     return listener, cluster

@@ -33,13 +33,11 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
-from sqlalchemy import Connection, Select, delete, func, literal, select, text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from pedro.server.store import CHANNEL, Store, leases_table, presence_table, processes_table
+from pedro.server.store import CHANNEL, Store
 
 log = logging.getLogger("pedro.server")
 
@@ -49,8 +47,6 @@ HEARTBEAT_SECONDS = 1.0
 LEASE_SECONDS = 5.0
 #: Rows of processes gone this long are deleted (their leases and presence went with them).
 FORGET_SECONDS = 3600.0
-
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 def new_process_id() -> str:
@@ -64,8 +60,36 @@ class Survey:
 
     #: tables whose lease this process holds
     held: frozenset[str]
-    #: table -> seats whose players are connected to another live process
-    remote: dict[str, frozenset[int]]
+    #: table -> seat -> the other live processes where that seat's player is connected
+    remote: dict[str, dict[int, frozenset[str]]]
+
+
+# Constant statements (PostgreSQL only), so the driver prepares each once; times by the database's clock.
+_BEAT = text(
+    "INSERT INTO pedro_processes (id, started_at, seen_at) VALUES (:me, now(), now()) "
+    "ON CONFLICT (id) DO UPDATE SET seen_at = now()"
+)
+_ALIVE = "SELECT id FROM pedro_processes WHERE seen_at > now() - make_interval(secs => :lease)"
+_TAKE = text(
+    "INSERT INTO pedro_leases (table_id, holder) "
+    "SELECT t, :me FROM unnest(CAST(:tables AS varchar[])) AS t "
+    "ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder "
+    f"WHERE pedro_leases.holder NOT IN ({_ALIVE})"
+)
+_LET_GO = text(
+    "DELETE FROM pedro_leases WHERE holder = :me AND NOT (table_id = ANY(CAST(:tables AS varchar[])))"
+)
+_HELD = text("SELECT table_id FROM pedro_leases WHERE holder = :me")
+_ELSEWHERE = text(
+    f"SELECT table_id, seat, process FROM pedro_presence WHERE process <> :me AND process IN ({_ALIVE})"
+)
+_FORGET = text("DELETE FROM pedro_processes WHERE seen_at < now() - make_interval(secs => :forget)")
+_HERE = text(
+    "INSERT INTO pedro_presence (table_id, seat, process) VALUES (:table, :seat, :me) ON CONFLICT DO NOTHING"
+)
+_GONE = text("DELETE FROM pedro_presence WHERE table_id = :table AND seat = :seat AND process = :me")
+_LEAVE = text("DELETE FROM pedro_processes WHERE id = :me")
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class ClusterStore:
@@ -76,71 +100,37 @@ class ClusterStore:
         self.process_id = process_id
         self.lease_seconds = lease_seconds
 
-    def _alive(self) -> Select[tuple[str]]:
-        """Processes seen within the lease time (by the database's clock)."""
-        since = func.now() - literal(timedelta(seconds=self.lease_seconds))
-        return select(processes_table.c.id).where(processes_table.c.seen_at > since)
-
     def heartbeat(self, loaded: Sequence[str]) -> Survey:
         """Say this process lives, take the free leases of the ``loaded`` unfinished tables, let go
         of the others, and read where seats are connected elsewhere; one transaction."""
-        me = self.process_id
+        me = {"me": self.process_id}
+        tables = me | {"tables": list(loaded)}
         with self.engine.begin() as c:
-            upsert = pg_insert(processes_table).values(id=me, started_at=func.now(), seen_at=func.now())
-            c.execute(upsert.on_conflict_do_update(index_elements=["id"], set_={"seen_at": func.now()}))
-            alive = self._alive()
-            if loaded:
-                take = pg_insert(leases_table).values([{"table_id": t, "holder": me} for t in loaded])
-                c.execute(
-                    take.on_conflict_do_update(
-                        index_elements=["table_id"],
-                        set_={"holder": take.excluded.holder},
-                        where=leases_table.c.holder.not_in(alive),
-                    )
-                )
-            c.execute(
-                delete(leases_table).where(
-                    leases_table.c.holder == me, leases_table.c.table_id.not_in(list(loaded))
-                )
-            )
-            held = frozenset(
-                c.execute(select(leases_table.c.table_id).where(leases_table.c.holder == me)).scalars()
-            )
-            remote: dict[str, set[int]] = {}
-            present = select(presence_table.c.table_id, presence_table.c.seat).where(
-                presence_table.c.process != me, presence_table.c.process.in_(alive)
-            )
-            for table_id, seat in c.execute(present):
-                remote.setdefault(table_id, set()).add(seat)
-            forget = func.now() - literal(timedelta(seconds=FORGET_SECONDS))
-            c.execute(delete(processes_table).where(processes_table.c.seen_at < forget))
-        return Survey(held, {table_id: frozenset(seats) for table_id, seats in remote.items()})
+            c.execute(_BEAT, me)
+            c.execute(_TAKE, tables | {"lease": self.lease_seconds})
+            c.execute(_LET_GO, tables)
+            held = frozenset(c.execute(_HELD, me).scalars())
+            remote: dict[str, dict[int, set[str]]] = {}
+            for table_id, seat, process in c.execute(_ELSEWHERE, me | {"lease": self.lease_seconds}):
+                remote.setdefault(table_id, {}).setdefault(seat, set()).add(process)
+            c.execute(_FORGET, {"forget": FORGET_SECONDS})
+        return Survey(
+            held,
+            {t: {seat: frozenset(p) for seat, p in seats.items()} for t, seats in remote.items()},
+        )
 
     def set_presence(self, table_id: str, seat: int, present: bool) -> None:
-        """A seat's player connected to (or left) this process; the others are told."""
+        """A seat's player connected to (or left) this process; the others are told at once."""
         with self.engine.begin() as c:
-            if present:
-                row = {"table_id": table_id, "seat": seat, "process": self.process_id}
-                c.execute(pg_insert(presence_table).values(row).on_conflict_do_nothing())
-            else:
-                c.execute(
-                    delete(presence_table).where(
-                        presence_table.c.table_id == table_id,
-                        presence_table.c.seat == seat,
-                        presence_table.c.process == self.process_id,
-                    )
-                )
-            _announce(c, f"{self.process_id} {table_id} presence")
+            c.execute(_HERE if present else _GONE, {"table": table_id, "seat": seat, "me": self.process_id})
+            word = "here" if present else "gone"
+            c.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{self.process_id} {table_id} {word} {seat}"})
 
     def leave(self) -> None:
         """This process stops: its leases and presence go with its row; the others are told."""
         with self.engine.begin() as c:
-            c.execute(delete(processes_table).where(processes_table.c.id == self.process_id))
-            _announce(c, f"{self.process_id} - left")
-
-
-def _announce(c: Connection, payload: str) -> None:
-    c.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+            c.execute(_LEAVE, {"me": self.process_id})
+            c.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{self.process_id} - left"})
 
 
 class Cluster:

@@ -2,11 +2,11 @@
 
 Several ``pedro serve`` processes may share one PostgreSQL database, and a
 table's players may be connected to different ones. Every commit of an
-action or a seat claim notifies the channel with the table's id (in the same
-transaction, so the news arrives only once it is committed); this thread
-listens and hands each id to the event loop, which reloads that table's new
-actions and seats. A lost connection is reopened, and then every loaded
-table is reloaded, as news may have been missed meanwhile.
+action, a seat claim or a new table notifies the channel (in the same
+transaction, so the news arrives only once it is committed; the payloads are
+``store.news_payload``'s); this thread listens and hands the others' news to
+the event loop. A lost connection is reopened, and then the loop is told
+that news may have been missed (``None``), so every loaded table catches up.
 """
 
 from __future__ import annotations
@@ -35,12 +35,18 @@ def libpq_url(url: str) -> str:
 
 
 class Listener:
-    """Calls ``on_news(table_id)`` on ``loop`` for every notification; ``on_news(None)``: reload all."""
+    """Calls ``on_news(payload)`` on ``loop`` for every notification of another process than
+    ``process_id`` (its own are skipped here, off the loop); ``on_news(None)``: news may be lost."""
 
     def __init__(
-        self, url: str, loop: asyncio.AbstractEventLoop, on_news: Callable[[str | None], None]
+        self,
+        url: str,
+        process_id: str,
+        loop: asyncio.AbstractEventLoop,
+        on_news: Callable[[str | None], None],
     ) -> None:
         self.url = libpq_url(url)
+        self.own = f"{process_id} "
         self.loop = loop
         self.on_news = on_news
         self._stop = threading.Event()
@@ -64,7 +70,8 @@ class Listener:
                     first = False
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=POLL_SECONDS):
-                            self.loop.call_soon_threadsafe(self.on_news, note.payload)
+                            if not note.payload.startswith(self.own):
+                                self.loop.call_soon_threadsafe(self.on_news, note.payload)
             except psycopg.Error as exc:
                 log.error("listening to the other server processes failed (%s); reconnecting", exc)
                 self._stop.wait(RETRY_SECONDS)

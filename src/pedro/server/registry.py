@@ -109,22 +109,24 @@ class TableRegistry:
             for loaded in list(self.rooms.values()):
                 self._spawn(loaded.id, loaded.catch_up())
             return True
-        process, _, rest = payload.partition(" ")
-        if process == self.process_id:
-            return False  # our own commit, applied already
+        process, _, rest = payload.partition(" ")  # another's: the listener skips this one's own
         table_id, _, rest = rest.partition(" ")
         kind, _, text = rest.partition(" ")
-        if kind in ("presence", "left"):
-            return True
+        if kind == "left":
+            return True  # its tables are free: take them at once
         room = self.rooms.get(table_id)
         if kind == "new":
             self._spawn(table_id, self.get(table_id))  # so that the lobby lists it here too
         elif room is None:
             pass  # a table this process has not loaded: it reads it when asked
-        elif kind == "seats":
-            self._spawn(table_id, room.catch_up())
         elif kind.isdigit():
             self._spawn(table_id, room.learn(int(kind), text))
+        elif kind in ("here", "gone"):
+            room.remote_presence(int(text), process, kind == "here")
+        elif kind == "seat":
+            seat, secret_hash, name = text.split(" ", 2)
+            if not room.seats[int(seat)].claimed:
+                room.seat_taken(int(seat), name, secret_hash)
         else:
             log.error("unreadable news from another server process: %r", payload[:80])
         return False
@@ -147,4 +149,4 @@ class TableRegistry:
                 room.set_driving(False)
             else:
                 room.set_driving(room.id in survey.held)
-                room.set_remote(survey.remote.get(room.id, frozenset()))
+                room.set_remote(survey.remote.get(room.id, {}))

@@ -74,15 +74,15 @@ class RoomSettings:
 class SeatState:
     row: SeatRow
     client: Client | None = None
-    #: the seat's player is connected to another server process
-    remote: bool = False
+    #: the other server processes where the seat's player is connected
+    elsewhere: frozenset[str] = frozenset()
     #: monotonic time the seat's player left (or the server started); None while connected
     away_since: float | None = None
 
     @property
     def present(self) -> bool:
         """The seat's player is connected, here or to another server process."""
-        return self.client is not None or self.remote
+        return self.client is not None or bool(self.elsewhere)
 
     @property
     def claimed(self) -> bool:
@@ -317,24 +317,32 @@ class Room:
             raise StoreError(f"table {self.id}: stored action {text!r} is out of turn")
         return seat, action
 
-    def set_remote(self, seats: frozenset[int]) -> None:
-        """The seats whose players are connected to other server processes now."""
-        changed = False
-        for s in self.seats:
-            remote = s.row.seat in seats
-            if remote == s.remote:
-                continue
-            was_present = s.present
-            s.remote = remote
-            changed = True
-            if s.present:
-                s.away_since = None
-            elif was_present:
-                s.away_since = self.clock()
-                self._schedule_away_check()
-        if changed:
+    def set_remote(self, presence: dict[int, frozenset[str]]) -> None:
+        """Where each seat's player is connected among the other server processes (a heartbeat's
+        survey, which also notices processes that died)."""
+        changed = [self._move(s, presence.get(s.row.seat, frozenset())) for s in self.seats]
+        if any(changed):
             self.broadcast()
             self.kick()
+
+    def remote_presence(self, seat: int, process: str, present: bool) -> None:
+        """A seat's player connected to (or left) another server process."""
+        s = self.seats[seat]
+        if self._move(s, s.elsewhere | {process} if present else s.elsewhere - {process}):
+            self.broadcast()
+            self.kick()
+
+    def _move(self, s: SeatState, elsewhere: frozenset[str]) -> bool:
+        if elsewhere == s.elsewhere:
+            return False
+        was_present = s.present
+        s.elsewhere = elsewhere
+        if s.present:
+            s.away_since = None
+        elif was_present:
+            s.away_since = self.clock()
+            self._schedule_away_check()
+        return was_present != s.present
 
     def set_driving(self, driving: bool) -> None:
         """This process took (or lost) the table's lease: its computer players are ours to drive."""

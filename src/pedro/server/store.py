@@ -224,14 +224,15 @@ def _run(writes: Sequence[Write], c: Connection, announce_as: str | None) -> Non
 def news_payload(process: str, write: Write) -> str | None:
     """What the other server processes are told of a write, delivered when it commits.
 
-    ``"<process> <table> <seq> <text>"`` for an action (they apply it
-    without reading the database), ``"<process> <table> seats"`` for a seat
-    claim, ``"<process> <table> new"`` for a new table.
+    ``"<process> <table> <seq> <text>"`` for an action,
+    ``"<process> <table> seat <seat> <secret hash> <name>"`` for a seat claim
+    (so they need not read the database), ``"<process> <table> new"`` for a
+    new table.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
     if isinstance(write, SeatClaim):
-        return f"{process} {write.table_id} seats"
+        return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {write.name}"
     if isinstance(write, NewTable):
         return f"{process} {write.row.id} new"
     return None
