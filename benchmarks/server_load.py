@@ -19,11 +19,16 @@ record is fetched from ``GET /api/tables/{id}/record`` and replayed with
     python benchmarks/server_load.py [--tables 100] [--seconds 60] [--games G]
         [--variant cinch] [--options '{"target": 21, "lose_at": -21}'] [--database URL]
         [--seed 0] [--client-processes 1] [--think SECONDS] [--no-compression] [--keep]
+        [--servers 1] [--spread seats|tables]
 
 Acting at once, every table always has one action in flight, so this is a
 closed loop: the mean latency is about tables / actions per second (Little's
 law), and the latency target is a throughput target in disguise. ``--think``
 gives the clients a person's pause instead, for latency at a given load.
+
+``--servers 2`` (PostgreSQL only) starts two processes on the one database
+and spreads each table's four clients over them (``--spread tables`` puts a
+whole table on one process instead); tables are created through the first.
 
 Random bidding seldom reaches a target (scores drift below zero), so the
 default options end a game when a side reaches 21 or falls to -21.
@@ -85,8 +90,10 @@ SAMPLES_PER_CODE = 3
 class WorkerConfig:
     index: int
     base_url: str
-    #: every server process's URL: a table's seats are spread over them (``--servers``)
+    #: every server process's URL (``--servers``)
     server_urls: list[str]
+    #: "seats": a table's seats over all servers; "tables": each table's seats on one server
+    spread: str
     slots: list[int]
     variant: str
     options: dict[str, Any]
@@ -308,10 +315,12 @@ async def open_table(
 ) -> tuple[str, list[SeatClient]]:
     table, secrets = await create_table(http, config, slot, game)
     result.tables_created += 1
-    # as a load balancer without sticky sessions would: seat i of table slot s on server (s + i) mod n
+    # "seats", as a load balancer without sticky sessions would: seat i of table slot s on server
+    # (s + i) mod n; "tables", as one routing by the table's address would: all on server s mod n
     servers = config.server_urls
     ws_urls = [
-        servers[(slot + seat) % len(servers)].replace("http://", "ws://") + f"/ws/{table}"
+        servers[(slot + (seat if config.spread == "seats" else 0)) % len(servers)].replace("http://", "ws://")
+        + f"/ws/{table}"
         for seat in range(len(secrets))
     ]
     compression = "deflate" if config.compression else None
@@ -603,6 +612,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "seats are spread over them, as behind a load balancer without sticky sessions",
     )
     parser.add_argument(
+        "--spread",
+        choices=["seats", "tables"],
+        default="seats",
+        help="with --servers: each table's seats over all processes (default), or each table on one",
+    )
+    parser.add_argument(
         "--think", type=float, default=0.0, help="clients pause about this long (s) before acting (default 0)"
     )
     parser.add_argument("--no-compression", action="store_true", help="clients refuse permessage-deflate")
@@ -669,6 +684,7 @@ def run(args: argparse.Namespace, servers: list[Server]) -> int:
             index=i,
             base_url=base_url,
             server_urls=[server.url for server in servers],
+            spread=args.spread,
             slots=list(range(i, args.tables, k)),
             variant=args.variant,
             options=args.options,
@@ -720,6 +736,8 @@ def run(args: argparse.Namespace, servers: list[Server]) -> int:
     print(f"tables at once     {args.tables}")
     think = f", thinking {args.think:g} s a move" if args.think else ", acting at once"
     print(f"clients            {4 * args.tables} in {k} client process(es){think}")
+    if len(servers) > 1:
+        print(f"servers            {len(servers)} processes, each table's {args.spread} spread over them")
     print(f"tables created     {sum(r.tables_created for r in results)}")
     print(f"games finished     {len(finished)}")
     print(f"elapsed            {elapsed:.1f} s (setup before it {setup:.1f} s)")
