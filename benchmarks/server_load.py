@@ -26,9 +26,12 @@ closed loop: the mean latency is about tables / actions per second (Little's
 law), and the latency target is a throughput target in disguise. ``--think``
 gives the clients a person's pause instead, for latency at a given load.
 
-``--servers 2`` (PostgreSQL only) starts two processes on the one database
-and spreads each table's four clients over them (``--spread tables`` puts a
-whole table on one process instead); tables are created through the first.
+``--servers 2`` (PostgreSQL only) measures twice, each time on a new database
+made beside the one given (its user needs CREATEDB): one server process, then
+two on the one database, and prints the two side by side with their ratio.
+Each table's four clients are spread over the processes (``--spread tables``
+puts a whole table on one process instead); tables are created through the
+first.
 
 Random bidding seldom reaches a target (scores drift below zero), so the
 default options end a game when a side reaches 21 or falls to -21.
@@ -54,7 +57,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
@@ -62,6 +65,8 @@ from typing import Any
 
 import httpx
 import orjson
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -642,11 +647,57 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.servers == 1:
+        return measure(args, 1, args.database).code
+    # two runs, each on a database of its own made beside the one given: one process, then N
+    runs = []
+    for n in (1, args.servers):
+        with scratch_database(args.database, keep=args.keep) as database:
+            print(f"\n=== {n} server process(es)", flush=True)
+            runs.append(measure(args, n, database))
+    one, many = runs
+    print(f"\n=== {args.servers} processes beside 1 (each table's {args.spread} spread over them)")
+    for n, r in zip((1, args.servers), runs, strict=True):
+        print(
+            f"{n} process(es)       {r.actions_per_second:6.0f} actions/s, p99 {r.p99_ms:.1f} ms, "
+            f"server CPU per action {r.server_ms_per_action:.2f} ms"
+        )
+    print(f"throughput ratio   {many.actions_per_second / one.actions_per_second:.2f}x")
+    return max(one.code, many.code)
+
+
+@contextlib.contextmanager
+def scratch_database(url: str, *, keep: bool) -> Iterator[str]:
+    """A new PostgreSQL database beside ``url``'s (its user must be allowed to create databases)."""
+    base = make_url(url).set(drivername="postgresql+psycopg")
+    name = f"{base.database}_load_{os.getpid()}_{int(time.time() * 1000) % 10**8}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        if not keep:
+            with admin.connect() as c:
+                c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@dataclass
+class Figures:
+    code: int
+    actions_per_second: float = 0.0
+    p99_ms: float = 0.0
+    server_ms_per_action: float = 0.0
+
+
+def measure(args: argparse.Namespace, count: int, database: str | None) -> Figures:
+    """Start ``count`` server processes on ``database`` (None: a fresh SQLite file), load them, report."""
     workdir = Path(tempfile.mkdtemp(prefix="pedro-load-"))
-    database = args.database or f"sqlite:///{workdir / 'load.sqlite3'}"
+    database = database or f"sqlite:///{workdir / 'load.sqlite3'}"
     servers: list[Server] = []
     try:
-        for i in range(args.servers):
+        for i in range(count):
             port = free_port()
             log_path = workdir / f"server{i}.log"
             process = start_server(database, port, log_path, args.server_log_level)
@@ -671,7 +722,7 @@ class Server:
     log_path: Path
 
 
-def run(args: argparse.Namespace, servers: list[Server]) -> int:
+def run(args: argparse.Namespace, servers: list[Server]) -> Figures:
     base_url = servers[0].url  # tables are created there; their seats are spread over all
     k = min(args.client_processes, args.tables)
     context = multiprocessing.get_context("spawn")
@@ -703,7 +754,7 @@ def run(args: argparse.Namespace, servers: list[Server]) -> int:
     except threading.BrokenBarrierError:
         results = [out.get() for _ in processes]
         print("client process failed:\n" + "\n".join(r.fatal or "" for r in results), file=sys.stderr)
-        return 1
+        return Figures(1)
     setup = time.monotonic() - setup_start
     print(f"set up {args.tables} tables and {4 * args.tables} clients in {setup:.1f} s; playing", flush=True)
     before = [proc_stats(server.process.pid) for server in servers]
@@ -719,7 +770,7 @@ def run(args: argparse.Namespace, servers: list[Server]) -> int:
     fatal = [r.fatal for r in results if r.fatal]
     if fatal:
         print("client process failed:\n" + "\n".join(f for f in fatal if f), file=sys.stderr)
-        return 1
+        return Figures(1)
 
     latencies = sorted(x for r in results for x in r.latencies)
     finished = [f for r in results for f in r.finished]
@@ -793,7 +844,12 @@ def run(args: argparse.Namespace, servers: list[Server]) -> int:
     for line in bad[:10]:
         print(f"  {line}")
     ok = not errors and not problems and clean == len(finished) and not bad
-    return 0 if ok else 1
+    return Figures(
+        0 if ok else 1,
+        actions / elapsed,
+        p99,
+        1000 * server_cpu / actions if actions else 0.0,
+    )
 
 
 if __name__ == "__main__":
