@@ -358,18 +358,17 @@ class Room:
 
     def kick(self) -> None:
         """Start the computer-player driver if a computer is to act and none is running."""
-        if (
-            self.driving
-            and not self.stopped
-            and self.computer_turn()
-            and (self._driver is None or self._driver.done())
-        ):
+        if not self.stopped and self._to_drive() and (self._driver is None or self._driver.done()):
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
+    def _to_drive(self) -> bool:
+        """A computer (or a stand-in) is to act, and this process drives the table."""
+        return self.driving and self.computer_turn()
+
     async def _drive(self) -> None:
-        while self.driving and self.computer_turn():
+        while self._to_drive():
             await asyncio.sleep(self.settings.bot_delay)
-            if not (self.driving and self.computer_turn()):
+            if not self._to_drive():
                 return
             seat = self.state.current_player
             row = self.seats[seat].row
@@ -387,7 +386,7 @@ class Room:
                 action = await asyncio.to_thread(player.act, self.state.observation(seat))
             try:
                 async with self._lock:
-                    if self.seq != seq or not (self.driving and self.computer_turn()):
+                    if self.seq != seq or not self._to_drive():
                         continue  # the player came back and acted meanwhile
                     await self._commit(seat, action)
             except RoomError:
