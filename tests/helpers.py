@@ -1,6 +1,6 @@
 """Test helpers: exact deals, text-driven actions and small views of a game state.
 
-Seats follow RULES.md §4: N, E, S, W clockwise = seats 0, 1, 2, 3, so N-S
+Seats follow docs/rules.md §edge-cases: N, E, S, W clockwise = seats 0, 1, 2, 3, so N-S
 (seats 0 and 2) are side 0 and E-W (seats 1 and 3) are side 1.
 
 The main entry points:
@@ -459,7 +459,7 @@ def start_from_scores(state: GameState, scores: Sequence[int]) -> None:
     """Play the current (first) hand as if earlier hands had left ``scores``.
 
     Call it before the auction. The engine decides at the start of a hand
-    whether it is a bidder-goes-out hand (RULES.md §1.10: both sides at the
+    whether it is a bidder-goes-out hand (docs/rules.md §bidder-goes-out: both sides at the
     threshold or above); this sets that flag as it would have been set.
     """
     assert state.phase == Phase.AUCTION and not state.auction.calls

@@ -1,4 +1,4 @@
-"""RULES.md §4.2 (auction), driven through real games.
+"""docs/rules.md §cases-auction, driven through real games.
 
 Seats: N=0, E=1, S=2, W=3. With dealer S the auction order is W, N, E, S.
 """
@@ -48,7 +48,7 @@ def test_edge_case_23_cinch_forced_dealer() -> None:
     with pytest.raises(IllegalActionError):
         state.apply(action(state, "pass"))
     assert turn(state) == "S" and state.phase == Phase.AUCTION
-    act(state, "S bid 8")  # he may bid more than the forced 7 [G3]
+    act(state, "S bid 8")  # he may bid more than the forced 7 (note G3)
     assert contract(state) == ("S", 8, Verb.BID)
 
 

@@ -1,4 +1,4 @@
-"""RULES.md §4.3 (exchange: discards, fills, kitty, excess trumps, folding), through real games.
+"""docs/rules.md §cases-exchange (discards, fills, kitty, excess trumps, folding), through real games.
 
 Seats: N=0, E=1, S=2, W=3; N-S are side 0, E-W side 1.
 """
@@ -380,8 +380,9 @@ def test_edge_case_49_canadian_pass_trumps_to_partner_and_fold() -> None:
 
 
 def test_edge_case_49_canadian_pass_to_partner_policy_refuses_a_seventh_scoring_trump() -> None:
-    """Under the ``pass_to_partner`` option scoring trumps are never discarded (1.6 step 4), so
-    N may not give S a seventh scoring trump: S could not reduce to six (found by random play)."""
+    """Under the ``pass_to_partner`` option scoring trumps are never discarded (docs/rules.md
+    §excess-trumps), so N may not give S a seventh scoring trump: S could not reduce to six (found by
+    random play)."""
     hands = {
         N: "2H 7H 2S 3S 4S 6S 7S 8S 9S",
         S: "AH KH JH TH 9H 5H 8C 9C TC",

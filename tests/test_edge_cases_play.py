@@ -1,4 +1,4 @@
-"""RULES.md §4.1 (trumps, ranking, following) and §4.4 (play flow), driven through real games.
+"""docs/rules.md §cases-trumps-ranking-and-following and §cases-play-flow, driven through real games.
 
 Seats: N=0, E=1, S=2, W=3; N-S are side 0, E-W side 1. Each test deals
 exact hands, runs the auction and the exchange, and then checks the engine's
@@ -34,7 +34,7 @@ from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
 from pedro.engine.state import GameState, IllegalActionError
 
-# ---------------------------------------------------------------- §4.1 trumps, ranking and following
+# ---------------------------------------------------------------- §cases-trumps-ranking-and-following
 
 E_BIDS = "W pass, N pass, E bid 7, S pass"  # dealer S: E becomes the bidder and leads
 W_BIDS = "W bid 7, N pass, E pass, S pass"
@@ -322,7 +322,7 @@ def test_edge_case_22_petro_fives_on_top(fives_rank: str | None, first_winner: i
     assert play_trick(state, "N 5H, E 5D, S 2D, W 3D") == E
 
 
-# ---------------------------------------------------------------- §4.4 play flow
+# ---------------------------------------------------------------- §cases-play-flow
 
 
 @pytest.mark.parametrize("east_has_trump", [True, False])

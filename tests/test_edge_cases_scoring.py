@@ -1,4 +1,4 @@
-"""RULES.md §4.5 (scoring), §4.6 (game end) and §4.7 (options and holder details).
+"""docs/rules.md §cases-scoring, §cases-game-end and §cases-options-and-the-low.
 
 Seats: N=0, E=1, S=2, W=3; N-S are side 0, E-W side 1 (individual games:
 one side per seat). Whole hands are scripted trick by trick where the case
@@ -131,7 +131,7 @@ def test_scripted_hands_score_as_designed() -> None:
     assert state.results[0].points == [13, 31]
 
 
-# ---------------------------------------------------------------- §4.5 scoring
+# ---------------------------------------------------------------- §cases-scoring
 
 
 def test_edge_case_64_cinch_set_bidders_lose_bid_defenders_score() -> None:
@@ -263,7 +263,7 @@ def test_edge_case_77_petro_individual_scoring() -> None:
     assert score_hand(r, bid(W, 8), [3, 5, 0, 6]) == ([3, 5, 0, -8], False)
 
 
-# ---------------------------------------------------------------- §4.6 game end
+# ---------------------------------------------------------------- §cases-game-end
 
 
 def test_edge_case_78_cinch_bidder_goes_out() -> None:
@@ -437,7 +437,7 @@ def test_edge_case_97_pitch_fives_forced_dealer_two() -> None:
     assert state.contract is not None and (state.contract.bidder, state.contract.value) == (S, 2)
 
 
-# ---------------------------------------------------------------- §4.7 options and holder details
+# ---------------------------------------------------------------- §cases-options-and-the-low
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""House-rule options (rules §3): parsing, their effect on the fields, the §3.3 constraints, records."""
+"""House-rule options (docs/rules.md §house-rules): parsing, effects, §option-constraints, records."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from pedro.variants.options import (
     parse_option_value,
 )
 
-#: Every option of rules §3.1 and §3.2 (plus the preset and trump_discards_face).
+#: Every option of docs/rules.md §house-rules but the preset and trump_discards_face.
 RULES_OPTIONS = {
     "min_bid", "dealer_forced_bid", "slam", "bid_28_56", "keep_nontrumps", "excess_trumps",
     "discarded_scoring_trumps", "dealer_robs_discards", "discards_face_up", "trump_discard_claim",
@@ -369,7 +369,8 @@ def test_discards_face_options() -> None:
 
 
 def test_discards_face_up_defaults_claim_to_opponents() -> None:
-    # §3.1 trump_discard_claim: default opponents when discards_face_up is set (note C5)
+    # docs/rules.md §house-rules: trump_discard_claim defaults to opponents once discards are face up
+    # (note C5)
     rules = make_ruleset("cinch", {"discards_face_up": True})
     assert rules.trump_discard_claim is TrumpDiscardClaim.OPPONENTS
     assert (rules.discards_face_up, rules.trump_discards_face_up) == (True, True)
@@ -456,7 +457,7 @@ def test_cinch_target_switches_end_rule() -> None:
 
 
 # ---------------------------------------------------------------------------
-# §3.3 constraints: refused with what is allowed
+# docs/rules.md §option-constraints: refused with what is allowed
 
 
 CONSTRAINT_CASES: list[tuple[str, dict[str, object], list[str]]] = [
@@ -576,7 +577,7 @@ def test_apply_options_on_top_of_options_keeps_the_record() -> None:
 
 
 # ---------------------------------------------------------------------------
-# edge cases of rules section 4 that are pure data
+# edge cases of docs/rules.md §edge-cases that are pure data
 
 
 def test_edge_case_05_plain_lead_options() -> None:

@@ -11,7 +11,8 @@ end a game), and checks at every step:
 (d) no observation shows a seat a card it may not know;
 (e) games of ``basic`` players end;
 (f) the same seed gives the same game;
-(g) when the card play starts every hand has the size of RULES.md §1.6 "Result".
+(g) when the card play starts every hand has the size of docs/rules.md
+    §hand-size-at-the-first-lead.
 """
 
 from __future__ import annotations
@@ -280,7 +281,7 @@ def secret_from(state: GameState, seat: int) -> int:
                 given |= mask
     looked = 0
     if dealer_choosing(state) and seat == state.dealer and state.rules.dealer_robs_discards:
-        # the dealer may search the others' discards for trumps (§3.1 dealer_robs_discards)
+        # the dealer may search the others' discards for trumps (docs/rules.md §filling)
         assert state.tt is not None
         for s in range(state.players):
             looked |= state.discards[s] & state.tt.trump_mask
@@ -406,7 +407,7 @@ def test_same_seed_same_game(variant: str, seed: int) -> None:
 
 
 def bad_hand_sizes(state: GameState) -> list[tuple[int, int]]:
-    """Seats whose hand at the start of play breaks §1.6 "Result", with their sizes.
+    """Seats whose hand at the start of play breaks docs/rules.md §hand-size-at-the-first-lead.
 
     Every active player holds the play size (6; 7 in nicaragua; the deal in
     variants without exchange), a folded player none, and a player under
@@ -422,7 +423,7 @@ def bad_hand_sizes(state: GameState) -> list[tuple[int, int]]:
             ok = n == 0
         elif r.keep_nontrumps and s == state.dealer:
             # open question: a dealer who kept non-trumps must still take every stock trump
-            # (§1.6 step 3), and no rule lets him throw a non-trump back; he may hold more than 6
+            # (docs/rules.md §filling), and no rule lets him throw a non-trump back; he may hold more than 6
             ok = n >= r.play_hand_size
         else:
             exchanged = r.discard != DiscardPolicy.NONE or r.fill != FillPolicy.NONE

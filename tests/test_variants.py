@@ -1,4 +1,4 @@
-"""The variant catalog against the variant table of the rules (section 2), cell by cell."""
+"""The variant catalog against the variants of docs/rules.md §variants and its notes, rule by rule."""
 
 from __future__ import annotations
 
@@ -352,7 +352,7 @@ def test_rulesets_are_frozen_and_hashable() -> None:
 
 
 # ---------------------------------------------------------------------------
-# edge cases of rules section 4 that are pure data
+# edge cases of docs/rules.md §edge-cases that are pure data
 
 
 def _strength(rules: Ruleset, trump: int, card: str) -> int:

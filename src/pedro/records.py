@@ -310,7 +310,7 @@ def pack_from_deal(
 ) -> list[int]:
     """The shuffled pack (top first) that deals exactly ``deal``, ``kitty`` and ``stock``.
 
-    Inverts the deal convention of RULES.md §1.3 with the engine's own
+    Inverts the deal convention of docs/rules.md §deal with the engine's own
     ``pack_from_deal``: packets of ``rules.packets`` (single cards under
     ``deal_all_out``) go clockwise from the dealer's left, the dealer last,
     until every hand has its first-deal size; then the kitty, then the stock.

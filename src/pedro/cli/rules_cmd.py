@@ -58,7 +58,10 @@ def show_variants(console: Console) -> int:
             first_sentence(rules.summary),
         )
     console.print(table)
-    console.print("Full rules: [bold]pedro rules VARIANT[/] (house rules: [bold]--option NAME=VALUE[/]).")
+    console.print(
+        "Full rules: [bold]pedro rules VARIANT[/] (house rules: [bold]--option NAME=VALUE[/]); "
+        "the reasons behind them: docs/rules.md."
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Rule hook 1: the calls a seat may make in the auction (RULES.md §1.4)."""
+"""Rule hook 1: the calls a seat may make in the auction (docs/rules.md §auction)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[
 
 
 def _special_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
-    """28-56, the double call and protect, where the rules have them (RULES.md §1.4)."""
+    """28-56, the double call and protect, where the rules have them (docs/rules.md §special-calls)."""
     calls: list[int] = []
     high = auction.high_value
     above_max = high is None or high <= rules.max_bid

@@ -139,7 +139,7 @@ class RecordedDeals:
 
 @cache
 def deal_order(players: int, dealer: int, hand_size: int, packets: tuple[int, ...]) -> list[int]:
-    """The seat receiving each successive card of the first deal (RULES.md §1.3).
+    """The seat receiving each successive card of the first deal (docs/rules.md §deal).
 
     Packets go clockwise from the dealer's left, the dealer last, repeating the
     packet pattern until every hand is full.

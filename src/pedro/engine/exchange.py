@@ -1,4 +1,4 @@
-"""Rule hook 3: everything between naming trumps and the first lead (RULES.md §1.6).
+"""Rule hook 3: everything between naming trumps and the first lead (docs/rules.md §exchange).
 
 The exchange is a list of steps, each ``(kind, seat)``, built from the
 ruleset's policies when trumps are named: folding, discarding, giving to
@@ -217,7 +217,7 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
 
 def _leaves_partner_stuck(state: GameState, partner: int, given: int) -> bool:
     """Under ``pass_to_partner`` scoring trumps are never discarded, so a partner given a
-    seventh scoring trump could not reduce to six: such a gift is refused (1.6 step 4)."""
+    seventh scoring trump could not reduce to six: such a gift is refused (docs/rules.md §excess-trumps)."""
     if state.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
         return False
     scoring = _tt(state).scoring_mask
@@ -405,7 +405,7 @@ def _claims_step(state: GameState, seat: int) -> None:
     """After the fills, offer each face-up discarded trump to the eligible players (note C5).
 
     Claims wait for the fills so that a claimant who threw away all his
-    non-trumps has one again to give in exchange (RULES.md §4 case 99).
+    non-trumps has one again to give in exchange (docs/rules.md, edge case 99).
     """
     rules = state.rules
     tt = _tt(state)

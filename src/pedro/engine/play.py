@@ -1,7 +1,7 @@
 """Rule hooks 4 and 5: legal plays, the multi-card first trick, and trick winners.
 
 Everything works on bitmasks so that the legal plays of a turn cost a few
-integer operations (RULES.md §1.7).
+integer operations (docs/rules.md §play).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) 
 
     The highest key wins, the earliest card among equals: trumps by trump
     rank; otherwise a card of the led suit by rank, or, where plain cards do
-    not rank (RULES.md §1.7 ``leader``), the leader's card alone.
+    not rank (docs/rules.md §winning-a-trick), the leader's card alone.
     """
     strength = tt.strength[card]
     if strength:

@@ -189,7 +189,7 @@ def is_made(rules: Ruleset, contract: Contract, taken: int) -> bool:
 
 
 def score_hand(rules: Ruleset, contract: Contract, points: list[int]) -> tuple[list[int], bool]:
-    """Score change per side and whether the bid was made (RULES.md §1.9)."""
+    """Score change per side and whether the bid was made (docs/rules.md §scoring)."""
     sides = rules.num_sides
     bside = rules.side_of(contract.bidder)
     pb = points[bside]

@@ -1,7 +1,7 @@
 """The twelve variants of the Pedro family as ``Ruleset`` values.
 
-Every cell of the rules' variant table, including the defaults chosen for
-cells the sources leave open, is spelled out here as data; the engine reads
+Every rule of each variant in docs/rules.md §variants, including the defaults
+chosen where the sources leave a rule open (the notes), is spelled out here as data; the engine reads
 only these fields, so a variant is nothing more than this value. Fields are
 written out even where they equal the ``Ruleset`` default, so that each
 variant can be checked against the table on its own.
@@ -581,7 +581,7 @@ PETRO_RUSSIAN = Ruleset(
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-#: All variants by id, in the order of the rules' variant table.
+#: All variants by id, in the order of docs/rules.md §variants.
 VARIANTS: dict[str, Ruleset] = {
     rules.id: rules
     for rules in (

@@ -1,8 +1,8 @@
 """The Ruleset: one value that says everything a variant's rules decide.
 
 The engine never branches on a variant's name, only on these fields, so a
-house rule is a changed field and a new variant is a new value (RULES.md §1.11:
-the rules are data plus a handful of hooks selected by the enums below).
+house rule is a changed field and a new variant is a new value (docs/rules.md
+§rules-as-data: the rules are data plus a handful of hooks selected by the enums below).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class TrumpDiscardClaim(StrEnum):
     ANYONE = "anyone"
 
 
-#: Trump-relative roles (RULES.md §0). A suited role is a rank letter of the
+#: Trump-relative roles (docs/rules.md §notation). A suited role is a rank letter of the
 #: trump suit; L5 and OJ are the five and jack of the sister suit.
 ROLE_NAMES = {
     "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",

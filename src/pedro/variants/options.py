@@ -72,7 +72,7 @@ class OptionSpec:
     maximum: int | None = None
     #: ids of the variants this option applies to; empty means every variant
     variants: tuple[str, ...] = ()
-    #: where the option comes from in the rules (section / note)
+    #: where docs/rules.md describes the option (section, notes)
     reference: str = ""
     #: reads other text forms of the value (e.g. ``below_jack``); ``None`` when there are none
     text_form: Callable[[str], OptionValue] | None = field(default=None, repr=False, compare=False)
@@ -263,7 +263,7 @@ def _face_option(
 SANCHO_FAMILY = ("pedro_sancho", "dom_pedro")
 JOKER_VARIANTS = ("sixty_three", "eighty_three")
 
-#: Presets: one option value standing for several options (rules §3.1).
+#: Presets: one option value standing for several options (docs/rules.md §presets).
 PRESETS: dict[str, dict[str, OptionValue]] = {
     "cinch_min6_forced6": {"min_bid": 6, "dealer_forced_bid": 6},
     "cinch_min6_forced7": {"min_bid": 6, "dealer_forced_bid": 7},
@@ -433,7 +433,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         write=lambda rules, value: rules,  # expanded before the other options are applied
         choices=tuple(PRESETS),
         variants=("cinch",),
-        reference="§3.1 dealer_forced_bid",
+        reference="docs/rules.md §presets",
     ),
     # --- seats
     _field_option(
@@ -443,14 +443,14 @@ _SPECS: tuple[OptionSpec, ...] = (
         minimum=4,
         maximum=7,
         variants=SANCHO_FAMILY,
-        reference="§3.1",
+        reference="docs/rules.md §house-rules, note D1",
     ),
     _field_option(
         "partnerships",
         bool,
         "play as two fixed partnerships sitting opposite (exactly 4 players) instead of alone",
         variants=(*SANCHO_FAMILY, "pitch_fives"),
-        reference="§3.1, note F1",
+        reference="docs/rules.md §house-rules, note F1",
     ),
     # --- pack and card values
     OptionSpec(
@@ -461,7 +461,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: "JK" in rules.jokers,
         write=_write_joker,
         variants=JOKER_VARIANTS,
-        reference="§3.1, note T8",
+        reference="docs/rules.md §house-rules, note T8",
     ),
     OptionSpec(
         name="fives_rank",
@@ -472,7 +472,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         write=_write_fives_rank,
         choices=("top", "standard"),
         variants=("petro_russian",),
-        reference="§3.2, note R1",
+        reference="docs/rules.md §house-rules, note R1",
     ),
     OptionSpec(
         name="off_jack_rank",
@@ -484,7 +484,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=len(VARIANTS["piedro_jokers"].trump_order),
         variants=("piedro_jokers",),
-        reference="§3.2, note J2",
+        reference="docs/rules.md §house-rules, note J2",
         text_form=_parse_off_jack_position,
         text_form_help="top, or below_<card> such as below_jack or below_sj",
     ),
@@ -496,7 +496,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: bool(rules.plain_points),
         write=_write_plain_honours,
         variants=("petro_russian",),
-        reference="§3.2, note R3",
+        reference="docs/rules.md §house-rules, note R3",
     ),
     _field_option(
         "relative_high_low",
@@ -504,7 +504,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "classic Pitch: High and Low are the highest and lowest trump played, Game goes to the "
         "majority of card points",
         variants=("pitch_fives",),
-        reference="§3.2, note F6",
+        reference="docs/rules.md §house-rules, note F6",
     ),
     # --- deal
     OptionSpec(
@@ -515,7 +515,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: rules.nine_card_deal,
         write=_write_nine_card_deal,
         variants=JOKER_VARIANTS,
-        reference="§3.1, note E9",
+        reference="docs/rules.md §house-rules, note E9",
     ),
     OptionSpec(
         name="deal_all_out",
@@ -525,7 +525,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: rules.deal_all_out,
         write=_write_deal_all_out,
         variants=SANCHO_FAMILY,
-        reference="§3.1, note S8",
+        reference="docs/rules.md §house-rules, note S8",
     ),
     # --- auction
     _field_option(
@@ -534,10 +534,12 @@ _SPECS: tuple[OptionSpec, ...] = (
         "single_round: everyone bids once, the dealer last; until_one_left: bidding goes round "
         "until all but one have passed",
         enum=AuctionModel,
-        reference="§3.2, notes R4, J3",
+        reference="docs/rules.md §house-rules, notes R4, J3",
         field_name="auction",
     ),
-    _field_option("min_bid", int, "lowest ordinary bid", minimum=1, reference="§3.1, notes E1, R5"),
+    _field_option(
+        "min_bid", int, "lowest ordinary bid", minimum=1, reference="docs/rules.md §house-rules, notes E1, R5"
+    ),
     OptionSpec(
         name="all_pass_action",
         value_type=str,
@@ -546,7 +548,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: _plain(rules.all_pass_action),
         write=_write_all_pass_action,
         choices=_enum_choices(AllPassAction),
-        reference="§3.2, note S3",
+        reference="docs/rules.md §house-rules, note S3",
     ),
     _field_option(
         "dealer_forced_bid",
@@ -555,42 +557,42 @@ _SPECS: tuple[OptionSpec, ...] = (
         "null means no forced bid",
         nullable=True,
         minimum=1,
-        reference="§3.1, §1.4",
+        reference="docs/rules.md §house-rules, §auction",
     ),
     _field_option(
         "slam",
         bool,
         "a bid of the maximum (all points) scores twice the maximum if made and loses only the "
         "maximum if set",
-        reference="§3.1, note C6",
+        reference="docs/rules.md §house-rules, note C6",
     ),
     _field_option(
         "bid_28_56",
         bool,
         "the dealer may call 28-56 above 14 when he holds ace, king and two of the suit he then "
         "names: all 14 points for +56, or -28",
-        reference="§3.1, note C6",
+        reference="docs/rules.md §house-rules, note C6",
     ),
     _field_option(
         "double_max_bid",
         bool,
         "a call above the maximum ('83 double'): all points for twice the maximum, or minus twice "
         "the maximum",
-        reference="§3.1, note E4",
+        reference="docs/rules.md §house-rules, note E4",
     ),
     _field_option(
         "protect",
         bool,
         "the dealer's partner may call 'protect', a bid of the minimum, while nobody has bid",
         variants=("piedro_jokers",),
-        reference="§3.1, note J4",
+        reference="docs/rules.md §house-rules, note J4",
     ),
     _field_option(
         "protect_may_equal",
         bool,
         "'protect' may also take over an existing bid of the minimum",
         variants=("piedro_jokers",),
-        reference="§3.2, note J4",
+        reference="docs/rules.md §house-rules, note J4",
     ),
     # --- exchange
     OptionSpec(
@@ -601,13 +603,13 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: rules.discard is not DiscardPolicy.NONE,
         write=_write_discard_and_fill,
         variants=SANCHO_FAMILY,
-        reference="§3.1, note S7",
+        reference="docs/rules.md §house-rules, note S7",
     ),
     _field_option(
         "keep_nontrumps",
         bool,
         "when discarding non-trumps a player may keep some, keeping at most 6 cards",
-        reference="§3.1",
+        reference="docs/rules.md §house-rules, §discarding",
     ),
     _face_option(
         "discards_face",
@@ -615,7 +617,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         _write_discards_face_up,
         "up: all discards are public; down: discards are hidden (where the variant shows "
         "discarded trumps, they stay face up)",
-        reference="§3.2, notes R2, P7, F9, G4",
+        reference="docs/rules.md §house-rules, notes R2, P7, F9, G4",
     ),
     OptionSpec(
         name="discards_face_up",
@@ -623,20 +625,20 @@ _SPECS: tuple[OptionSpec, ...] = (
         description="the same as discards_face (true = up, false = down)",
         read=lambda rules: rules.discards_face_up,
         write=lambda rules, value: _write_discards_face_up(rules, _as_bool(value)),
-        reference="§3.1",
+        reference="docs/rules.md §house-rules, note C5",
     ),
     _face_option(
         "trump_discards_face",
         lambda rules: rules.trump_discards_face_up,
         lambda rules, up: replace(rules, trump_discards_face_up=up),
         "visibility of discarded trumps alone (overrides discards_face for trumps)",
-        reference="note G4",
+        reference="docs/rules.md §house-rules, note G4",
     ),
     _field_option(
         "dealer_robs_discards",
         bool,
         "when completing his hand the dealer may also take trumps from the others' discards",
-        reference="§3.1",
+        reference="docs/rules.md §house-rules, §filling",
     ),
     OptionSpec(
         name="play_hand_size",
@@ -647,14 +649,14 @@ _SPECS: tuple[OptionSpec, ...] = (
         write=lambda rules, value: replace(rules, play_hand_size=_as_int(value)),
         choices=(6, 7),
         variants=("nicaragua",),
-        reference="§3.2, note N3",
+        reference="docs/rules.md §house-rules, note N3",
     ),
     _field_option(
         "excess_trumps",
         str,
         "how a player with more than 6 trumps gets down to 6",
         enum=ExcessTrumps,
-        reference="§3.1, §1.6 step 4",
+        reference="docs/rules.md §house-rules, §excess-trumps",
     ),
     _field_option(
         "discarded_scoring_trumps",
@@ -662,7 +664,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "with excess_trumps=must_discard_to_6: scoring trumps may not be discarded, or may be and "
         "their points go to the discarder's opponents",
         enum=DiscardedScoringTrumps,
-        reference="§3.1",
+        reference="docs/rules.md §house-rules, note C5",
     ),
     _field_option(
         "trump_discard_claim",
@@ -670,28 +672,28 @@ _SPECS: tuple[OptionSpec, ...] = (
         "with face-up discards: who may take a trump found in another player's discards, giving "
         "a non-trump face up for it",
         enum=TrumpDiscardClaim,
-        reference="§3.1, note C5",
+        reference="docs/rules.md §house-rules, note C5",
     ),
     _field_option(
         "fold_mandatory",
         bool,
         "a player with no trumps after the second deal must fold (false: he may stay in)",
         variants=("king_pedro_canadian",),
-        reference="§3.2, note K10",
+        reference="docs/rules.md §house-rules, note K10",
     ),
     # --- play
     _field_option(
         "first_lead_trump",
         bool,
         "the bidder must lead a trump to the first trick if he holds one",
-        reference="§3.1, note F5",
+        reference="docs/rules.md §house-rules, note F5",
     ),
     _field_option(
         "plain_lead",
         str,
         "what may be played when a plain (non-trump) suit is led",
         enum=PlainLead,
-        reference="§3.1, note E3",
+        reference="docs/rules.md §house-rules, note E3",
     ),
     _face_option(
         "cold_cards_face",
@@ -699,7 +701,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         lambda rules, up: replace(rules, cold_cards_face_up=up),
         "how a player who goes cold lays down his remaining cards",
         variants=("pidro",),
-        reference="§3.2, note P2",
+        reference="docs/rules.md §house-rules, note P2",
     ),
     # --- counting and scoring
     _field_option(
@@ -708,7 +710,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "who scores the Low (trump two): the side of the player holding it when play starts, the "
         "side it was dealt to, or the side that captures it",
         enum=LowRule,
-        reference="§3.2, notes C2, N5, T5, E8, R11",
+        reference="docs/rules.md §house-rules, notes C2, N5, T5, E8, R11",
     ),
     _field_option(
         "scoring",
@@ -716,7 +718,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "standard: made bids add the points taken, set bids lose the bid; difference: no negative "
         "scores, the side that took more scores the difference",
         enum=Scoring,
-        reference="§3.1, §1.9",
+        reference="docs/rules.md §house-rules, §scoring",
     ),
     _field_option(
         "made_scores",
@@ -724,14 +726,14 @@ _SPECS: tuple[OptionSpec, ...] = (
         "what a side that makes its bid scores: the points it made, or the amount bid",
         enum=MadeScores,
         variants=("king_pedro_canadian",),
-        reference="§3.2, note K12",
+        reference="docs/rules.md §house-rules, note K12",
     ),
     _field_option(
         "defenders_score_when_set",
         bool,
         "when the bidder is set, the other players still score what they took",
         variants=SANCHO_FAMILY,
-        reference="§3.2, note S4",
+        reference="docs/rules.md §house-rules, note S4",
     ),
     # --- game end
     _field_option(
@@ -740,16 +742,22 @@ _SPECS: tuple[OptionSpec, ...] = (
         "winning score (reach or pass); in cinch a target other than 62 switches the end rule to "
         "first_to_target_bidder_priority unless end_rule is given",
         minimum=1,
-        reference="§3.1, note C7",
+        reference="docs/rules.md §house-rules, note C7",
     ),
-    _field_option("end_rule", str, "how the game is won", enum=EndRule, reference="§3.1, §1.10"),
+    _field_option(
+        "end_rule",
+        str,
+        "how the game is won",
+        enum=EndRule,
+        reference="docs/rules.md §house-rules, §game-end",
+    ),
     _field_option(
         "bgo_threshold",
         int,
         "score both sides must have at the start of a hand for it to be a bidder-goes-out hand "
         "(null: target - 7)",
         nullable=True,
-        reference="§3.1, note C7",
+        reference="docs/rules.md §house-rules, note C7",
     ),
     _field_option(
         "lose_at",
@@ -757,7 +765,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "a side at or below this (negative) score after a hand loses; null: no minus limit",
         nullable=True,
         maximum=-1,
-        reference="§3.1, note K15",
+        reference="docs/rules.md §house-rules, note K15",
     ),
 )
 
@@ -900,7 +908,8 @@ def _implied(base: Ruleset, rules: Ruleset, given: Mapping[str, OptionValue]) ->
         and rules.target != base.target
     ):
         rules = replace(rules, end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY)
-    # §3.1 trump_discard_claim: "default when discards_face_up is set: opponents" (note C5)
+    # docs/rules.md §house-rules: once discards are face up, trump_discard_claim defaults to opponents
+    # (note C5)
     if (
         ("discards_face_up" in given or "discards_face" in given)
         and "trump_discard_claim" not in given
@@ -917,7 +926,7 @@ def _fail(problem: str, allowed: str) -> OptionError:
 
 
 def _check_constraints(base: Ruleset, r: Ruleset, given: Mapping[str, OptionValue]) -> None:
-    """The combinations of rules §3.3, plus the checks that keep coupled fields meaningful."""
+    """The combinations docs/rules.md §option-constraints refuses, keeping coupled fields meaningful."""
     vid = r.id
     if (
         "discards_face" in given

@@ -1,8 +1,9 @@
 """A readable rule sheet generated from a ``Ruleset``.
 
 The sheet is built only from the ruleset's fields, never from per-variant
-text (apart from the variant's own summary), so it always describes the rules
-the engine will actually enforce, house-rule options included.
+text (apart from the variant's own summary and a pointer to its section of
+docs/rules.md), so it always describes the rules the engine will actually
+enforce, house-rule options included.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import textwrap
 
 from pedro.cards import JOKERS
+from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import (
     POINT_NAMES,
     AllPassAction,
@@ -132,6 +134,12 @@ def _intro(rules: Ruleset) -> list[str]:
         out.append(f"House rules in force: {shown}. The sheet below already includes their effect.")
     else:
         out.append(f"No house rules: these are the standard rules of {rules.name}.")
+    if rules.id in VARIANTS:
+        text = (
+            f"The project's rules reference explains these rules and the reading behind each one: "
+            f"docs/rules.md §{rules.id}"
+        )
+        out.append(text + (", and §house-rules for the house rules." if rules.options else "."))
     return out
 
 
