@@ -104,7 +104,8 @@ class ClusterStore:
         """Say this process lives, take the free leases of the ``loaded`` unfinished tables, let go
         of the others, and read where seats are connected elsewhere; one transaction."""
         me = {"me": self.process_id}
-        tables = me | {"tables": list(loaded)}
+        # in one order in every process, so that two heartbeats lock the leases' rows alike
+        tables = me | {"tables": sorted(loaded)}
         with self.engine.begin() as c:
             c.execute(_BEAT, me)
             c.execute(_TAKE, tables | {"lease": self.lease_seconds})
