@@ -22,6 +22,7 @@ from tests.helpers import (
     first_legal_play_out,
     hand_of,
     is_legal,
+    legal_words,
     name_trump,
     names,
     play_ready,
@@ -325,6 +326,44 @@ def test_edge_case_47_eighty_three_kitty_then_trump_then_pass_to_partner() -> No
     assert hand_of(state, E) == card_set("AH 9H 5H 5D 2H TC")
     to_play(state)
     assert len(hand_of(state, W)) == 6 and card_set("KH QH JK JH TH") <= hand_of(state, W)
+
+
+# ---------------------------------------------------------------- sixty-three: the nine-card deal (note E9)
+
+
+def test_nine_card_deal_dealer_given_trumps_discards_his_cheapest_scoring_trumps() -> None:
+    """Note E9: dealer S, given a trump by N, may not give any back; the stock brings him eight
+    scoring trumps and nothing else to discard, so he throws away the cheapest two in the order of
+    note J6 (the two, then a 1-point trump), face up, and their points go to nobody (found as an
+    engine stall: he had no legal action)."""
+    r = rules("sixty_three", nine_card_deal=True)
+    hands = {
+        N: "8H 7H 6H 4H QH AH KH 2C 3C",
+        S: "JH TH 9H 5H 5D 4C 5C 6C 7C",
+        W: "2S 3S 4S 5S 6S 7S 8S 9S TS",
+        E: "2D 3D 4D 6D 7D 8D 9D TD JD",
+    }
+    stock = "JS QS KS AS QD KD AD 8C 9C TC JC QC 3H 2H KC AC"
+    state = deal_state(r, S, hands, stock=stock, trump=suit("H"))
+    acts(state, "W bid 10, N pass, E pass, S pass")
+    name_trump(state, "H")
+    assert turn(state) == "N" and is_legal(state, "give AH")
+    act(state, "N give AH")
+    # S kept his five trumps, got A♥ from N and took 3♥ 2♥ from the stock: eight scoring trumps
+    assert turn(state) == "S"
+    assert hand_of(state, S) == card_set("JH TH 9H 5H 5D AH 3H 2H")
+    assert legal_words(state) == {"discard 2H AH", "discard 2H JH", "discard 2H TH"}
+    assert not is_legal(state, "give AH")  # nothing goes back to the partner who gave
+    act(state, "S discard 2H JH")
+    assert hand_of(state, S) == card_set("TH 9H 5H 5D AH 3H")
+    assert card_set("2H JH") <= names(state.observation(W).face_up[S])
+    assert state.phase == Phase.PLAY
+    first_legal_play_out(state)
+    assert state.hand_index == 1
+    points = state.results[0].points
+    in_tricks = [sum(p) for p in zip(*result_trick_points(state, 0), strict=True)]
+    assert points == in_tricks  # nobody is credited with the discarded trumps
+    assert sum(points) == r.total_points - 2 == 61  # the 2♥ and J♥ score for nobody
 
 
 # ---------------------------------------------------------------- canadian king pedro: folding, excess

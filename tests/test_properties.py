@@ -12,7 +12,9 @@ end a game), and checks at every step:
 (e) games of ``basic`` players end;
 (f) the same seed gives the same game;
 (g) when the card play starts every hand has the size of docs/rules.md
-    §hand-size-at-the-first-lead.
+    §hand-size-at-the-first-lead;
+(h) a game that is not over always offers a legal action, also in nine-card
+    deals stacked so that the dealer's side holds most of the trumps (note E9).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.helpers import E, N, S, W, acts, deal_state, suit
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import (
@@ -50,6 +53,8 @@ from pedro.variants.options import make_ruleset
 VARIANT_IDS = list(VARIANTS)
 #: Random bidding may never end a game: games stop after this many hands.
 HAND_CAP = 30
+#: Cards in a hand at the first lead.
+SIX = 6
 #: House-rule combinations whose engine paths the catalog variants do not reach (claims, robbing
 #: discards, keeping non-trumps, nine-card deals, more players ...), played beside every variant.
 OPTION_SETS: list[tuple[str, dict[str, object]]] = [
@@ -59,6 +64,7 @@ OPTION_SETS: list[tuple[str, dict[str, object]]] = [
     ("cinch", {"keep_nontrumps": True, "first_lead_trump": True}),
     ("cinch", {"slam": True, "bid_28_56": True, "scoring": "difference", "preset": "cinch_min6_forced6"}),
     ("eighty_three", {"nine_card_deal": True}),
+    ("sixty_three", {"nine_card_deal": True}),
     ("sixty_three", {"joker": True, "low_rule": "holder"}),
     ("pedro_sancho", {"deal_all_out": True, "players": 5}),
     ("dom_pedro", {"discard_and_fill": True, "players": 7}),
@@ -449,6 +455,82 @@ def test_hands_at_play_have_the_play_size(variant: str, seed: int) -> None:
             starts += 1
             assert not bad_hand_sizes(state), (state.hand_index, bad_hand_sizes(state))
     assert starts or state.results
+
+
+# ---------------------------------------------------------------- (h) always a legal action
+
+
+def has_a_legal_action(state: GameState) -> bool:
+    """Whether the player to act has a legal action (a card choice is searched, not listed)."""
+    legal = state.legal()
+    if isinstance(legal, CardChoice):
+        return bool(legal.alternatives) or next(legal.masks(), None) is not None
+    return bool(legal)
+
+
+def check_a_legal_action(state: GameState) -> None:
+    if not state.is_over:
+        assert has_a_legal_action(state), (
+            f"no legal action for seat {state.current_player} ({state.phase.name}): {state.describe_legal()}"
+        )
+
+
+@pytest.mark.parametrize("variant", RULESET_IDS)
+@GAMES
+@given(seed=SEEDS)
+def test_a_game_not_over_always_offers_a_legal_action(variant: str, seed: int) -> None:
+    walk(variant, seed, lambda state, rng: check_a_legal_action(state))
+
+
+#: Random deals almost never give the dealer's partner more than six trumps to pass and then
+#: the dealer more than six scoring trumps from the stock (note E9), so these deals are stacked.
+NINE_CARD_DEALS = [name for name, r in RULESETS.items() if r.nine_card_deal and len(r.options) == 1]
+
+
+def trump_rich_nine_card_deal(name: str, seed: int) -> GameState:
+    """A nine-card deal by S for hearts trumps in which S's side holds most of the trumps.
+
+    N, the dealer's partner, holds seven to nine trumps; most of the others are in
+    S's hand or in the stock below the cards that fill W and E, so the dealer
+    takes them with the rest of the stock.
+    """
+    r = RULESETS[name]
+    rng = random.Random(seed)
+    tt = r.tables(suit("H"))
+    trumps = [x for x in r.deck if tt.trump_mask >> x & 1]
+    others = [x for x in r.deck if not tt.trump_mask >> x & 1]
+    rng.shuffle(trumps)
+    rng.shuffle(others)
+    size = r.first_deal_size
+    partner = rng.randint(7, size)
+    hands = {N: trumps[:partner], E: [], S: [], W: []}
+    in_stock = []
+    for t in trumps[partner:]:
+        seat = rng.choice([S, S, None, None, None, W, E][: 5 if rng.random() < 0.8 else 7])
+        if seat is not None and len(hands[seat]) < size:
+            hands[seat].append(t)
+        else:
+            in_stock.append(t)
+    filling = 2 * SIX - len(hands[W]) - len(hands[E])  # W and E keep their trumps, filled to six
+    for cards in hands.values():
+        while len(cards) < size:
+            cards.append(others.pop())
+    rng.shuffle(in_stock)
+    stock = others[:filling] + in_stock + others[filling:]
+    return deal_state(r, S, hands, stock=stock)
+
+
+@pytest.mark.parametrize("variant", NINE_CARD_DEALS)
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_trump_rich_nine_card_deals_offer_a_legal_action_to_the_end(variant: str, seed: int) -> None:
+    state = trump_rich_nine_card_deal(variant, seed)
+    acts(state, f"W bid {state.rules.min_bid}, N pass, E pass, S pass, W trump H")
+    rng = random.Random(seed)
+    while not state.is_over and state.hand_index == 0:
+        check_a_legal_action(state)
+        state.apply(random_action(state, rng))
+    assert state.results
 
 
 def test_random_games_reach_every_phase() -> None:

@@ -138,6 +138,7 @@ def test_sheet_changes_with_options() -> None:
         ("pitch_fives", {"relative_high_low": True}, "classic Pitch way"),
         ("petro_russian", {"plain_honours_score": True}, "There are 26 points"),
         ("eighty_three", {"nine_card_deal": True}, "Extra trumps are passed before the stock is dealt"),
+        ("sixty_three", {"nine_card_deal": True}, "discards the cheapest of them face up (the two"),
         ("king_pedro", {"lose_at": None}, "A side wins only at the end of a hand"),
     ],
 )

@@ -381,6 +381,7 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
         ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
         ExcessTrumps.KILL_NONSCORING_FACE_UP,
         ExcessTrumps.MUST_DISCARD_TO_6,
+        ExcessTrumps.PASS_TO_PARTNER,
     ):
         return _minimal_check(tt, trumps, over, "non-scoring trumps only, where possible")
     return (lambda mask: None), "any trumps"
@@ -715,12 +716,15 @@ def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
     if over <= 0:
         return None
     trumps = hand & tt.trump_mask
-    check, rule = _excess_check(state, seat, trumps, over)
     verb = Verb.KILL if rules.excess_trumps == ExcessTrumps.KILL_NONSCORING_FACE_UP else Verb.DISCARD
     pool = hand
     if rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER:
-        pool = hand & ~tt.scoring_mask
-        return CardChoice(verb, pool, (over,), f"discard {over} non-scoring cards to keep {SIX}")
+        nonscoring = hand & ~tt.scoring_mask
+        if nonscoring.bit_count() >= over:
+            return CardChoice(verb, nonscoring, (over,), f"discard {over} non-scoring cards to keep {SIX}")
+        # note E9: a dealer given trumps by his partner may not give back; with too few
+        # non-scoring cards he discards the cheapest scoring trumps, as under note J6
+    check, rule = _excess_check(state, seat, trumps, over)
     verb_word = "kill" if verb == Verb.KILL else "discard"
     return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)
 

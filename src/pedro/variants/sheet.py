@@ -574,6 +574,13 @@ def _excess(rules: Ruleset, w: _Words) -> str:
         f"partners hold more than {2 * play} trumps between them they discard non-scoring trumps until "
         f"each has {play}, and nobody may pass his partner more scoring trumps than the partner can keep."
         + (" Extra trumps are passed before the stock is dealt." if rules.fill is not FillPolicy.NONE else "")
+        + (
+            " Only a dealer whose partner passed him trumps may have to discard scoring trumps: he may "
+            f"pass none back, so if the stock leaves him more than {play} scoring trumps he discards the "
+            "cheapest of them face up (the two, then 1-point trumps), and their points count for nobody."
+            if rules.nine_card_deal
+            else ""
+        )
     )
 
 
@@ -715,6 +722,7 @@ def _trumps_can_leave_play(rules: Ruleset) -> bool:
         unused_stock
         or rules.discard in (DiscardPolicy.ANY_CARDS, DiscardPolicy.AT_LEAST_3_ANY)
         or rules.excess_trumps is ExcessTrumps.MUST_DISCARD_TO_6
+        or rules.nine_card_deal  # note E9: a dealer may have to discard scoring trumps
         or (rules.deal_all_out and len(rules.deck) % rules.players != 0)
     )
 
