@@ -86,7 +86,9 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
     seed: int = typer.Option(0, "--seed", help="seed of the first game; game k uses seed+k"),
     players: str = typer.Option(
-        None, "--players", help=f"comma-separated player names, one per seat; {_BOTS}"
+        None,
+        "--players",
+        help=f"comma-separated player names, one per seat, or one for all (default: basic); {_BOTS}",
     ),
     record: Path = typer.Option(
         None, "--record", help="write one pedro-record/1 per line to this .jsonl file"

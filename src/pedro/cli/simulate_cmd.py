@@ -34,6 +34,9 @@ USAGE_ERROR = 2
 GAME_FAILED = 1
 #: How many bot fault messages the summary shows.
 MAX_FAULT_MESSAGES = 5
+#: The player of every seat when ``--players`` is not given: ``random`` games of some variants
+#: (Pidro) hardly ever reach the target, so the default is the simplest player that plays to win.
+DEFAULT_PLAYER = "basic"
 
 
 @dataclass
@@ -134,10 +137,10 @@ def _play_all(
 
 
 def player_names(players: str | None, rules: Ruleset) -> list[str]:
-    """One player name per seat from ``a,b,c,d`` (one name alone is used for every seat)."""
+    """One player name per seat from ``a,b,c,d`` (one name alone is used for every seat; none: ``basic``)."""
     n = rules.players
     if players is None or not players.strip():
-        return ["random"] * n
+        return [DEFAULT_PLAYER] * n
     names = [p.strip() for p in players.split(",")]
     if len(names) == 1:
         names *= n
