@@ -183,6 +183,18 @@ def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
     assert record["names"] == ["You", "Bo", "Cy", "Di"]
 
 
+def test_score_sheet_says_1_pt_not_1_pts() -> None:
+    state = GameState(VARIANTS["cinch"], seed=0)
+    players = [BasicPlayer(s) for s in range(4)]
+    while not any(1 in r.points for r in state.results if r.bidder is not None):
+        seat = state.current_player
+        state.apply(players[seat].act(state.observation(seat)))
+    console = Console(record=True, width=100, color_system=None)
+    console.print(terminal.score_table(state.observation(0), state.rules, ["You", "Bo", "Cy", "Di"]))
+    text = console.export_text()
+    assert "(1 pt)" in text and "(1 pts)" not in text
+
+
 def test_last_shows_the_previous_trick(tmp_path: Path) -> None:
     script = Script()
     game, console = new_game(tmp_path, script, seed=3)

@@ -530,6 +530,10 @@ def test_malformed_records(edit: Any, expected: str) -> None:
 def test_not_json_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="not valid JSON"):
         read_record("{not json")
+    # json's own message ends in "at" here; the place is said once
+    with pytest.raises(RecordError) as control:
+        read_record('{"format": "pedro-\x01record/1"}')
+    assert str(control.value) == "not valid JSON at line 1, column 19: Invalid control character"
     with pytest.raises(RecordError, match="no such file"):
         read_record(tmp_path / "missing.json")
     with pytest.raises(RecordError, match="must be a JSON object"):

@@ -230,7 +230,9 @@ def _load_json(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> An
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        # some of json's messages end in "at" ("Invalid control character at"): the place follows
+        what = exc.msg.removesuffix(" at")
+        raise RecordError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {what}") from None
 
 
 def _check(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> _Checked:

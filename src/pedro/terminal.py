@@ -214,7 +214,7 @@ def _hand_bid(hand: SeenHand, rules: Ruleset, names: Sequence[str]) -> str:
 
 def _cell(hand: SeenHand, side: int) -> str:
     return (
-        f"{hand.score[side]} [dim]({hand.points[side]} pts)[/]"
+        f"{hand.score[side]} [dim]({hand.points[side]} pt{'s' if hand.points[side] != 1 else ''})[/]"
         if hand.bidder is not None
         else str(hand.score[side])
     )
@@ -333,6 +333,16 @@ def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> s
         f"{size} cards to this trick, the top card first, then {size - 1} to bury under it\n"
         f"  top card one of: {cards_markup(tops, tt)}\n  e.g. {example}"
     )
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``3 games``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def seed_range(first: int, n: int) -> str:
+    """``seed 4`` for one game or deal, ``seeds 4–6`` for several."""
+    return f"seed {first}" if n == 1 else f"seeds {first}–{first + n - 1}"
 
 
 def progress_bar(console: Console) -> Progress:

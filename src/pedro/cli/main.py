@@ -129,7 +129,9 @@ def tournament(
     games: int = typer.Option(0, "--games", help="also play this many duplicate whole games"),
     max_hands: int = typer.Option(500, "--max-hands", help="stop a game unfinished after this many hands"),
     out: Path = typer.Option(None, "--out", help="write the settings, summary and every deal as JSON"),
-    plot: Path = typer.Option(None, "--plot", help="write a PNG of the running difference A − B"),
+    plot: Path = typer.Option(
+        None, "--plot", help="plot the running difference A − B to a .png, .svg or .pdf file"
+    ),
     backend: str = typer.Option(
         "local", "--backend", help="local: processes on this machine; ray: a Ray cluster (the ray extra)"
     ),

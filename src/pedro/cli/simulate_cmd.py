@@ -23,7 +23,7 @@ from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
 from pedro.players.games import GameFailure, run_game
 from pedro.records import record_from_game, record_line
-from pedro.terminal import progress_bar
+from pedro.terminal import plural, progress_bar, seed_range
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
@@ -102,7 +102,7 @@ def run(
             return GAME_FAILED
     print_summary(console, rules, names, summary, seed=seed, max_hands=max_hands)
     if record is not None:
-        console.print(f"Wrote {summary.games} records to {escape(str(record))}")
+        console.print(f"Wrote {plural(summary.games, 'record')} to {escape(str(record))}")
     return 0
 
 
@@ -183,7 +183,7 @@ def print_summary(
     """The summary table: games won, points per hand, bids made and set, average bid, per side."""
     played = summary.hands - summary.thrown_in
     table = Table(
-        title=f"{rules.name} ({rules.id}): {summary.games} games, seeds {seed}–{seed + summary.games - 1}"
+        title=f"{rules.name} ({rules.id}): {plural(summary.games, 'game')}, {seed_range(seed, summary.games)}"
     )
     table.add_column("side", style="bold cyan", no_wrap=True)
     table.add_column("games won", justify="right")
@@ -199,7 +199,7 @@ def print_summary(
     console.print(table)
     console.print("Players: " + ", ".join(f"seat {s} {escape(name)}" for s, name in enumerate(names)))
     console.print(
-        f"Unfinished games (stopped after {max_hands} hands): {summary.unfinished}. "
+        f"Unfinished games (stopped after {plural(max_hands, 'hand')}): {summary.unfinished}. "
         f"Hands: {summary.hands} ({summary.thrown_in} thrown in after all passed); "
         f"{summary.hands / summary.games:.1f} hands per game."
     )
