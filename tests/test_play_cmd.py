@@ -167,6 +167,42 @@ def test_illegal_and_unknown_cards_in_play_are_refused_with_the_reason(tmp_path:
     assert "not allowed: must" in text  # "must follow suit or trump" / "must play a trump ..."
 
 
+#: A card named the records' way (5H, TD, JK) in a line shown to the player.
+RECORD_CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
+
+
+def test_errors_name_cards_with_the_suit_symbols_the_game_shows(tmp_path: Path) -> None:
+    said: list[str] = []
+
+    def answer(game: TerminalGame) -> str:
+        # Nicaragua: a discard of a card not held lists the cards that may be chosen;
+        # in the play, a card not held; then leave
+        state = game.state
+        hand = state.observation(game.human).hand
+        stranger = _text(next(c for c in range(52) if c not in hand))
+        step = f"{state.phase}:{len(said)}"
+        if state.phase == Phase.EXCHANGE and len(said) == 0:
+            said.append(step)
+            return "discard " + stranger
+        if state.phase == Phase.PLAY and len(said) == 1:
+            said.append(step)
+            return stranger
+        if len(said) == 2:
+            return "quit"
+        return first_legal_text(game)
+
+    script = Script(*[answer] * 40)
+    game, console = new_game(tmp_path, script, "nicaragua", seed=4)
+    assert game.run() == 0
+    assert len(said) == 2
+    errors = [line for line in console.export_text().splitlines() if "✗" in line]
+    assert any("only these cards may be chosen: " in line for line in errors), errors
+    assert any("not in hand" in line for line in errors), errors
+    for line in errors:
+        assert not RECORD_CARD.search(line), line
+        assert re.search("[♠♥♦♣]", line), line
+
+
 def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
     script = Script("help", "score", "last", "rules", "hand", "quit")
     game, console = new_game(tmp_path, script, seed=3)

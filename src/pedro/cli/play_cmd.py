@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from pedro import terminal
 from pedro.analysis import ChoiceEstimator
-from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
+from pedro.cards import SUIT_NAMES, CardError, cards_of, format_cards, mask_of, parse_cards
 from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import (
     FOLD,
@@ -291,7 +291,8 @@ class TerminalGame:
         try:
             state.apply(action)
         except IllegalActionError as error:  # a computer player's bug: say so, keep the game going
-            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({escape(str(error))})[/]")
+            reason = terminal.text_markup(str(error), terminal.tables_of(self.rules, before))
+            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({reason})[/]")
             action = state.legal_actions()[0]
             state.apply(action)
         self.bots.tell(seat, action, state)
@@ -434,7 +435,9 @@ class TerminalGame:
                 try:
                     return self.read_action(text)
                 except InputError as error:
-                    self.say(f"[red]✗[/] {escape(str(error))}")
+                    self.say(
+                        f"[red]✗[/] {terminal.text_markup(str(error), terminal.tables_of(self.rules, obs))}"
+                    )
                     self.say("  [dim]type help for how to answer; the choices are above[/]")
 
     def _show_choices(self, obs: Observation) -> None:
@@ -641,9 +644,10 @@ def _parse_play(words: list[str], state: GameState) -> int:
             return stacks[0]
         if stacks:
             size = len(play_cards(stacks[0]))
+            example = play_cards(stacks[0])
             raise InputError(
                 f"play {size} cards to this trick: the top card first, then {size - 1} to bury, "
-                f"e.g. {' '.join(_plain(c) for c in play_cards(stacks[0]))}"
+                f"e.g. {format_cards(example)} (typed {' '.join(_plain(c) for c in example)})"
             )
     return action
 
