@@ -342,9 +342,52 @@ def test_calls_are_read_in_every_spelling() -> None:
     assert parse_answer("8", state) == bid_action(8)
     assert parse_answer("bid 8", state) == bid_action(8)
     assert parse_answer("pass", state) == PASS
-    assert verb_of(parse_answer("28-56", state)) == Verb.BID_28_56
     with pytest.raises(play_cmd.InputError):
         parse_answer("eight", state)
+    with_call = GameState(make_ruleset("cinch", {"bid_28_56": True}), seed=1)
+    assert verb_of(parse_answer("28-56", with_call)) == Verb.BID_28_56
+    eighty_three = GameState(VARIANTS["eighty_three"], seed=1)
+    assert verb_of(parse_answer("83-double", eighty_three)) == Verb.BID_DOUBLE
+    assert verb_of(parse_answer("double", eighty_three)) == Verb.BID_DOUBLE
+    assert verb_of(parse_answer("protect", GameState(VARIANTS["piedro_jokers"], seed=1))) == Verb.PROTECT
+
+
+def test_help_and_errors_name_only_the_variants_own_calls_and_cards() -> None:
+    def shown(rules_id: str, **options: object) -> str:
+        console = Console(record=True, width=120, color_system=None)
+        console.print(play_cmd.help_text(make_ruleset(rules_id, options)))
+        return console.export_text()
+
+    cinch = shown("cinch")
+    for absent in ("28-56", "83-double", "protect", "JK", "BJ", "SJ", "fold"):
+        assert absent not in cinch, absent
+    assert "bid 8" in cinch and "the top card first" in cinch
+    assert "28-56" in shown("cinch", bid_28_56=True)
+    eighty_three = shown("eighty_three")
+    assert "83-double" in eighty_three and "jokers JK" in eighty_three and "BJ" not in eighty_three
+    piedro = shown("piedro_jokers")
+    assert "protect" in piedro and "jokers BJ SJ" in piedro and "83-double" not in piedro
+    assert "fold" in shown("king_pedro_canadian", fold_mandatory=False)
+    assert "the top card first" not in shown("pidro")
+
+    state = GameState(VARIANTS["cinch"], seed=1)
+    for call in ("protect", "28-56", "83-double", "double"):
+        with pytest.raises(play_cmd.InputError, match=f"Cinch has no {call} call") as refused:
+            parse_answer(call, state)
+        assert "28-56" not in str(refused.value).replace(f"no {call} call", "")
+    with pytest.raises(play_cmd.InputError) as not_a_call:
+        parse_answer("eight", state)
+    assert "protect" not in str(not_a_call.value) and "28-56" not in str(not_a_call.value)
+    in_play = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.PLAY)
+    for word in ("zz", "jk"):
+        with pytest.raises(play_cmd.InputError, match=f"'{word}' is not a card") as refused:
+            parse_answer(word, in_play)
+        message = str(refused.value)
+        assert "Cinch has no jokers" in message
+        assert all(joker not in message for joker in ("JK", "BJ", "SJ")), message
+    jokers = _advance_to(GameState(VARIANTS["piedro_jokers"], seed=1), Phase.PLAY)
+    with pytest.raises(play_cmd.InputError, match="jokers are BJ, SJ"):
+        parse_answer("zz", jokers)
 
 
 def test_trumps_are_read_as_letters_words_and_symbols() -> None:

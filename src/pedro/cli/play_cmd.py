@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from pedro import terminal
 from pedro.analysis import ChoiceEstimator
-from pedro.cards import SUIT_NAMES, CardError, cards_of, format_cards, mask_of, parse_cards
+from pedro.cards import SUIT_NAMES, CardError, cards_of, format_cards, mask_of, parse_card
 from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import (
     FOLD,
@@ -49,7 +49,7 @@ from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, cho
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
 from pedro.variants.catalog import UnknownVariantError
-from pedro.variants.model import Ruleset
+from pedro.variants.model import ExcessTrumps, Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
 from pedro.variants.sheet import rule_sheet
 
@@ -74,17 +74,42 @@ _SUITS_BY_WORD = {
 }
 _CARD_VERBS = {"discard": Verb.DISCARD, "keep": Verb.KEEP, "kill": Verb.KILL, "give": Verb.GIVE}
 
-HELP = """\
-[b]How to answer[/]
-  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]; special calls [b]28-56[/], [b]83-double[/], [b]protect[/]
-  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)
-  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]; jokers [b]JK[/] [b]BJ[/] [b]SJ[/]
-  play:     one card ([b]5h[/]); a first-trick stack names the top card first ([b]ah 7h 8h[/])
-  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/] / [b]fold[/]
-[b]Commands[/] (at any prompt)
-  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet
-  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave
-  [b]hint[/] the expert's value of each choice (when started with --hints)"""
+
+def help_text(rules: Ruleset) -> str:
+    """How to answer, with only the calls, cards and moves of ``rules`` (no jokers in Cinch)."""
+    specials = _special_calls(rules)
+    calls = f"; special calls {', '.join(f'[b]{c}[/]' for c in specials)}" if specials else ""
+    jokers = f"; jokers {' '.join(f'[b]{j}[/]' for j in rules.jokers)}" if rules.jokers else ""
+    lines = [
+        "[b]How to answer[/]",
+        f"  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]{calls}",
+        "  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)",
+        f"  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]{jokers}",
+    ]
+    lines.append("  play:     one card ([b]5h[/])")
+    if rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
+        lines.append("            several to the first trick: the top card first ([b]ah 7h 8h[/])")
+    fold = " / [b]fold[/]" if rules.fold else ""
+    lines.append(f"  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/]{fold}")
+    lines += [
+        "[b]Commands[/] (at any prompt)",
+        "  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet",
+        "  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave",
+        "  [b]hint[/] the expert's value of each choice (when started with --hints)",
+    ]
+    return "\n".join(lines)
+
+
+def _special_calls(rules: Ruleset) -> list[str]:
+    """The calls other than a number and pass that ``rules`` has, as they are typed."""
+    calls = []
+    if rules.bid_28_56:
+        calls.append("28-56")
+    if rules.double_max_bid:
+        calls.append(f"{rules.max_bid}-double")
+    if rules.protect:
+        calls.append("protect")
+    return calls
 
 
 class InputError(ValueError):
@@ -416,7 +441,7 @@ class TerminalGame:
             text = self.ask(prompt).strip()
             word = text.lower()
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(help_text(self.rules))
                 self._show_choices(obs)
             elif word in ("hint", "hints"):
                 self._show_hint(obs)
@@ -548,11 +573,11 @@ def parse_answer(text: str, state: GameState) -> int:
     first = words[0].lower()
     try:
         if phase == Phase.AUCTION:
-            return _parse_call(words, rules.max_bid)
+            return _parse_call(words, rules)
         if phase == Phase.TRUMP:
             return _parse_trump(words)
         if phase == Phase.EXCHANGE:
-            return _parse_exchange(words, state.legal())
+            return _parse_exchange(words, state.legal(), rules)
         if phase == Phase.PLAY:
             if first == "play":
                 words = words[1:]
@@ -564,25 +589,30 @@ def parse_answer(text: str, state: GameState) -> int:
     return parse_action_words(text, rules.max_bid)
 
 
-def _parse_call(words: list[str], max_bid: int) -> int:
+def _parse_call(words: list[str], rules: Ruleset) -> int:
     if words[0].lower() == "bid":
         words = words[1:]
     if len(words) != 1:
         raise InputError("a call is one word: a number such as 8, or pass")
     word = words[0].lower()
+    max_bid = rules.max_bid
+    specials = _special_calls(rules)
+    others = f" (or {' or '.join(specials)})" if specials else ""
     if word in ("pass", "p"):
         return PASS
-    if word == "protect":
+    if word.isdigit():
+        return bid_action(int(word))
+    if word == "protect" and rules.protect:
         return PROTECT
-    if word == "28-56":
+    if word == "28-56" and rules.bid_28_56:
         return make(Verb.BID_28_56)
-    if word in ("double", f"{max_bid}-double", "83-double"):
+    if rules.double_max_bid and (word == "double" or word.endswith("-double")):
         if word != "double" and word != f"{max_bid}-double":
             raise InputError(f"the double call here is {max_bid}-double")
         return make(Verb.BID_DOUBLE)
-    if word.isdigit():
-        return bid_action(int(word))
-    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass")
+    if word in ("protect", "28-56", "double") or word.endswith("-double"):
+        raise InputError(f"{rules.name} has no {word} call: bid a number (e.g. 8 or bid 8) or pass{others}")
+    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass{others}")
 
 
 def _parse_trump(words: list[str]) -> int:
@@ -597,7 +627,7 @@ def _parse_trump(words: list[str]) -> int:
     return trump_action(suit)
 
 
-def _parse_exchange(words: list[str], legal: list[int] | CardChoice) -> int:
+def _parse_exchange(words: list[str], legal: list[int] | CardChoice, rules: Ruleset) -> int:
     first = words[0].lower()
     if len(words) == 1 and first in ("pass", "p", "none"):
         return PASS
@@ -613,10 +643,30 @@ def _parse_exchange(words: list[str], legal: list[int] | CardChoice) -> int:
         if len(offers) == 1:
             return offers[0]
         raise InputError(f"name the cards to {verb.name.lower()}, e.g. {verb.name.lower()} 3c 4d")
-    cards = parse_cards(words)
+    cards = _read_cards(words, rules)
     if len(set(cards)) != len(cards):
         raise InputError("a card is named twice")
     return cards_action(verb, mask_of(cards))
+
+
+def _read_cards(words: list[str], rules: Ruleset) -> list[int]:
+    """The cards typed, each one of the pack of ``rules``; else InputError naming only that pack's cards."""
+    cards = []
+    for word in words:
+        try:
+            card = parse_card(word)
+        except CardError:
+            card = -1
+        if card not in rules.deck:
+            jokers = (
+                f"; jokers are {', '.join(rules.jokers)}" if rules.jokers else f"; {rules.name} has no jokers"
+            )
+            raise InputError(
+                f"{word!r} is not a card: rank must be one of A K Q J 10 9 8 7 6 5 4 3 2 (or T), "
+                f"suit one of S H D C (or ♠ ♥ ♦ ♣){jokers}"
+            )
+        cards.append(card)
+    return cards
 
 
 def _expected_verb(legal: list[int] | CardChoice) -> Verb:
@@ -632,7 +682,7 @@ def _expected_verb(legal: list[int] | CardChoice) -> Verb:
 def _parse_play(words: list[str], state: GameState) -> int:
     if not words:
         raise InputError("name the card to play, e.g. 5h")
-    cards = parse_cards(words)
+    cards = _read_cards(words, state.rules)
     if len(set(cards)) != len(cards):
         raise InputError("a card is named twice")
     action = play_action(cards)
