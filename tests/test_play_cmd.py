@@ -85,7 +85,7 @@ def test_a_whole_game_with_scripted_input_finishes_and_saves_a_record(tmp_path: 
     assert f"Game saved to {tmp_path / 'game.json'}" in text
     result = replay(read_record(tmp_path / "game.json"))
     assert result.finished
-    assert result.names == game.names
+    assert result.names == game.record_names()
 
 
 @pytest.mark.parametrize(
@@ -216,7 +216,7 @@ def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
     assert (tmp_path / "game.json").exists()
     record = read_record(tmp_path / "game.json")
     assert record["variant"] == "cinch"
-    assert record["names"] == ["You", "Bo", "Cy", "Di"]
+    assert record["names"] == ["You", "Bo (basic)", "Cy (basic)", "Di (basic)"]
 
 
 def test_score_sheet_says_1_pt_not_1_pts() -> None:
@@ -291,6 +291,22 @@ def test_cli_play_rejects_bad_players_and_variants() -> None:
     assert unknown.exit_code == 2 and "unknown player 'wizard'" in unknown.output
     variant = runner.invoke(app, ["play", "--variant", "bridge"], input="quit\n")
     assert variant.exit_code == 2 and "unknown variant" in variant.output
+
+
+def test_the_computer_players_are_said_in_help_opening_lines_and_record(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    args = ["play", "--seed", "4", "--save", str(path), "--players", "expert:20,heuristic,random"]
+    result = CliRunner().invoke(app, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    opening = " ".join(result.output.split("Partners sit opposite")[0].split())
+    assert "seats clockwise: You, Bo (expert:20), Cy (heuristic), Di (random)" in opening
+    assert read_record(path)["names"] == ["You", "Bo (expert:20)", "Cy (heuristic)", "Di (random)"]
+    default = CliRunner().invoke(app, ["play", "--seed", "4", "--save", str(path)], input="quit\n")
+    assert "You, Bo (basic), Cy (basic), Di (basic)" in " ".join(default.output.split())
+    help_text = " ".join(CliRunner().invoke(app, ["play", "--help"]).output.replace("│", " ").split())
+    assert "(default: basic in each)" in help_text
+    refused = CliRunner().invoke(app, ["play", "--name", "Al (basic)"], input="quit\n")
+    assert refused.exit_code == 2 and "would read as a computer player" in refused.output
 
 
 def test_seat_players_puts_the_human_where_asked() -> None:

@@ -166,7 +166,10 @@ def play(
     variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     players: str = typer.Option(
-        None, "--players", help=f"computer players for the other seats, e.g. basic,basic,basic; {_BOTS}"
+        None,
+        "--players",
+        help="computer players for the other seats (default: basic in each), e.g. expert,heuristic,expert, "
+        f"or one per seat with human at yours; {_BOTS}",
     ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),
     save: Path = typer.Option(

@@ -61,6 +61,8 @@ USAGE_ERROR = 2
 GAME_FAILED = 1
 INTERRUPTED = 130
 HUMAN = "human"
+#: The computer player of every other seat when ``--players`` is not given.
+DEFAULT_PLAYER = "basic"
 #: Names of the computer players, seat by seat.
 COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 COMMANDS = ("help", "hint", "last", "rules", "score", "quit")
@@ -136,6 +138,7 @@ def run(
     try:
         rules = make_ruleset(variant, parse_option_args(option_args or ()))
         kinds = seat_players(players, rules.players)
+        check_name(name)
     except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
         console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
@@ -146,7 +149,7 @@ def run(
 def seat_players(players: str | None, n: int) -> list[str]:
     """Player kinds per seat: n-1 computer players (the human in seat 0), or n with one ``human``."""
     if not players:
-        return [HUMAN] + ["basic"] * (n - 1)
+        return [HUMAN] + [DEFAULT_PLAYER] * (n - 1)
     # a bot program's command keeps its case; a built-in player's name does not need it
     parts = [p.strip() for p in players.split(",") if p.strip()]
     names = [p if is_command(p) else p.lower() for p in parts]
@@ -162,6 +165,39 @@ def seat_players(players: str | None, n: int) -> list[str]:
         if kind != HUMAN:
             check_player(kind)
     return names
+
+
+def record_name(name: str, kind: str) -> str:
+    """A seat's name in the record: ``Bo (basic)`` for a computer player, the human's name alone.
+
+    The record's ``names`` are free text; writing each computer player's kind
+    there says who played, and lets ``--resume`` seat the same players again.
+    """
+    return name if kind == HUMAN else f"{name} ({kind})"
+
+
+def split_record_name(text: str) -> tuple[str, str | None]:
+    """``("Bo", "basic")`` from ``Bo (basic)``; ``(text, None)`` when no player is named in it."""
+    name, sep, rest = text.partition(" (")
+    if not sep or not rest.endswith(")"):
+        return text, None
+    kind = rest[:-1]
+    try:
+        check_player(kind)
+    except UnknownPlayerError:
+        return text, None
+    return name, kind
+
+
+def check_name(name: str) -> None:
+    """Refuse a human's name that the record would read as a computer player's (``Al (basic)``)."""
+    if not name.strip():
+        raise ValueError("--name must not be empty")
+    if split_record_name(name)[1] is not None:
+        raise ValueError(
+            f"--name {name!r} would read as a computer player in the game record; "
+            "leave out the player in parentheses"
+        )
 
 
 def default_save_path(rules: Ruleset, now: datetime | None = None) -> Path:
@@ -194,7 +230,8 @@ class TerminalGame:
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(1_000_000)
         self.state = GameState(rules, seed=self.seed)
-        self.human = list(kinds).index(HUMAN)
+        self.kinds = list(kinds)
+        self.human = self.kinds.index(HUMAN)
         self.names = _seat_names(kinds, name)
         self.players: dict[int, Player] = {}
         for seat, kind in enumerate(kinds):
@@ -271,9 +308,16 @@ class TerminalGame:
             self.say(f"[yellow]{escape(self.names[seat])}'s bot: {escape(message)}[/]", soft_wrap=True)
         self._faults_told[seat] = len(bot.messages)
 
+    def record_names(self) -> list[str]:
+        """The seats' names as the record has them, each computer player's kind after its name."""
+        return [record_name(name, kind) for name, kind in zip(self.names, self.kinds, strict=True)]
+
     def _intro(self) -> None:
         rules = self.rules
-        seats = ", ".join(f"{escape(self.names[s])}" for s in range(rules.players))
+        seats = ", ".join(
+            escape(self.names[s]) + ("" if s == self.human else f" [dim]({escape(self.kinds[s])})[/]")
+            for s in range(rules.players)
+        )
         self.say(
             f"[bold]{escape(rules.name)}[/] ({rules.id}) · seed {self.seed} · game to {rules.target} · "
             f"seats clockwise: {seats}"
@@ -527,7 +571,7 @@ class TerminalGame:
             return None
         path = self.save_path or default_save_path(self.rules)
         try:
-            write_record(record_from_game(self.state, self.names), path)
+            write_record(record_from_game(self.state, self.record_names()), path)
         except OSError as error:
             self.say(f"[red]The game could not be saved to {escape(str(path))}: {escape(str(error))}[/]")
             return None
