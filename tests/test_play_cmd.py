@@ -309,6 +309,38 @@ def test_the_computer_players_are_said_in_help_opening_lines_and_record(tmp_path
     assert refused.exit_code == 2 and "would read as a computer player" in refused.output
 
 
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "no" / "such" / "x.json" if where == "missing folder" else tmp_path
+    result = CliRunner().invoke(app, ["play", "--seed", "4", "--save", str(path)], input="pass\n" * 50)
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert said.startswith("error: --save") and ("does not exist" in said or "is a folder" in said)
+    assert "Your bid>" not in said and "Hand 1" not in said  # refused before a card was dealt
+    assert list(tmp_path.rglob("*.json")) == []
+
+
+def test_a_game_that_cannot_be_saved_where_asked_goes_to_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = tmp_path / "games"
+    folder.mkdir()
+    script = Script()
+    console = Console(record=True, width=200, color_system=None)
+    rules = make_ruleset("cinch", {"target": 21})
+    game = TerminalGame(console, rules, seat_players(None, 4), seed=1, save=folder / "g.json", ask=script)
+    script.game = game
+    folder.rmdir()  # gone while the game was played
+    assert game.run() == 0
+    assert game.state.is_over
+    text = console.export_text()
+    assert f"The game could not be saved to {folder / 'g.json'}" in text
+    saved = list((tmp_path / "data").rglob("pedro-cinch-*.json"))
+    assert len(saved) == 1 and f"Game saved to {saved[0]}" in text
+    assert replay(read_record(saved[0])).finished
+
+
 def test_seat_players_puts_the_human_where_asked() -> None:
     assert seat_players(None, 4) == ["human", "basic", "basic", "basic"]
     assert seat_players("random,basic,random", 4) == ["human", "random", "basic", "random"]

@@ -139,6 +139,8 @@ def run(
         rules = make_ruleset(variant, parse_option_args(option_args or ()))
         kinds = seat_players(players, rules.players)
         check_name(name)
+        if save is not None:
+            check_save_path(save)
     except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
         console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
@@ -200,15 +202,40 @@ def check_name(name: str) -> None:
         )
 
 
-def default_save_path(rules: Ruleset, now: datetime | None = None) -> Path:
-    """``pedro-<variant>-<timestamp>.json`` in the current folder, not overwriting a file."""
+def default_save_path(rules: Ruleset, now: datetime | None = None, folder: Path | None = None) -> Path:
+    """``pedro-<variant>-<timestamp>.json`` in ``folder`` (the current one), not overwriting a file."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    path = Path(f"pedro-{rules.id}-{stamp}.json")
+    base = folder if folder is not None else Path()
+    path = base / f"pedro-{rules.id}-{stamp}.json"
     k = 2
     while path.exists():
-        path = Path(f"pedro-{rules.id}-{stamp}-{k}.json")
+        path = base / f"pedro-{rules.id}-{stamp}-{k}.json"
         k += 1
     return path
+
+
+def games_folder() -> Path:
+    """Where a game goes when it cannot be saved where asked: ``games`` in pedro's user data folder."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("pedro", appauthor=False)) / "games"
+
+
+def check_save_path(path: Path) -> None:
+    """Raise ValueError saying why the game record could not be written to ``path``, before the game."""
+    if path.is_dir():
+        raise ValueError(f"--save {path} is a folder; give a file name, e.g. {path / 'game.json'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"--save {path}: folder {folder} does not exist")
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise ValueError(f"--save {path}: cannot write there: {error.strerror or error}") from None
+    if not existed:
+        path.unlink(missing_ok=True)  # only tried: the record is written when the game stops
 
 
 class TerminalGame:
@@ -561,20 +588,39 @@ class TerminalGame:
     # ------------------------------------------------------------------ saving
 
     def save(self) -> Path | None:
-        """Write the game record (once); print where it went."""
+        """Write the game record (once); print where it went.
+
+        A game is never lost for want of a place: when the file asked for cannot
+        be written (its folder was removed during the game, the disk is full...),
+        the record goes to pedro's user data folder instead, and that is said.
+        """
         if self.saved is not None:
             return self.saved
-        try:
-            from pedro.records import record_from_game, write_record
-        except ImportError:  # pragma: no cover - the records module ships with the package
-            self.say("[red]The game could not be saved: pedro.records is not available.[/]")
-            return None
+        from pedro.records import record_from_game, write_record
+
+        record = record_from_game(self.state, self.record_names())
         path = self.save_path or default_save_path(self.rules)
         try:
-            write_record(record_from_game(self.state, self.record_names()), path)
+            write_record(record, path)
         except OSError as error:
-            self.say(f"[red]The game could not be saved to {escape(str(path))}: {escape(str(error))}[/]")
-            return None
+            self.say(
+                f"[red]The game could not be saved to {escape(str(path))}: "
+                f"{escape(error.strerror or str(error))}.[/]",
+                soft_wrap=True,
+            )
+            try:
+                folder = games_folder()
+                folder.mkdir(parents=True, exist_ok=True)
+                path = default_save_path(self.rules, folder=folder)
+                write_record(record, path)
+            except OSError as second:
+                self.say(
+                    f"[red]Nor in {escape(str(games_folder()))}: {escape(second.strerror or str(second))}; "
+                    "the game is lost.[/]",
+                    soft_wrap=True,
+                )
+                return None
+            self.say("[yellow]Saved it in pedro's data folder instead.[/]")
         self.saved = path
         self.say(
             f"Game saved to [bold]{escape(str(path))}[/] (replay it with: pedro replay {escape(str(path))})",
