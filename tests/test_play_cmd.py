@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.helpers import played_record
 from typer.testing import CliRunner
 
 from pedro import terminal
@@ -33,7 +34,7 @@ from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import choose
 from pedro.players.basic import BasicPlayer
-from pedro.records import read_record, replay
+from pedro.records import read_record, replay, write_record
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
@@ -553,3 +554,143 @@ def test_hints_value_calls_and_card_plays_with_the_experts_estimates(tmp_path: P
     shown = text.rsplit("points your side takes this hand", 1)[1]
     values = [line for line in shown.splitlines() if re.fullmatch(r"  \S.* \d+\.\d\d", line)]
     assert len(values) == min(len(legal), 10)
+
+
+# --------------------------------------------------------------------------- resuming
+
+
+def _quit_after(decisions: int) -> Script:
+    """A script that answers the first legal choice ``decisions`` times, then quits."""
+    return Script(*[first_legal_text] * decisions, "quit")
+
+
+def test_a_quit_game_resumes_with_the_same_seats_players_and_options(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    console = Console(record=True, width=200, color_system=None)
+    rules = make_ruleset("cinch", {"target": 21, "min_bid": 6})
+    script = _quit_after(9)
+    game = TerminalGame(
+        console, rules, seat_players("heuristic,basic,random", 4), seed=6, save=path, ask=script
+    )
+    script.game = game
+    assert game.run() == 0
+    text = console.export_text()
+    assert f"Resume it with: pedro play --resume {path}" in text
+    before = read_record(path)
+    assert not replay(before).finished and before["hands"][-1]["actions"]
+
+    resumed = Console(record=True, width=200, color_system=None)
+    answers = Script()
+    game2 = play_cmd.resumed_game(resumed, path, seed=3, ask=answers)
+    answers.game = game2
+    assert game2.kinds == ["human", "heuristic", "basic", "random"]
+    assert game2.names == ["You", "Bo", "Cy", "Di"]
+    assert game2.run() == 0
+    out = resumed.export_text()
+    assert f"Resuming the game of {path}" in out and "new deals from seed 3" in out
+    assert "Resume it with" not in out  # played to the end this time
+    after = read_record(path)  # saved over the resumed file
+    result = replay(after)
+    assert result.finished
+    assert after["options"] == before["options"] == {"target": 21, "min_bid": 6}
+    assert after["names"] == before["names"] == ["You", "Bo (heuristic)", "Cy (basic)", "Di (random)"]
+    assert after["first_dealer"] == before["first_dealer"]
+    # the recorded part of the game is kept as it was, and play went on from there
+    stopped = before["hands"][-1]
+    assert after["hands"][: len(before["hands"]) - 1] == before["hands"][:-1]
+    goes_on = after["hands"][len(before["hands"]) - 1]
+    assert goes_on["deal"] == stopped["deal"] and goes_on["stock"] == stopped["stock"]
+    assert goes_on["actions"][: len(stopped["actions"])] == stopped["actions"]
+    assert len(goes_on["actions"]) > len(stopped["actions"])
+
+
+def test_ctrl_c_then_resume_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    console = Console(record=True, width=200, color_system=None)
+    game = TerminalGame(console, VARIANTS["pidro"], seat_players(None, 4), seed=2, save=path, ask=interrupt)
+    assert game.run() == play_cmd.INTERRUPTED
+    assert f"pedro play --resume {path}" in console.export_text()
+    result = CliRunner().invoke(app, ["play", "--resume", str(path), "--seed", "1"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Pidro (pidro)" in said and "Resuming the game of" in said
+    assert "Bo (basic), Cy (basic), Di (basic)" in said
+    assert not replay(read_record(path)).finished
+
+
+def test_a_crash_saves_the_game_so_that_it_can_be_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "crash.json"
+    script = _quit_after(4)
+    console = Console(record=True, width=200, color_system=None)
+    game = TerminalGame(console, VARIANTS["cinch"], seat_players(None, 4), seed=5, save=path, ask=script)
+    script.game = game
+    seat = 1
+    calls = {"n": 0}
+    real_act = game.players[seat].act
+
+    def act(obs: object) -> int:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("a bug in a player")
+        return real_act(obs)  # type: ignore[arg-type]
+
+    game.players[seat].act = act  # type: ignore[method-assign]
+    assert game.run() == play_cmd.GAME_FAILED
+    text = " ".join(console.export_text().split())
+    assert "internal error: RuntimeError: a bug in a player" in text
+    assert f"Resume it with: pedro play --resume {path}" in text
+    assert CliRunner().invoke(app, ["play", "--resume", str(path)], input="quit\n").exit_code == 0
+
+
+def _finished(tmp_path: Path) -> Path:
+    script = Script()
+    game, _ = new_game(tmp_path, script, target=11)
+    game.run()
+    return tmp_path / "game.json"
+
+
+@pytest.mark.parametrize(
+    ("make", "extra", "expected"),
+    [
+        (lambda p: p / "missing.json", [], "no such file"),
+        (lambda p: p, [], "is a folder, not a record file"),
+        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1"),
+        (_finished, [], "is over; nothing to resume"),
+        (
+            lambda p: (p / "s.jsonl").write_text("{}\n{}\n") and p / "s.jsonl",
+            [],
+            "holds 2 game records",
+        ),
+        (
+            lambda p: (
+                write_record(played_record(names=["Ann", "Bo", "Cy", "Di"]), p / "r.json") or p / "r.json"
+            ),
+            [],
+            "does not say which seat was yours",
+        ),
+        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant"),
+    ],
+)
+def test_resume_refuses_bad_files_in_one_line(
+    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str
+) -> None:
+    path = make(tmp_path)
+    result = CliRunner().invoke(app, ["play", "--resume", str(path), *extra], input="quit\n")
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert said.startswith("error:") and expected in said, said
+    assert "Traceback" not in result.output and "Your bid" not in said
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_record_without_players_resumes_with_players_given(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    write_record(played_record(hands=1, names=["Ann", "Bo", "Cy", "Di"]), path)
+    args = ["play", "--resume", str(path), "--players", "basic,human,basic,basic"]
+    result = CliRunner().invoke(app, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert read_record(path)["names"] == ["Ann (basic)", "Bo", "Cy (basic)", "Di (basic)"]

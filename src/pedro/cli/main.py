@@ -163,7 +163,7 @@ def tournament(
 
 @app.command()
 def play(
-    variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
+    variant: str = typer.Option(None, "--variant", "-v", help="variant id (default: cinch)"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     players: str = typer.Option(
         None,
@@ -173,16 +173,35 @@ def play(
     ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),
     save: Path = typer.Option(
-        None, "--save", help="where to save the game record (default: a new file in the current folder)"
+        None,
+        "--save",
+        help="where to save the game record (default: a new file in the current folder; "
+        "with --resume, the resumed file)",
     ),
-    name: str = typer.Option("You", "--name", help="your name in the record"),
+    name: str = typer.Option(None, "--name", help="your name in the record (default: You)"),
     hints: bool = typer.Option(False, "--hints", help="type hint at a prompt for the expert's estimates"),
+    resume: Path = typer.Option(
+        None,
+        "--resume",
+        help="play on an unfinished game from its record (saved when you quit or press Ctrl-C), "
+        "with the same variant, options, seats and players",
+    ),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
 
     raise typer.Exit(
-        play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name, hints=hints)
+        play_cmd.run(
+            console,
+            variant,
+            option,
+            players=players,
+            seed=seed,
+            save=save,
+            name=name,
+            hints=hints,
+            resume=resume,
+        )
     )
 
 

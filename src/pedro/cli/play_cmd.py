@@ -5,7 +5,8 @@ function, so a test can drive a whole game with scripted answers; nothing
 sleeps. Every typed answer is parsed and checked with the engine's own
 ``why_illegal`` before it is applied, so a bad answer only costs a message
 and the prompt again. The game is saved as a ``pedro-record/1`` file when it
-ends and when the player leaves (``quit``, end of input, Ctrl-C).
+ends and when the player leaves (``quit``, end of input, Ctrl-C) or an internal error
+stops it; ``--resume`` rebuilds such an unfinished game from its record and plays it on.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from pedro.engine.state import GameState, IllegalActionError
 from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
+from pedro.records import ReplayError
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import ExcessTrumps, Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
@@ -63,6 +65,9 @@ INTERRUPTED = 130
 HUMAN = "human"
 #: The computer player of every other seat when ``--players`` is not given.
 DEFAULT_PLAYER = "basic"
+DEFAULT_VARIANT = "cinch"
+#: The human's name when ``--name`` is not given (the game then says "You bid", not "You bids").
+DEFAULT_NAME = "You"
 #: Names of the computer players, seat by seat.
 COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 COMMANDS = ("help", "hint", "last", "rules", "score", "quit")
@@ -124,28 +129,100 @@ class _Quit(Exception):
 
 def run(
     console: Console,
-    variant: str,
+    variant: str | None,
     option_args: Sequence[str] | None,
     *,
     players: str | None,
     seed: int | None,
     save: Path | None,
-    name: str,
+    name: str | None,
     hints: bool = False,
     ask: Ask | None = None,
+    resume: Path | None = None,
 ) -> int:
-    """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``)."""
+    """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``).
+
+    With ``resume`` the game is the unfinished one of that record, played on
+    from where it stopped with the same variant, options, seats and players.
+    """
     try:
-        rules = make_ruleset(variant, parse_option_args(option_args or ()))
-        kinds = seat_players(players, rules.players)
-        check_name(name)
         if save is not None:
             check_save_path(save)
-    except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
+        if resume is not None:
+            given = [
+                flag
+                for flag, value in (("--variant", variant), ("--option", option_args), ("--name", name))
+                if value
+            ]
+            if given:
+                raise ValueError(
+                    "--resume plays on the recorded game with its own variant, options and names; "
+                    f"leave out {', '.join(given)}"
+                )
+            game = resumed_game(console, resume, players=players, seed=seed, save=save, hints=hints, ask=ask)
+        else:
+            rules = make_ruleset(variant or DEFAULT_VARIANT, parse_option_args(option_args or ()))
+            kinds = seat_players(players, rules.players)
+            check_name(name or DEFAULT_NAME)
+            game = TerminalGame(
+                console, rules, kinds, seed=seed, save=save, name=name or DEFAULT_NAME, hints=hints, ask=ask
+            )
+    except (UnknownVariantError, OptionError, UnknownPlayerError, ReplayError, ValueError) as error:
         console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
-    game = TerminalGame(console, rules, kinds, seed=seed, save=save, name=name, hints=hints, ask=ask)
     return game.run()
+
+
+def resumed_game(
+    console: Console,
+    path: Path,
+    *,
+    players: str | None = None,
+    seed: int | None = None,
+    save: Path | None = None,
+    hints: bool = False,
+    ask: Ask | None = None,
+) -> TerminalGame:
+    """The unfinished game of the record at ``path``, ready to play on; ValueError or ReplayError if not.
+
+    The seats' players are read from the record's names (``Bo (basic)``; the
+    human's name alone) unless ``players`` gives them; the hands after the
+    recorded ones are dealt from ``seed``; the game is saved to ``save``, by
+    default over ``path``.
+    """
+    from pedro.records import resume
+
+    if path.suffix.lower() == ".jsonl" and path.is_file():
+        lines = [
+            line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()
+        ]
+        if len(lines) > 1:
+            raise ValueError(
+                f"{path} holds {len(lines)} game records (one per line); --resume takes one game's record, "
+                "a .json file as pedro play saves it"
+            )
+    seed = seed if seed is not None else random.randrange(1_000_000)
+    result = resume(path, seed)
+    if result.finished:
+        raise ValueError(f"the game in {path} is over; nothing to resume (see it with: pedro replay {path})")
+    n = result.rules.players
+    split = [split_record_name(text) for text in result.names]
+    names = [shown for shown, _ in split]
+    if players:
+        kinds = seat_players(players, n)
+    else:
+        kinds = [kind if kind is not None else HUMAN for _, kind in split]
+        if kinds.count(HUMAN) != 1:
+            recorded = ", ".join(repr(text) for text in result.names)
+            raise ValueError(
+                f"{path} does not say which seat was yours and which computer players sat at the others "
+                f"(names {recorded}; pedro play writes them as 'Bo (basic)'); give them with --players, "
+                f"e.g. --players {','.join([HUMAN] + [DEFAULT_PLAYER] * (n - 1))}"
+            )
+    return TerminalGame(
+        console, result.rules, kinds, seed=seed, save=save or path, hints=hints, ask=ask,
+        state=result.state, names=names, resumed_from=path,
+    )  # fmt: skip
 
 
 def seat_players(players: str | None, n: int) -> list[str]:
@@ -252,14 +329,19 @@ class TerminalGame:
         name: str = "You",
         hints: bool = False,
         ask: Ask | None = None,
+        state: GameState | None = None,
+        names: Sequence[str] | None = None,
+        resumed_from: Path | None = None,
     ) -> None:
+        """A new game of ``rules``, or with ``state`` (and its seats' ``names``) one to play on."""
         self.console = console
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(1_000_000)
-        self.state = GameState(rules, seed=self.seed)
+        self.state = state if state is not None else GameState(rules, seed=self.seed)
+        self.resumed_from = resumed_from
         self.kinds = list(kinds)
         self.human = self.kinds.index(HUMAN)
-        self.names = _seat_names(kinds, name)
+        self.names = list(names) if names is not None else _seat_names(kinds, name)
         self.players: dict[int, Player] = {}
         for seat, kind in enumerate(kinds):
             if kind == HUMAN:
@@ -298,8 +380,8 @@ class TerminalGame:
         except BotStartError as error:
             self.say(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
             return GAME_FAILED
-        self._intro()
         try:
+            self._intro()
             while not self.state.is_over:
                 seat = self.state.current_player
                 if seat == self.human:
@@ -320,6 +402,14 @@ class TerminalGame:
             self.say("\nInterrupted: the game stops here.")
             self.save()
             return INTERRUPTED
+        except Exception as error:  # a bug must not cost the game: save it, then say what happened
+            self.say(
+                f"\n[bold red]error:[/] internal error: {escape(type(error).__name__)}: {escape(str(error))} "
+                "(please report it); the game stops here.",
+                soft_wrap=True,
+            )
+            self.save()
+            return GAME_FAILED
         self._game_over()
         self.bots.finish(self.state)
         self.save()
@@ -345,10 +435,24 @@ class TerminalGame:
             escape(self.names[s]) + ("" if s == self.human else f" [dim]({escape(self.kinds[s])})[/]")
             for s in range(rules.players)
         )
+        seed = f"new deals from seed {self.seed}" if self.resumed_from else f"seed {self.seed}"
         self.say(
-            f"[bold]{escape(rules.name)}[/] ({rules.id}) · seed {self.seed} · game to {rules.target} · "
+            f"[bold]{escape(rules.name)}[/] ({rules.id}) · {seed} · game to {rules.target} · "
             f"seats clockwise: {seats}"
         )
+        if self.resumed_from is not None:
+            state = self.state
+            done = len(state.results)
+            parts = [f"after {terminal.plural(done, 'hand')}"] if done else []
+            if state.history:
+                decisions = terminal.plural(len(state.history), "decision")
+                parts.append(f"{decisions} into hand {state.hand_index + 1}")
+            where = ", ".join(parts) or "at its start"
+            self.say(
+                f"Resuming the game of {escape(str(self.resumed_from))}, {where}; "
+                f"score {terminal.score_line(state.observation(self.human), rules, self.names)}.",
+                soft_wrap=True,
+            )
         if rules.partnerships:
             sides = " vs ".join(
                 escape(terminal.side_name(rules, s, self.names)) for s in range(rules.num_sides)
@@ -626,7 +730,19 @@ class TerminalGame:
             f"Game saved to [bold]{escape(str(path))}[/] (replay it with: pedro replay {escape(str(path))})",
             soft_wrap=True,
         )
+        if not self.state.is_over:
+            self.say(
+                f"Resume it with: [bold]pedro play --resume {escape(_shell_word(str(path)))}[/]",
+                soft_wrap=True,
+            )
         return path
+
+
+def _shell_word(text: str) -> str:
+    """``text`` quoted for a shell when it needs it (a path with spaces)."""
+    import shlex
+
+    return shlex.quote(text)
 
 
 _PROMPTS = {
