@@ -167,7 +167,7 @@ def run(
             write_json(out, doc)
             console.print(f"Wrote the results to {escape(str(out))}")
         if plot is not None:
-            write_plot(plot, results.deals, names, f"{rules.name}, {deals} duplicate deals")
+            write_plot(plot, results.deals, names, f"{rules.name}, {plural(deals, 'duplicate deal')}")
             console.print(f"Wrote the plot to {escape(str(plot))}")
     except OSError as exc:
         _error(console, f"cannot write {exc.filename}: {exc.strerror or exc}")
