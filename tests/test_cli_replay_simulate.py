@@ -62,6 +62,18 @@ def test_replay_prints_an_account(tmp_path: Path) -> None:
     assert "→" in out
 
 
+def test_replay_account_speaks_to_you_in_the_second_person(tmp_path: Path) -> None:
+    # pedro play records the human as "You"
+    record = played_record("nicaragua", 4, 3, player="basic", names=["You", "Bo", "Cy", "Di"])
+    result = runner.invoke(app, ["replay", str(write(tmp_path, record))])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "You pass" in out or "You bid" in out
+    for wrong in ("You passes", "You bids", "You discards", "You takes", "You names", "You calls"):
+        assert wrong not in out
+    assert "Bo passes" in out or "Bo bids" in out
+
+
 def test_replay_account_of_a_hand_stopped_part_way(tmp_path: Path) -> None:
     record = game_record(hands=1)
     record["hands"][1]["actions"] = replay(game_record(hands=2)).record["hands"][1]["actions"][:7]
@@ -176,11 +188,25 @@ def test_simulate_summary() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Cinch (cinch): 3 games, seeds 5–7" in out
+    one = runner.invoke(app, ["simulate", "--games", "1", "--seed", "5", "--max-hands", "1"])
+    assert "Cinch (cinch): 1 game, seed 5" in one.stdout
+    assert "(stopped after 1 hand): 1." in one.stdout
     for column in ("side", "games won", "points/hand", "bids made", "bids set", "avg bid"):
         assert column in out
     assert "seats 0+2" in out and "seats 1+3" in out
-    assert "Players: seat 0 random, seat 1 random" in out
+    assert "Players: seat 0 basic, seat 1 basic" in out
     assert "Unfinished games (stopped after 3 hands): 3" in " ".join(out.split())
+
+
+def test_simulate_defaults_to_basic_players_whose_pidro_games_end() -> None:
+    # random players hardly ever end a Pidro game (some 440 hands a game); basic ones do in about ten
+    result = runner.invoke(app, ["simulate", "-v", "pidro", "--games", "3", "--max-hands", "60"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Players: seat 0 basic, seat 1 basic, seat 2 basic, seat 3 basic" in out
+    assert "Unfinished games (stopped after 60 hands): 0." in out
+    help_text = " ".join(runner.invoke(app, ["simulate", "--help"]).output.replace("│", " ").split())
+    assert "(default: basic)" in help_text
 
 
 def test_simulate_records_replay_cleanly(tmp_path: Path) -> None:

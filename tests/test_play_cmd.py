@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.helpers import played_record
 from typer.testing import CliRunner
 
 from pedro import terminal
@@ -33,7 +34,7 @@ from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import choose
 from pedro.players.basic import BasicPlayer
-from pedro.records import read_record, replay
+from pedro.records import read_record, replay, write_record
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
@@ -85,7 +86,7 @@ def test_a_whole_game_with_scripted_input_finishes_and_saves_a_record(tmp_path: 
     assert f"Game saved to {tmp_path / 'game.json'}" in text
     result = replay(read_record(tmp_path / "game.json"))
     assert result.finished
-    assert result.names == game.names
+    assert result.names == game.record_names()
 
 
 @pytest.mark.parametrize(
@@ -167,6 +168,42 @@ def test_illegal_and_unknown_cards_in_play_are_refused_with_the_reason(tmp_path:
     assert "not allowed: must" in text  # "must follow suit or trump" / "must play a trump ..."
 
 
+#: A card named the records' way (5H, TD, JK) in a line shown to the player.
+RECORD_CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
+
+
+def test_errors_name_cards_with_the_suit_symbols_the_game_shows(tmp_path: Path) -> None:
+    said: list[str] = []
+
+    def answer(game: TerminalGame) -> str:
+        # Nicaragua: a discard of a card not held lists the cards that may be chosen;
+        # in the play, a card not held; then leave
+        state = game.state
+        hand = state.observation(game.human).hand
+        stranger = _text(next(c for c in range(52) if c not in hand))
+        step = f"{state.phase}:{len(said)}"
+        if state.phase == Phase.EXCHANGE and len(said) == 0:
+            said.append(step)
+            return "discard " + stranger
+        if state.phase == Phase.PLAY and len(said) == 1:
+            said.append(step)
+            return stranger
+        if len(said) == 2:
+            return "quit"
+        return first_legal_text(game)
+
+    script = Script(*[answer] * 40)
+    game, console = new_game(tmp_path, script, "nicaragua", seed=4)
+    assert game.run() == 0
+    assert len(said) == 2
+    errors = [line for line in console.export_text().splitlines() if "✗" in line]
+    assert any("only these cards may be chosen: " in line for line in errors), errors
+    assert any("not in hand" in line for line in errors), errors
+    for line in errors:
+        assert not RECORD_CARD.search(line), line
+        assert re.search("[♠♥♦♣]", line), line
+
+
 def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
     script = Script("help", "score", "last", "rules", "hand", "quit")
     game, console = new_game(tmp_path, script, seed=3)
@@ -180,7 +217,19 @@ def test_commands_answer_at_any_prompt(tmp_path: Path) -> None:
     assert (tmp_path / "game.json").exists()
     record = read_record(tmp_path / "game.json")
     assert record["variant"] == "cinch"
-    assert record["names"] == ["You", "Bo", "Cy", "Di"]
+    assert record["names"] == ["You", "Bo (basic)", "Cy (basic)", "Di (basic)"]
+
+
+def test_score_sheet_says_1_pt_not_1_pts() -> None:
+    state = GameState(VARIANTS["cinch"], seed=0)
+    players = [BasicPlayer(s) for s in range(4)]
+    while not any(1 in r.points for r in state.results if r.bidder is not None):
+        seat = state.current_player
+        state.apply(players[seat].act(state.observation(seat)))
+    console = Console(record=True, width=100, color_system=None)
+    console.print(terminal.score_table(state.observation(0), state.rules, ["You", "Bo", "Cy", "Di"]))
+    text = console.export_text()
+    assert "(1 pt)" in text and "(1 pts)" not in text
 
 
 def test_last_shows_the_previous_trick(tmp_path: Path) -> None:
@@ -245,6 +294,54 @@ def test_cli_play_rejects_bad_players_and_variants() -> None:
     assert variant.exit_code == 2 and "unknown variant" in variant.output
 
 
+def test_the_computer_players_are_said_in_help_opening_lines_and_record(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    args = ["play", "--seed", "4", "--save", str(path), "--players", "expert:20,heuristic,random"]
+    result = CliRunner().invoke(app, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    opening = " ".join(result.output.split("Partners sit opposite")[0].split())
+    assert "seats clockwise: You, Bo (expert:20), Cy (heuristic), Di (random)" in opening
+    assert read_record(path)["names"] == ["You", "Bo (expert:20)", "Cy (heuristic)", "Di (random)"]
+    default = CliRunner().invoke(app, ["play", "--seed", "4", "--save", str(path)], input="quit\n")
+    assert "You, Bo (basic), Cy (basic), Di (basic)" in " ".join(default.output.split())
+    help_text = " ".join(CliRunner().invoke(app, ["play", "--help"]).output.replace("│", " ").split())
+    assert "(default: basic in each)" in help_text
+    refused = CliRunner().invoke(app, ["play", "--name", "Al (basic)"], input="quit\n")
+    assert refused.exit_code == 2 and "would read as a computer player" in refused.output
+
+
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "no" / "such" / "x.json" if where == "missing folder" else tmp_path
+    result = CliRunner().invoke(app, ["play", "--seed", "4", "--save", str(path)], input="pass\n" * 50)
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert said.startswith("error: --save") and ("does not exist" in said or "is a folder" in said)
+    assert "Your bid>" not in said and "Hand 1" not in said  # refused before a card was dealt
+    assert list(tmp_path.rglob("*.json")) == []
+
+
+def test_a_game_that_cannot_be_saved_where_asked_goes_to_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = tmp_path / "games"
+    folder.mkdir()
+    script = Script()
+    console = Console(record=True, width=200, color_system=None)
+    rules = make_ruleset("cinch", {"target": 21})
+    game = TerminalGame(console, rules, seat_players(None, 4), seed=1, save=folder / "g.json", ask=script)
+    script.game = game
+    folder.rmdir()  # gone while the game was played
+    assert game.run() == 0
+    assert game.state.is_over
+    text = console.export_text()
+    assert f"The game could not be saved to {folder / 'g.json'}" in text
+    saved = list((tmp_path / "data").rglob("pedro-cinch-*.json"))
+    assert len(saved) == 1 and f"Game saved to {saved[0]}" in text
+    assert replay(read_record(saved[0])).finished
+
+
 def test_seat_players_puts_the_human_where_asked() -> None:
     assert seat_players(None, 4) == ["human", "basic", "basic", "basic"]
     assert seat_players("random,basic,random", 4) == ["human", "random", "basic", "random"]
@@ -294,9 +391,52 @@ def test_calls_are_read_in_every_spelling() -> None:
     assert parse_answer("8", state) == bid_action(8)
     assert parse_answer("bid 8", state) == bid_action(8)
     assert parse_answer("pass", state) == PASS
-    assert verb_of(parse_answer("28-56", state)) == Verb.BID_28_56
     with pytest.raises(play_cmd.InputError):
         parse_answer("eight", state)
+    with_call = GameState(make_ruleset("cinch", {"bid_28_56": True}), seed=1)
+    assert verb_of(parse_answer("28-56", with_call)) == Verb.BID_28_56
+    eighty_three = GameState(VARIANTS["eighty_three"], seed=1)
+    assert verb_of(parse_answer("83-double", eighty_three)) == Verb.BID_DOUBLE
+    assert verb_of(parse_answer("double", eighty_three)) == Verb.BID_DOUBLE
+    assert verb_of(parse_answer("protect", GameState(VARIANTS["piedro_jokers"], seed=1))) == Verb.PROTECT
+
+
+def test_help_and_errors_name_only_the_variants_own_calls_and_cards() -> None:
+    def shown(rules_id: str, **options: object) -> str:
+        console = Console(record=True, width=120, color_system=None)
+        console.print(play_cmd.help_text(make_ruleset(rules_id, options)))
+        return console.export_text()
+
+    cinch = shown("cinch")
+    for absent in ("28-56", "83-double", "protect", "JK", "BJ", "SJ", "fold"):
+        assert absent not in cinch, absent
+    assert "bid 8" in cinch and "the top card first" in cinch
+    assert "28-56" in shown("cinch", bid_28_56=True)
+    eighty_three = shown("eighty_three")
+    assert "83-double" in eighty_three and "jokers JK" in eighty_three and "BJ" not in eighty_three
+    piedro = shown("piedro_jokers")
+    assert "protect" in piedro and "jokers BJ SJ" in piedro and "83-double" not in piedro
+    assert "fold" in shown("king_pedro_canadian", fold_mandatory=False)
+    assert "the top card first" not in shown("pidro")
+
+    state = GameState(VARIANTS["cinch"], seed=1)
+    for call in ("protect", "28-56", "83-double", "double"):
+        with pytest.raises(play_cmd.InputError, match=f"Cinch has no {call} call") as refused:
+            parse_answer(call, state)
+        assert "28-56" not in str(refused.value).replace(f"no {call} call", "")
+    with pytest.raises(play_cmd.InputError) as not_a_call:
+        parse_answer("eight", state)
+    assert "protect" not in str(not_a_call.value) and "28-56" not in str(not_a_call.value)
+    in_play = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.PLAY)
+    for word in ("zz", "jk"):
+        with pytest.raises(play_cmd.InputError, match=f"'{word}' is not a card") as refused:
+            parse_answer(word, in_play)
+        message = str(refused.value)
+        assert "Cinch has no jokers" in message
+        assert all(joker not in message for joker in ("JK", "BJ", "SJ")), message
+    jokers = _advance_to(GameState(VARIANTS["piedro_jokers"], seed=1), Phase.PLAY)
+    with pytest.raises(play_cmd.InputError, match="jokers are BJ, SJ"):
+        parse_answer("zz", jokers)
 
 
 def test_trumps_are_read_as_letters_words_and_symbols() -> None:
@@ -414,3 +554,143 @@ def test_hints_value_calls_and_card_plays_with_the_experts_estimates(tmp_path: P
     shown = text.rsplit("points your side takes this hand", 1)[1]
     values = [line for line in shown.splitlines() if re.fullmatch(r"  \S.* \d+\.\d\d", line)]
     assert len(values) == min(len(legal), 10)
+
+
+# --------------------------------------------------------------------------- resuming
+
+
+def _quit_after(decisions: int) -> Script:
+    """A script that answers the first legal choice ``decisions`` times, then quits."""
+    return Script(*[first_legal_text] * decisions, "quit")
+
+
+def test_a_quit_game_resumes_with_the_same_seats_players_and_options(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    console = Console(record=True, width=200, color_system=None)
+    rules = make_ruleset("cinch", {"target": 21, "min_bid": 6})
+    script = _quit_after(9)
+    game = TerminalGame(
+        console, rules, seat_players("heuristic,basic,random", 4), seed=6, save=path, ask=script
+    )
+    script.game = game
+    assert game.run() == 0
+    text = console.export_text()
+    assert f"Resume it with: pedro play --resume {path}" in text
+    before = read_record(path)
+    assert not replay(before).finished and before["hands"][-1]["actions"]
+
+    resumed = Console(record=True, width=200, color_system=None)
+    answers = Script()
+    game2 = play_cmd.resumed_game(resumed, path, seed=3, ask=answers)
+    answers.game = game2
+    assert game2.kinds == ["human", "heuristic", "basic", "random"]
+    assert game2.names == ["You", "Bo", "Cy", "Di"]
+    assert game2.run() == 0
+    out = resumed.export_text()
+    assert f"Resuming the game of {path}" in out and "new deals from seed 3" in out
+    assert "Resume it with" not in out  # played to the end this time
+    after = read_record(path)  # saved over the resumed file
+    result = replay(after)
+    assert result.finished
+    assert after["options"] == before["options"] == {"target": 21, "min_bid": 6}
+    assert after["names"] == before["names"] == ["You", "Bo (heuristic)", "Cy (basic)", "Di (random)"]
+    assert after["first_dealer"] == before["first_dealer"]
+    # the recorded part of the game is kept as it was, and play went on from there
+    stopped = before["hands"][-1]
+    assert after["hands"][: len(before["hands"]) - 1] == before["hands"][:-1]
+    goes_on = after["hands"][len(before["hands"]) - 1]
+    assert goes_on["deal"] == stopped["deal"] and goes_on["stock"] == stopped["stock"]
+    assert goes_on["actions"][: len(stopped["actions"])] == stopped["actions"]
+    assert len(goes_on["actions"]) > len(stopped["actions"])
+
+
+def test_ctrl_c_then_resume_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    console = Console(record=True, width=200, color_system=None)
+    game = TerminalGame(console, VARIANTS["pidro"], seat_players(None, 4), seed=2, save=path, ask=interrupt)
+    assert game.run() == play_cmd.INTERRUPTED
+    assert f"pedro play --resume {path}" in console.export_text()
+    result = CliRunner().invoke(app, ["play", "--resume", str(path), "--seed", "1"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Pidro (pidro)" in said and "Resuming the game of" in said
+    assert "Bo (basic), Cy (basic), Di (basic)" in said
+    assert not replay(read_record(path)).finished
+
+
+def test_a_crash_saves_the_game_so_that_it_can_be_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "crash.json"
+    script = _quit_after(4)
+    console = Console(record=True, width=200, color_system=None)
+    game = TerminalGame(console, VARIANTS["cinch"], seat_players(None, 4), seed=5, save=path, ask=script)
+    script.game = game
+    seat = 1
+    calls = {"n": 0}
+    real_act = game.players[seat].act
+
+    def act(obs: object) -> int:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("a bug in a player")
+        return real_act(obs)  # type: ignore[arg-type]
+
+    game.players[seat].act = act  # type: ignore[method-assign]
+    assert game.run() == play_cmd.GAME_FAILED
+    text = " ".join(console.export_text().split())
+    assert "internal error: RuntimeError: a bug in a player" in text
+    assert f"Resume it with: pedro play --resume {path}" in text
+    assert CliRunner().invoke(app, ["play", "--resume", str(path)], input="quit\n").exit_code == 0
+
+
+def _finished(tmp_path: Path) -> Path:
+    script = Script()
+    game, _ = new_game(tmp_path, script, target=11)
+    game.run()
+    return tmp_path / "game.json"
+
+
+@pytest.mark.parametrize(
+    ("make", "extra", "expected"),
+    [
+        (lambda p: p / "missing.json", [], "no such file"),
+        (lambda p: p, [], "is a folder, not a record file"),
+        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1"),
+        (_finished, [], "is over; nothing to resume"),
+        (
+            lambda p: (p / "s.jsonl").write_text("{}\n{}\n") and p / "s.jsonl",
+            [],
+            "holds 2 game records",
+        ),
+        (
+            lambda p: (
+                write_record(played_record(names=["Ann", "Bo", "Cy", "Di"]), p / "r.json") or p / "r.json"
+            ),
+            [],
+            "does not say which seat was yours",
+        ),
+        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant"),
+    ],
+)
+def test_resume_refuses_bad_files_in_one_line(
+    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str
+) -> None:
+    path = make(tmp_path)
+    result = CliRunner().invoke(app, ["play", "--resume", str(path), *extra], input="quit\n")
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert said.startswith("error:") and expected in said, said
+    assert "Traceback" not in result.output and "Your bid" not in said
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_record_without_players_resumes_with_players_given(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    write_record(played_record(hands=1, names=["Ann", "Bo", "Cy", "Di"]), path)
+    args = ["play", "--resume", str(path), "--players", "basic,human,basic,basic"]
+    result = CliRunner().invoke(app, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert read_record(path)["names"] == ["Ann (basic)", "Bo", "Cy (basic)", "Di (basic)"]

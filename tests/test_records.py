@@ -29,6 +29,7 @@ from pedro.records import (
     record_line,
     replay,
     replay_json,
+    resume,
     write_record,
 )
 from pedro.variants.catalog import VARIANTS
@@ -278,6 +279,35 @@ def test_a_record_may_stop_between_hands() -> None:
     result = replay(record)
     assert not result.finished
     assert len(result.results) == 2
+
+
+def test_resume_deals_the_recorded_hands_and_then_shuffles_from_the_seed() -> None:
+    record = sample_record(hands=2)
+    del record["hands"][-1]  # stopped between hands, before the third was dealt
+    first = resume(record, seed=7)
+    assert not first.finished and len(first.results) == 2
+    assert first.state.hand_index == 2
+    again, other = resume(record, seed=7), resume(record, seed=8)
+    assert first.state.deal_records[:2] == again.state.deal_records[:2] == other.state.deal_records[:2]
+    assert first.state.deal_records[2] == again.state.deal_records[2] != other.state.deal_records[2]
+    rules = first.rules
+    unshuffled = sorted(rules.deck)
+    assert [c for hand in first.state.deal_records[2][0] for c in hand] != unshuffled[: 4 * 9]
+    # and play goes on to the end of the game
+    state = first.state
+    players = [make_player("basic", s) for s in range(4)]
+    while not state.is_over:
+        seat = state.current_player
+        state.apply(players[seat].act(state.observation(seat)))
+    assert replay(record_from_game(state, NAMES)).winner == state.winner
+    # a record stopped in a hand resumes in it, and a bad one is refused as replay refuses it
+    part = sample_record(hands=1)
+    del part["hands"][1:]
+    part["hands"][0]["actions"] = part["hands"][0]["actions"][:5]
+    assert resume(part, seed=1).state.history == replay(part).state.history
+    part["hands"][0]["actions"][0] = "3 play AS"
+    with pytest.raises(ReplayError):
+        resume(part, seed=1)
 
 
 # ---------------------------------------------------------------------------
@@ -530,6 +560,10 @@ def test_malformed_records(edit: Any, expected: str) -> None:
 def test_not_json_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="not valid JSON"):
         read_record("{not json")
+    # json's own message ends in "at" here; the place is said once
+    with pytest.raises(RecordError) as control:
+        read_record('{"format": "pedro-\x01record/1"}')
+    assert str(control.value) == "not valid JSON at line 1, column 19: Invalid control character"
     with pytest.raises(RecordError, match="no such file"):
         read_record(tmp_path / "missing.json")
     with pytest.raises(RecordError, match="must be a JSON object"):

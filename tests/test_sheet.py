@@ -199,6 +199,21 @@ def test_show_variants_lists_every_variant() -> None:
     assert "262" in text and "83" in text
 
 
+def test_show_variants_is_readable_at_80_columns() -> None:
+    console = Console(record=True, width=80, color_system=None)
+    assert show_variants(console) == 0
+    text = console.export_text()
+    lines = text.splitlines()
+    assert "…" not in text  # no word is cut short
+    assert all(len(line) <= 80 for line in lines)
+    assert len(lines) <= 60  # the wide table took 127 lines here, a word or two a line
+    flat = " ".join(text.split())
+    for rules in VARIANTS.values():
+        assert rules.id in flat and rules.name in flat
+        assert " ".join(first_sentence(rules.summary).split()) in flat
+        assert f"game to {rules.target}" in flat
+
+
 def test_show_rules_prints_the_sheet() -> None:
     console = _console()
     assert show_rules(console, "sixty_three", ["joker=true"]) == 0

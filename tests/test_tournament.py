@@ -326,6 +326,22 @@ def test_usage_errors_are_clean(args: list[str], message: str) -> None:
     no_traceback(result)
 
 
+def test_plot_suffix_chooses_the_format_and_any_other_is_refused_before_playing(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "basic,random", "--deals", "2"]
+    text = tmp_path / "t.txt"
+    refused = runner.invoke(app, [*args, "--plot", str(text)])
+    assert refused.exit_code == 2, refused.output
+    said = " ".join(refused.output.split())
+    assert "error:" in said and "PNG, SVG or PDF" in said and ".png, .svg, .pdf" in said
+    assert "A − B per deal" not in said  # refused before any deal was played
+    assert not text.exists()
+    no_traceback(refused)
+    svg = tmp_path / "curve.SVG"
+    written = runner.invoke(app, [*args, "--plot", str(svg)])
+    assert written.exit_code == 0, written.output
+    assert b"<svg" in svg.read_bytes()[:500]
+
+
 def test_non_numbers_are_usage_errors() -> None:
     result = runner.invoke(app, ["tournament", "--players", "basic,random", "--deals", "many"])
     assert result.exit_code == 2

@@ -28,7 +28,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, Va
 
 from pedro.cards import SUITS, CardError, format_card, parse_card
 from pedro.engine.actions import ActionError, action_text, parse_action_text, play_cards
-from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
+from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals, SeededDeals
 from pedro.engine.deal import pack_from_deal as deal_pack
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, HandResult, IllegalActionError
@@ -230,7 +230,9 @@ def _load_json(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> An
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        # some of json's messages end in "at" ("Invalid control character at"): the place follows
+        what = exc.msg.removesuffix(" at")
+        raise RecordError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {what}") from None
 
 
 def _check(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> _Checked:
@@ -501,6 +503,31 @@ class _RecordDeals(RecordedDeals):
         return super().pack(hand_index, deck)
 
 
+class _ResumedDeals(RecordedDeals):
+    """``RecordedDeals`` that go on with a seeded shuffle where the record stops.
+
+    The recorded hands are dealt as recorded; the hands after them, and the
+    rest of a wash the record lists only in part, are shuffled from ``seed``.
+    """
+
+    skips_taken_wash_cards = True
+
+    def __init__(self, first_dealer: int, hands: list[RecordedDeal], seed: int | str | None) -> None:
+        super().__init__(first_dealer, hands)
+        self.seeded = SeededDeals(seed)
+
+    def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
+        if hand_index >= len(self.hands):
+            return self.seeded.pack(hand_index, deck)
+        return super().pack(hand_index, deck)
+
+    def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
+        if hand_index >= len(self.hands):
+            return self.seeded.wash(hand_index, pile)
+        dealt = super().wash(hand_index, pile)
+        return dealt + [c for c in self.seeded.wash(hand_index, pile) if c not in dealt]
+
+
 #: Called with the state and the action about to be applied, once per replayed action.
 BeforeAction = Callable[[GameState, int], None]
 
@@ -517,13 +544,36 @@ def replay(
     hands) replays as an unfinished game.
     """
     checked = _check(record)
+    return _replay(
+        checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)), before_action
+    )
+
+
+def resume(
+    record: str | bytes | os.PathLike[str] | Mapping[str, Any], seed: int | str | None = None
+) -> ReplayResult:
+    """Rebuild an unfinished game from its record so that it can be played on.
+
+    The record is checked as by ``replay`` (and refused the same way); the
+    hands it holds are dealt as recorded, and every later hand is shuffled
+    from ``seed`` (random when None). A finished game comes back finished.
+    """
+    checked = _check(record)
+    _replay(checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)))
+    deals = _ResumedDeals(checked.record["first_dealer"], _recorded_deals(checked), seed)
+    return _replay(checked, deals)
+
+
+def _recorded_deals(checked: _Checked) -> list[RecordedDeal]:
+    return [RecordedDeal(pack, wash) for pack, wash in zip(checked.packs, checked.washes, strict=True)]
+
+
+def _replay(
+    checked: _Checked, deals: RecordedDeals, before_action: BeforeAction | None = None
+) -> ReplayResult:
     rules = checked.rules
     recorded = checked.record
     hands = recorded["hands"]
-    deals = _RecordDeals(
-        recorded["first_dealer"],
-        [RecordedDeal(pack, wash) for pack, wash in zip(checked.packs, checked.washes, strict=True)],
-    )
     try:
         state = GameState(rules, deals=deals)
     except DealError as exc:

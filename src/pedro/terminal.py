@@ -10,6 +10,7 @@ strings or renderables and print nothing, so they are easy to test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.console import Console, Group, RenderableType
@@ -18,7 +19,7 @@ from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, pretty_card
+from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, parse_card, pretty_card
 from pedro.display import RED_SUITS, STATUS_WORDS, sort_hand
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.choices import CardChoice
@@ -48,6 +49,26 @@ def card_markup(c: int, trump: TrumpTables | None = None) -> str:
 
 def cards_markup(cards: Sequence[int], trump: TrumpTables | None = None) -> str:
     return " ".join(card_markup(c, trump) for c in cards) if cards else "—"
+
+
+#: A card as the engine and the records write it (``5H``, ``TD``, ``JK``), as a whole word.
+_CARD_WORD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
+
+
+def text_markup(text: str, trump: TrumpTables | None = None) -> str:
+    """Plain text (an engine's message, a rule) as markup, its ``5H``-style cards shown as ``5♥``.
+
+    The engine and the records name cards by letters; the terminal game shows
+    them with suit symbols everywhere, its messages included.
+    """
+    out: list[str] = []
+    last = 0
+    for match in _CARD_WORD.finditer(text):
+        out.append(escape(text[last : match.start()]))
+        out.append(card_markup(parse_card(match.group()), trump))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return "".join(out)
 
 
 def suit_markup(suit: int) -> str:
@@ -214,7 +235,7 @@ def _hand_bid(hand: SeenHand, rules: Ruleset, names: Sequence[str]) -> str:
 
 def _cell(hand: SeenHand, side: int) -> str:
     return (
-        f"{hand.score[side]} [dim]({hand.points[side]} pts)[/]"
+        f"{hand.score[side]} [dim]({hand.points[side]} pt{'s' if hand.points[side] != 1 else ''})[/]"
         if hand.bidder is not None
         else str(hand.score[side])
     )
@@ -316,7 +337,7 @@ def _card_choice_markup(choice: CardChoice, tt: TrumpTables | None, limit: int) 
     word = choice.verb.name.lower()
     text = (
         f"{word} {sizes} card{'s' if choice.sizes != (1,) else ''} from: "
-        f"{cards_markup(sort_hand(cards_of(choice.pool), tt), tt)}\n  rule: {escape(choice.rule)}"
+        f"{cards_markup(sort_hand(cards_of(choice.pool), tt), tt)}\n  rule: {text_markup(choice.rule, tt)}"
     )
     return text + (f"\n  or: {alternatives}" if alternatives else "")
 
@@ -333,6 +354,16 @@ def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> s
         f"{size} cards to this trick, the top card first, then {size - 1} to bury under it\n"
         f"  top card one of: {cards_markup(tops, tt)}\n  e.g. {example}"
     )
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``3 games``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def seed_range(first: int, n: int) -> str:
+    """``seed 4`` for one game or deal, ``seeds 4–6`` for several."""
+    return f"seed {first}" if n == 1 else f"seeds {first}–{first + n - 1}"
 
 
 def progress_bar(console: Console) -> Progress:

@@ -86,7 +86,9 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
     seed: int = typer.Option(0, "--seed", help="seed of the first game; game k uses seed+k"),
     players: str = typer.Option(
-        None, "--players", help=f"comma-separated player names, one per seat; {_BOTS}"
+        None,
+        "--players",
+        help=f"comma-separated player names, one per seat, or one for all (default: basic); {_BOTS}",
     ),
     record: Path = typer.Option(
         None, "--record", help="write one pedro-record/1 per line to this .jsonl file"
@@ -127,7 +129,9 @@ def tournament(
     games: int = typer.Option(0, "--games", help="also play this many duplicate whole games"),
     max_hands: int = typer.Option(500, "--max-hands", help="stop a game unfinished after this many hands"),
     out: Path = typer.Option(None, "--out", help="write the settings, summary and every deal as JSON"),
-    plot: Path = typer.Option(None, "--plot", help="write a PNG of the running difference A − B"),
+    plot: Path = typer.Option(
+        None, "--plot", help="plot the running difference A − B to a .png, .svg or .pdf file"
+    ),
     backend: str = typer.Option(
         "local", "--backend", help="local: processes on this machine; ray: a Ray cluster (the ray extra)"
     ),
@@ -159,23 +163,45 @@ def tournament(
 
 @app.command()
 def play(
-    variant: str = typer.Option("cinch", "--variant", "-v", help="variant id"),
+    variant: str = typer.Option(None, "--variant", "-v", help="variant id (default: cinch)"),
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     players: str = typer.Option(
-        None, "--players", help=f"computer players for the other seats, e.g. basic,basic,basic; {_BOTS}"
+        None,
+        "--players",
+        help="computer players for the other seats (default: basic in each), e.g. expert,heuristic,expert, "
+        f"or one per seat with human at yours; {_BOTS}",
     ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),
     save: Path = typer.Option(
-        None, "--save", help="where to save the game record (default: a new file in the current folder)"
+        None,
+        "--save",
+        help="where to save the game record (default: a new file in the current folder; "
+        "with --resume, the resumed file)",
     ),
-    name: str = typer.Option("You", "--name", help="your name in the record"),
+    name: str = typer.Option(None, "--name", help="your name in the record (default: You)"),
     hints: bool = typer.Option(False, "--hints", help="type hint at a prompt for the expert's estimates"),
+    resume: Path = typer.Option(
+        None,
+        "--resume",
+        help="play on an unfinished game from its record (saved when you quit or press Ctrl-C), "
+        "with the same variant, options, seats and players",
+    ),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
 
     raise typer.Exit(
-        play_cmd.run(console, variant, option, players=players, seed=seed, save=save, name=name, hints=hints)
+        play_cmd.run(
+            console,
+            variant,
+            option,
+            players=players,
+            seed=seed,
+            save=save,
+            name=name,
+            hints=hints,
+            resume=resume,
+        )
     )
 
 

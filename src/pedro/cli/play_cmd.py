@@ -5,7 +5,8 @@ function, so a test can drive a whole game with scripted answers; nothing
 sleeps. Every typed answer is parsed and checked with the engine's own
 ``why_illegal`` before it is applied, so a bad answer only costs a message
 and the prompt again. The game is saved as a ``pedro-record/1`` file when it
-ends and when the player leaves (``quit``, end of input, Ctrl-C).
+ends and when the player leaves (``quit``, end of input, Ctrl-C) or an internal error
+stops it; ``--resume`` rebuilds such an unfinished game from its record and plays it on.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rich.markup import escape
 
 from pedro import terminal
 from pedro.analysis import ChoiceEstimator
-from pedro.cards import SUIT_NAMES, CardError, cards_of, mask_of, parse_cards
+from pedro.cards import SUIT_NAMES, CardError, cards_of, format_cards, mask_of, parse_card
 from pedro.display import STATUS_WORDS, sort_hand
 from pedro.engine.actions import (
     FOLD,
@@ -48,8 +49,9 @@ from pedro.engine.state import GameState, IllegalActionError
 from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
+from pedro.records import ReplayError
 from pedro.variants.catalog import UnknownVariantError
-from pedro.variants.model import Ruleset
+from pedro.variants.model import ExcessTrumps, Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
 from pedro.variants.sheet import rule_sheet
 
@@ -61,6 +63,11 @@ USAGE_ERROR = 2
 GAME_FAILED = 1
 INTERRUPTED = 130
 HUMAN = "human"
+#: The computer player of every other seat when ``--players`` is not given.
+DEFAULT_PLAYER = "basic"
+DEFAULT_VARIANT = "cinch"
+#: The human's name when ``--name`` is not given (the game then says "You bid", not "You bids").
+DEFAULT_NAME = "You"
 #: Names of the computer players, seat by seat.
 COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 COMMANDS = ("help", "hint", "last", "rules", "score", "quit")
@@ -74,17 +81,42 @@ _SUITS_BY_WORD = {
 }
 _CARD_VERBS = {"discard": Verb.DISCARD, "keep": Verb.KEEP, "kill": Verb.KILL, "give": Verb.GIVE}
 
-HELP = """\
-[b]How to answer[/]
-  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]; special calls [b]28-56[/], [b]83-double[/], [b]protect[/]
-  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)
-  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]; jokers [b]JK[/] [b]BJ[/] [b]SJ[/]
-  play:     one card ([b]5h[/]); a first-trick stack names the top card first ([b]ah 7h 8h[/])
-  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/] / [b]fold[/]
-[b]Commands[/] (at any prompt)
-  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet
-  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave
-  [b]hint[/] the expert's value of each choice (when started with --hints)"""
+
+def help_text(rules: Ruleset) -> str:
+    """How to answer, with only the calls, cards and moves of ``rules`` (no jokers in Cinch)."""
+    specials = _special_calls(rules)
+    calls = f"; special calls {', '.join(f'[b]{c}[/]' for c in specials)}" if specials else ""
+    jokers = f"; jokers {' '.join(f'[b]{j}[/]' for j in rules.jokers)}" if rules.jokers else ""
+    lines = [
+        "[b]How to answer[/]",
+        f"  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]{calls}",
+        "  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)",
+        f"  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]{jokers}",
+    ]
+    lines.append("  play:     one card ([b]5h[/])")
+    if rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
+        lines.append("            several to the first trick: the top card first ([b]ah 7h 8h[/])")
+    fold = " / [b]fold[/]" if rules.fold else ""
+    lines.append(f"  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/]{fold}")
+    lines += [
+        "[b]Commands[/] (at any prompt)",
+        "  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet",
+        "  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave",
+        "  [b]hint[/] the expert's value of each choice (when started with --hints)",
+    ]
+    return "\n".join(lines)
+
+
+def _special_calls(rules: Ruleset) -> list[str]:
+    """The calls other than a number and pass that ``rules`` has, as they are typed."""
+    calls = []
+    if rules.bid_28_56:
+        calls.append("28-56")
+    if rules.double_max_bid:
+        calls.append(f"{rules.max_bid}-double")
+    if rules.protect:
+        calls.append("protect")
+    return calls
 
 
 class InputError(ValueError):
@@ -97,31 +129,106 @@ class _Quit(Exception):
 
 def run(
     console: Console,
-    variant: str,
+    variant: str | None,
     option_args: Sequence[str] | None,
     *,
     players: str | None,
     seed: int | None,
     save: Path | None,
-    name: str,
+    name: str | None,
     hints: bool = False,
     ask: Ask | None = None,
+    resume: Path | None = None,
 ) -> int:
-    """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``)."""
+    """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``).
+
+    With ``resume`` the game is the unfinished one of that record, played on
+    from where it stopped with the same variant, options, seats and players.
+    """
     try:
-        rules = make_ruleset(variant, parse_option_args(option_args or ()))
-        kinds = seat_players(players, rules.players)
-    except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
+        if save is not None:
+            check_save_path(save)
+        if resume is not None:
+            given = [
+                flag
+                for flag, value in (("--variant", variant), ("--option", option_args), ("--name", name))
+                if value
+            ]
+            if given:
+                raise ValueError(
+                    "--resume plays on the recorded game with its own variant, options and names; "
+                    f"leave out {', '.join(given)}"
+                )
+            game = resumed_game(console, resume, players=players, seed=seed, save=save, hints=hints, ask=ask)
+        else:
+            rules = make_ruleset(variant or DEFAULT_VARIANT, parse_option_args(option_args or ()))
+            kinds = seat_players(players, rules.players)
+            check_name(name or DEFAULT_NAME)
+            game = TerminalGame(
+                console, rules, kinds, seed=seed, save=save, name=name or DEFAULT_NAME, hints=hints, ask=ask
+            )
+    except (UnknownVariantError, OptionError, UnknownPlayerError, ReplayError, ValueError) as error:
         console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
-    game = TerminalGame(console, rules, kinds, seed=seed, save=save, name=name, hints=hints, ask=ask)
     return game.run()
+
+
+def resumed_game(
+    console: Console,
+    path: Path,
+    *,
+    players: str | None = None,
+    seed: int | None = None,
+    save: Path | None = None,
+    hints: bool = False,
+    ask: Ask | None = None,
+) -> TerminalGame:
+    """The unfinished game of the record at ``path``, ready to play on; ValueError or ReplayError if not.
+
+    The seats' players are read from the record's names (``Bo (basic)``; the
+    human's name alone) unless ``players`` gives them; the hands after the
+    recorded ones are dealt from ``seed``; the game is saved to ``save``, by
+    default over ``path``.
+    """
+    from pedro.records import resume
+
+    if path.suffix.lower() == ".jsonl" and path.is_file():
+        lines = [
+            line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()
+        ]
+        if len(lines) > 1:
+            raise ValueError(
+                f"{path} holds {len(lines)} game records (one per line); --resume takes one game's record, "
+                "a .json file as pedro play saves it"
+            )
+    seed = seed if seed is not None else random.randrange(1_000_000)
+    result = resume(path, seed)
+    if result.finished:
+        raise ValueError(f"the game in {path} is over; nothing to resume (see it with: pedro replay {path})")
+    n = result.rules.players
+    split = [split_record_name(text) for text in result.names]
+    names = [shown for shown, _ in split]
+    if players:
+        kinds = seat_players(players, n)
+    else:
+        kinds = [kind if kind is not None else HUMAN for _, kind in split]
+        if kinds.count(HUMAN) != 1:
+            recorded = ", ".join(repr(text) for text in result.names)
+            raise ValueError(
+                f"{path} does not say which seat was yours and which computer players sat at the others "
+                f"(names {recorded}; pedro play writes them as 'Bo (basic)'); give them with --players, "
+                f"e.g. --players {','.join([HUMAN] + [DEFAULT_PLAYER] * (n - 1))}"
+            )
+    return TerminalGame(
+        console, result.rules, kinds, seed=seed, save=save or path, hints=hints, ask=ask,
+        state=result.state, names=names, resumed_from=path,
+    )  # fmt: skip
 
 
 def seat_players(players: str | None, n: int) -> list[str]:
     """Player kinds per seat: n-1 computer players (the human in seat 0), or n with one ``human``."""
     if not players:
-        return [HUMAN] + ["basic"] * (n - 1)
+        return [HUMAN] + [DEFAULT_PLAYER] * (n - 1)
     # a bot program's command keeps its case; a built-in player's name does not need it
     parts = [p.strip() for p in players.split(",") if p.strip()]
     names = [p if is_command(p) else p.lower() for p in parts]
@@ -139,15 +246,73 @@ def seat_players(players: str | None, n: int) -> list[str]:
     return names
 
 
-def default_save_path(rules: Ruleset, now: datetime | None = None) -> Path:
-    """``pedro-<variant>-<timestamp>.json`` in the current folder, not overwriting a file."""
+def record_name(name: str, kind: str) -> str:
+    """A seat's name in the record: ``Bo (basic)`` for a computer player, the human's name alone.
+
+    The record's ``names`` are free text; writing each computer player's kind
+    there says who played, and lets ``--resume`` seat the same players again.
+    """
+    return name if kind == HUMAN else f"{name} ({kind})"
+
+
+def split_record_name(text: str) -> tuple[str, str | None]:
+    """``("Bo", "basic")`` from ``Bo (basic)``; ``(text, None)`` when no player is named in it."""
+    name, sep, rest = text.partition(" (")
+    if not sep or not rest.endswith(")"):
+        return text, None
+    kind = rest[:-1]
+    try:
+        check_player(kind)
+    except UnknownPlayerError:
+        return text, None
+    return name, kind
+
+
+def check_name(name: str) -> None:
+    """Refuse a human's name that the record would read as a computer player's (``Al (basic)``)."""
+    if not name.strip():
+        raise ValueError("--name must not be empty")
+    if split_record_name(name)[1] is not None:
+        raise ValueError(
+            f"--name {name!r} would read as a computer player in the game record; "
+            "leave out the player in parentheses"
+        )
+
+
+def default_save_path(rules: Ruleset, now: datetime | None = None, folder: Path | None = None) -> Path:
+    """``pedro-<variant>-<timestamp>.json`` in ``folder`` (the current one), not overwriting a file."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    path = Path(f"pedro-{rules.id}-{stamp}.json")
+    base = folder if folder is not None else Path()
+    path = base / f"pedro-{rules.id}-{stamp}.json"
     k = 2
     while path.exists():
-        path = Path(f"pedro-{rules.id}-{stamp}-{k}.json")
+        path = base / f"pedro-{rules.id}-{stamp}-{k}.json"
         k += 1
     return path
+
+
+def games_folder() -> Path:
+    """Where a game goes when it cannot be saved where asked: ``games`` in pedro's user data folder."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("pedro", appauthor=False)) / "games"
+
+
+def check_save_path(path: Path) -> None:
+    """Raise ValueError saying why the game record could not be written to ``path``, before the game."""
+    if path.is_dir():
+        raise ValueError(f"--save {path} is a folder; give a file name, e.g. {path / 'game.json'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"--save {path}: folder {folder} does not exist")
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise ValueError(f"--save {path}: cannot write there: {error.strerror or error}") from None
+    if not existed:
+        path.unlink(missing_ok=True)  # only tried: the record is written when the game stops
 
 
 class TerminalGame:
@@ -164,13 +329,19 @@ class TerminalGame:
         name: str = "You",
         hints: bool = False,
         ask: Ask | None = None,
+        state: GameState | None = None,
+        names: Sequence[str] | None = None,
+        resumed_from: Path | None = None,
     ) -> None:
+        """A new game of ``rules``, or with ``state`` (and its seats' ``names``) one to play on."""
         self.console = console
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(1_000_000)
-        self.state = GameState(rules, seed=self.seed)
-        self.human = list(kinds).index(HUMAN)
-        self.names = _seat_names(kinds, name)
+        self.state = state if state is not None else GameState(rules, seed=self.seed)
+        self.resumed_from = resumed_from
+        self.kinds = list(kinds)
+        self.human = self.kinds.index(HUMAN)
+        self.names = list(names) if names is not None else _seat_names(kinds, name)
         self.players: dict[int, Player] = {}
         for seat, kind in enumerate(kinds):
             if kind == HUMAN:
@@ -209,8 +380,8 @@ class TerminalGame:
         except BotStartError as error:
             self.say(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
             return GAME_FAILED
-        self._intro()
         try:
+            self._intro()
             while not self.state.is_over:
                 seat = self.state.current_player
                 if seat == self.human:
@@ -231,6 +402,14 @@ class TerminalGame:
             self.say("\nInterrupted: the game stops here.")
             self.save()
             return INTERRUPTED
+        except Exception as error:  # a bug must not cost the game: save it, then say what happened
+            self.say(
+                f"\n[bold red]error:[/] internal error: {escape(type(error).__name__)}: {escape(str(error))} "
+                "(please report it); the game stops here.",
+                soft_wrap=True,
+            )
+            self.save()
+            return GAME_FAILED
         self._game_over()
         self.bots.finish(self.state)
         self.save()
@@ -246,13 +425,34 @@ class TerminalGame:
             self.say(f"[yellow]{escape(self.names[seat])}'s bot: {escape(message)}[/]", soft_wrap=True)
         self._faults_told[seat] = len(bot.messages)
 
+    def record_names(self) -> list[str]:
+        """The seats' names as the record has them, each computer player's kind after its name."""
+        return [record_name(name, kind) for name, kind in zip(self.names, self.kinds, strict=True)]
+
     def _intro(self) -> None:
         rules = self.rules
-        seats = ", ".join(f"{escape(self.names[s])}" for s in range(rules.players))
+        seats = ", ".join(
+            escape(self.names[s]) + ("" if s == self.human else f" [dim]({escape(self.kinds[s])})[/]")
+            for s in range(rules.players)
+        )
+        seed = f"new deals from seed {self.seed}" if self.resumed_from else f"seed {self.seed}"
         self.say(
-            f"[bold]{escape(rules.name)}[/] ({rules.id}) · seed {self.seed} · game to {rules.target} · "
+            f"[bold]{escape(rules.name)}[/] ({rules.id}) · {seed} · game to {rules.target} · "
             f"seats clockwise: {seats}"
         )
+        if self.resumed_from is not None:
+            state = self.state
+            done = len(state.results)
+            parts = [f"after {terminal.plural(done, 'hand')}"] if done else []
+            if state.history:
+                decisions = terminal.plural(len(state.history), "decision")
+                parts.append(f"{decisions} into hand {state.hand_index + 1}")
+            where = ", ".join(parts) or "at its start"
+            self.say(
+                f"Resuming the game of {escape(str(self.resumed_from))}, {where}; "
+                f"score {terminal.score_line(state.observation(self.human), rules, self.names)}.",
+                soft_wrap=True,
+            )
         if rules.partnerships:
             sides = " vs ".join(
                 escape(terminal.side_name(rules, s, self.names)) for s in range(rules.num_sides)
@@ -291,7 +491,8 @@ class TerminalGame:
         try:
             state.apply(action)
         except IllegalActionError as error:  # a computer player's bug: say so, keep the game going
-            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({escape(str(error))})[/]")
+            reason = terminal.text_markup(str(error), terminal.tables_of(self.rules, before))
+            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({reason})[/]")
             action = state.legal_actions()[0]
             state.apply(action)
         self.bots.tell(seat, action, state)
@@ -415,7 +616,7 @@ class TerminalGame:
             text = self.ask(prompt).strip()
             word = text.lower()
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(help_text(self.rules))
                 self._show_choices(obs)
             elif word in ("hint", "hints"):
                 self._show_hint(obs)
@@ -434,7 +635,9 @@ class TerminalGame:
                 try:
                     return self.read_action(text)
                 except InputError as error:
-                    self.say(f"[red]✗[/] {escape(str(error))}")
+                    self.say(
+                        f"[red]✗[/] {terminal.text_markup(str(error), terminal.tables_of(self.rules, obs))}"
+                    )
                     self.say("  [dim]type help for how to answer; the choices are above[/]")
 
     def _show_choices(self, obs: Observation) -> None:
@@ -489,26 +692,57 @@ class TerminalGame:
     # ------------------------------------------------------------------ saving
 
     def save(self) -> Path | None:
-        """Write the game record (once); print where it went."""
+        """Write the game record (once); print where it went.
+
+        A game is never lost for want of a place: when the file asked for cannot
+        be written (its folder was removed during the game, the disk is full...),
+        the record goes to pedro's user data folder instead, and that is said.
+        """
         if self.saved is not None:
             return self.saved
-        try:
-            from pedro.records import record_from_game, write_record
-        except ImportError:  # pragma: no cover - the records module ships with the package
-            self.say("[red]The game could not be saved: pedro.records is not available.[/]")
-            return None
+        from pedro.records import record_from_game, write_record
+
+        record = record_from_game(self.state, self.record_names())
         path = self.save_path or default_save_path(self.rules)
         try:
-            write_record(record_from_game(self.state, self.names), path)
+            write_record(record, path)
         except OSError as error:
-            self.say(f"[red]The game could not be saved to {escape(str(path))}: {escape(str(error))}[/]")
-            return None
+            self.say(
+                f"[red]The game could not be saved to {escape(str(path))}: "
+                f"{escape(error.strerror or str(error))}.[/]",
+                soft_wrap=True,
+            )
+            try:
+                folder = games_folder()
+                folder.mkdir(parents=True, exist_ok=True)
+                path = default_save_path(self.rules, folder=folder)
+                write_record(record, path)
+            except OSError as second:
+                self.say(
+                    f"[red]Nor in {escape(str(games_folder()))}: {escape(second.strerror or str(second))}; "
+                    "the game is lost.[/]",
+                    soft_wrap=True,
+                )
+                return None
+            self.say("[yellow]Saved it in pedro's data folder instead.[/]")
         self.saved = path
         self.say(
             f"Game saved to [bold]{escape(str(path))}[/] (replay it with: pedro replay {escape(str(path))})",
             soft_wrap=True,
         )
+        if not self.state.is_over:
+            self.say(
+                f"Resume it with: [bold]pedro play --resume {escape(_shell_word(str(path)))}[/]",
+                soft_wrap=True,
+            )
         return path
+
+
+def _shell_word(text: str) -> str:
+    """``text`` quoted for a shell when it needs it (a path with spaces)."""
+    import shlex
+
+    return shlex.quote(text)
 
 
 _PROMPTS = {
@@ -545,11 +779,11 @@ def parse_answer(text: str, state: GameState) -> int:
     first = words[0].lower()
     try:
         if phase == Phase.AUCTION:
-            return _parse_call(words, rules.max_bid)
+            return _parse_call(words, rules)
         if phase == Phase.TRUMP:
             return _parse_trump(words)
         if phase == Phase.EXCHANGE:
-            return _parse_exchange(words, state.legal())
+            return _parse_exchange(words, state.legal(), rules)
         if phase == Phase.PLAY:
             if first == "play":
                 words = words[1:]
@@ -561,25 +795,30 @@ def parse_answer(text: str, state: GameState) -> int:
     return parse_action_words(text, rules.max_bid)
 
 
-def _parse_call(words: list[str], max_bid: int) -> int:
+def _parse_call(words: list[str], rules: Ruleset) -> int:
     if words[0].lower() == "bid":
         words = words[1:]
     if len(words) != 1:
         raise InputError("a call is one word: a number such as 8, or pass")
     word = words[0].lower()
+    max_bid = rules.max_bid
+    specials = _special_calls(rules)
+    others = f" (or {' or '.join(specials)})" if specials else ""
     if word in ("pass", "p"):
         return PASS
-    if word == "protect":
+    if word.isdigit():
+        return bid_action(int(word))
+    if word == "protect" and rules.protect:
         return PROTECT
-    if word == "28-56":
+    if word == "28-56" and rules.bid_28_56:
         return make(Verb.BID_28_56)
-    if word in ("double", f"{max_bid}-double", "83-double"):
+    if rules.double_max_bid and (word == "double" or word.endswith("-double")):
         if word != "double" and word != f"{max_bid}-double":
             raise InputError(f"the double call here is {max_bid}-double")
         return make(Verb.BID_DOUBLE)
-    if word.isdigit():
-        return bid_action(int(word))
-    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass")
+    if word in ("protect", "28-56", "double") or word.endswith("-double"):
+        raise InputError(f"{rules.name} has no {word} call: bid a number (e.g. 8 or bid 8) or pass{others}")
+    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass{others}")
 
 
 def _parse_trump(words: list[str]) -> int:
@@ -594,7 +833,7 @@ def _parse_trump(words: list[str]) -> int:
     return trump_action(suit)
 
 
-def _parse_exchange(words: list[str], legal: list[int] | CardChoice) -> int:
+def _parse_exchange(words: list[str], legal: list[int] | CardChoice, rules: Ruleset) -> int:
     first = words[0].lower()
     if len(words) == 1 and first in ("pass", "p", "none"):
         return PASS
@@ -610,10 +849,30 @@ def _parse_exchange(words: list[str], legal: list[int] | CardChoice) -> int:
         if len(offers) == 1:
             return offers[0]
         raise InputError(f"name the cards to {verb.name.lower()}, e.g. {verb.name.lower()} 3c 4d")
-    cards = parse_cards(words)
+    cards = _read_cards(words, rules)
     if len(set(cards)) != len(cards):
         raise InputError("a card is named twice")
     return cards_action(verb, mask_of(cards))
+
+
+def _read_cards(words: list[str], rules: Ruleset) -> list[int]:
+    """The cards typed, each one of the pack of ``rules``; else InputError naming only that pack's cards."""
+    cards = []
+    for word in words:
+        try:
+            card = parse_card(word)
+        except CardError:
+            card = -1
+        if card not in rules.deck:
+            jokers = (
+                f"; jokers are {', '.join(rules.jokers)}" if rules.jokers else f"; {rules.name} has no jokers"
+            )
+            raise InputError(
+                f"{word!r} is not a card: rank must be one of A K Q J 10 9 8 7 6 5 4 3 2 (or T), "
+                f"suit one of S H D C (or ♠ ♥ ♦ ♣){jokers}"
+            )
+        cards.append(card)
+    return cards
 
 
 def _expected_verb(legal: list[int] | CardChoice) -> Verb:
@@ -629,7 +888,7 @@ def _expected_verb(legal: list[int] | CardChoice) -> Verb:
 def _parse_play(words: list[str], state: GameState) -> int:
     if not words:
         raise InputError("name the card to play, e.g. 5h")
-    cards = parse_cards(words)
+    cards = _read_cards(words, state.rules)
     if len(set(cards)) != len(cards):
         raise InputError("a card is named twice")
     action = play_action(cards)
@@ -641,9 +900,10 @@ def _parse_play(words: list[str], state: GameState) -> int:
             return stacks[0]
         if stacks:
             size = len(play_cards(stacks[0]))
+            example = play_cards(stacks[0])
             raise InputError(
                 f"play {size} cards to this trick: the top card first, then {size - 1} to bury, "
-                f"e.g. {' '.join(_plain(c) for c in play_cards(stacks[0]))}"
+                f"e.g. {format_cards(example)} (typed {' '.join(_plain(c) for c in example)})"
             )
     return action
 

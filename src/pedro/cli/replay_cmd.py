@@ -187,7 +187,8 @@ def _print_partial_hand(console: Console, result: ReplayResult, k: int, steps: l
     for s in steps:
         if s.phase == Phase.TRUMP:
             suit = arg_of(s.action)
-            console.print(f"{escape(names[s.seat])} names {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} trumps")
+            who = escape(_does(names[s.seat], "names"))
+            console.print(f"{who} {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} trumps")
     exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
     if exchange:
         words = "; ".join(escape(_exchange_words(names, rules, s.seat, s.action)) for s in exchange)
@@ -213,19 +214,34 @@ def _trick_words(names: list[str], trick: Trick) -> str:
     return ", ".join(plays) + f" → [bold]{escape(names[trick.winner])}[/]"
 
 
+def _does(who: str, verb: str) -> str:
+    """``Bo bids``, but ``You bid``: the human of ``pedro play`` is recorded as You."""
+    if who == "You":
+        return f"{who} {_SECOND_PERSON.get(verb, verb)}"
+    return f"{who} {verb}"
+
+
+#: Verbs of the account whose second person is not the third without its s.
+_SECOND_PERSON = {
+    "passes": "pass", "bids": "bid", "calls": "call", "protects": "protect", "names": "name",
+    "discards": "discard", "takes": "take", "kills": "kill", "gives": "give", "claims": "claim",
+    "folds": "fold",
+}  # fmt: skip
+
+
 def _call_words(names: list[str], rules: Ruleset, seat: int, action: int) -> str:
     verb = verb_of(action)
     who = names[seat]
     if verb == Verb.PASS:
-        return f"{who} passes"
+        return _does(who, "passes")
     if verb == Verb.BID:
-        return f"{who} bids {arg_of(action)}"
+        return f"{_does(who, 'bids')} {arg_of(action)}"
     if verb == Verb.BID_28_56:
-        return f"{who} calls 28-56"
+        return f"{_does(who, 'calls')} 28-56"
     if verb == Verb.BID_DOUBLE:
-        return f"{who} calls {rules.max_bid} double"
+        return f"{_does(who, 'calls')} {rules.max_bid} double"
     if verb == Verb.PROTECT:
-        return f"{who} protects"
+        return _does(who, "protects")
     return f"{who} {verb.name.lower()}"
 
 
@@ -236,19 +252,20 @@ def _exchange_words(names: list[str], rules: Ruleset, seat: int, action: int) ->
     cards = _plain_cards(action_cards(action))
     partner = names[(seat + 2) % rules.players] if rules.partnerships else "partner"
     if verb == Verb.PASS:
-        return f"{who} passes (declines)"
+        return f"{_does(who, 'passes')} (declines)"
     if verb == Verb.FOLD:
-        return f"{who} folds"
+        return _does(who, "folds")
     if verb == Verb.DISCARD:
-        return f"{who} discards {cards}"
+        return f"{_does(who, 'discards')} {cards}"
     if verb == Verb.KEEP:
-        return f"{who} takes {cards}"
+        return f"{_does(who, 'takes')} {cards}"
     if verb == Verb.KILL:
-        return f"{who} kills {cards} face up"
+        return f"{_does(who, 'kills')} {cards} face up"
     if verb == Verb.GIVE:
-        return f"{who} gives {cards} to {partner}" + (" and folds" if rules.fold else "")
+        folds = " and " + _does(who, "folds").removeprefix(who + " ") if rules.fold else ""
+        return f"{_does(who, 'gives')} {cards} to {partner}{folds}"
     if verb == Verb.CLAIM:
-        return f"{who} claims {cards}"
+        return f"{_does(who, 'claims')} {cards}"
     return f"{who} {verb.name.lower()} {cards}".rstrip()
 
 

@@ -39,8 +39,41 @@ def first_sentence(text: str) -> str:
     return head + "." if sep else text
 
 
+#: Narrower consoles get the variants as a list, not a table whose summaries wrap a word a line.
+WIDE_VARIANTS_TABLE = 120
+
+
 def show_variants(console: Console) -> int:
-    """Print the table of all variants; returns the exit status (always 0)."""
+    """Print all variants, a table on a wide console and a list on a narrow one; exit status 0."""
+    console.print(_variants_table() if console.width >= WIDE_VARIANTS_TABLE else _variants_list())
+    console.print(
+        "Players: 4 (2×2) means two partnerships of two, partners opposite; alone, each plays for "
+        "himself. Points: all the points at stake in one hand.\n"
+        "Full rules: [bold]pedro rules VARIANT[/] (house rules: [bold]--option NAME=VALUE[/]); "
+        "the reasons behind them: docs/rules.md."
+    )
+    return 0
+
+
+def _variants_list() -> Table:
+    """Each variant's id, then its facts and summary in one column beside it (fits 80 columns)."""
+    table = Table.grid(padding=(0, 2))
+    table.title = "Pedro family variants"
+    table.title_justify = "left"
+    table.add_column("id", style="bold cyan", no_wrap=True)
+    table.add_column("variant")
+    for k, rules in enumerate(VARIANTS.values()):
+        if k:
+            table.add_row()
+        facts = (
+            f"[bold]{escape(rules.name)}[/] · {players_text(rules)} · "
+            f"{rules.total_points} points · game to {rules.target}"
+        )
+        table.add_row(rules.id, f"{facts}\n{escape(first_sentence(rules.summary))}")
+    return table
+
+
+def _variants_table() -> Table:
     table = Table(title="Pedro family variants", show_lines=False)
     table.add_column("id", style="bold cyan", no_wrap=True)
     table.add_column("name")
@@ -57,12 +90,7 @@ def show_variants(console: Console) -> int:
             str(rules.target),
             first_sentence(rules.summary),
         )
-    console.print(table)
-    console.print(
-        "Full rules: [bold]pedro rules VARIANT[/] (house rules: [bold]--option NAME=VALUE[/]); "
-        "the reasons behind them: docs/rules.md."
-    )
-    return 0
+    return table
 
 
 def show_rules(

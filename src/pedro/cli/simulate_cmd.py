@@ -23,7 +23,7 @@ from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
 from pedro.players.games import GameFailure, run_game
 from pedro.records import record_from_game, record_line
-from pedro.terminal import progress_bar
+from pedro.terminal import plural, progress_bar, seed_range
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
@@ -34,6 +34,9 @@ USAGE_ERROR = 2
 GAME_FAILED = 1
 #: How many bot fault messages the summary shows.
 MAX_FAULT_MESSAGES = 5
+#: The player of every seat when ``--players`` is not given: ``random`` games of some variants
+#: (Pidro) hardly ever reach the target, so the default is the simplest player that plays to win.
+DEFAULT_PLAYER = "basic"
 
 
 @dataclass
@@ -99,7 +102,7 @@ def run(
             return GAME_FAILED
     print_summary(console, rules, names, summary, seed=seed, max_hands=max_hands)
     if record is not None:
-        console.print(f"Wrote {summary.games} records to {escape(str(record))}")
+        console.print(f"Wrote {plural(summary.games, 'record')} to {escape(str(record))}")
     return 0
 
 
@@ -134,10 +137,10 @@ def _play_all(
 
 
 def player_names(players: str | None, rules: Ruleset) -> list[str]:
-    """One player name per seat from ``a,b,c,d`` (one name alone is used for every seat)."""
+    """One player name per seat from ``a,b,c,d`` (one name alone is used for every seat; none: ``basic``)."""
     n = rules.players
     if players is None or not players.strip():
-        return ["random"] * n
+        return [DEFAULT_PLAYER] * n
     names = [p.strip() for p in players.split(",")]
     if len(names) == 1:
         names *= n
@@ -180,7 +183,7 @@ def print_summary(
     """The summary table: games won, points per hand, bids made and set, average bid, per side."""
     played = summary.hands - summary.thrown_in
     table = Table(
-        title=f"{rules.name} ({rules.id}): {summary.games} games, seeds {seed}–{seed + summary.games - 1}"
+        title=f"{rules.name} ({rules.id}): {plural(summary.games, 'game')}, {seed_range(seed, summary.games)}"
     )
     table.add_column("side", style="bold cyan", no_wrap=True)
     table.add_column("games won", justify="right")
@@ -196,7 +199,7 @@ def print_summary(
     console.print(table)
     console.print("Players: " + ", ".join(f"seat {s} {escape(name)}" for s, name in enumerate(names)))
     console.print(
-        f"Unfinished games (stopped after {max_hands} hands): {summary.unfinished}. "
+        f"Unfinished games (stopped after {plural(max_hands, 'hand')}): {summary.unfinished}. "
         f"Hands: {summary.hands} ({summary.thrown_in} thrown in after all passed); "
         f"{summary.hands / summary.games:.1f} hands per game."
     )

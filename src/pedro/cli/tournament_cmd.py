@@ -17,7 +17,8 @@ A − B is taken deal by deal, so its interval, ``mean ± 1.96·sd/√n``, has t
 luck of the cards removed. Results do not depend on ``--jobs``: each seat's
 player is seeded from the deal's seed and the seat alone. ``--out`` writes
 every setting, the summary and one row per deal and game as JSON; ``--plot``
-draws the running mean of the differences with their 95% bands as a PNG.
+draws the running mean of the differences with their 95% bands as a PNG (or an
+SVG or PDF, as the file's suffix says).
 
 ``--backend ray`` plays the deals as Ray tasks instead (``pip install
 'pedro[ray]'``): on a local Ray instance with ``--jobs`` CPUs, or with
@@ -39,9 +40,17 @@ from rich.table import Table
 
 from pedro.players import PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.players.external import FALLBACK, parse_spec
-from pedro.terminal import progress_bar
+from pedro.terminal import plural, progress_bar, seed_range
 from pedro.tournament.ray_backend import RayBackend, RayBackendError
-from pedro.tournament.report import Summary, document, summarise, write_json, write_plot
+from pedro.tournament.report import (
+    PLOT_FORMATS,
+    Summary,
+    document,
+    plot_format,
+    summarise,
+    write_json,
+    write_plot,
+)
 from pedro.tournament.runner import LABELS, Backend, LocalBackend, TournamentError, run_tournament
 from pedro.tournament.stats import Estimate
 from pedro.variants.catalog import UnknownVariantError
@@ -102,6 +111,13 @@ def run(
         if value < least:
             _error(console, f"{what} must be at least {least}, got {value}")
             return USAGE_ERROR
+    if plot is not None and plot_format(plot) is None:
+        _error(
+            console,
+            f"--plot {plot}: the plot is written as PNG, SVG or PDF, as the file's suffix says; "
+            f"name it with one of {', '.join(PLOT_FORMATS)} (e.g. {plot.with_suffix('.png').name})",
+        )
+        return USAGE_ERROR
     for path, what in ((out, "--out"), (plot, "--plot")):
         if path is not None and not path.parent.is_dir():
             _error(console, f"cannot write {what} file {path}: folder {path.parent} does not exist")
@@ -151,7 +167,7 @@ def run(
             write_json(out, doc)
             console.print(f"Wrote the results to {escape(str(out))}")
         if plot is not None:
-            write_plot(plot, results.deals, names, f"{rules.name}, {deals} duplicate deals")
+            write_plot(plot, results.deals, names, f"{rules.name}, {plural(deals, 'duplicate deal')}")
             console.print(f"Wrote the plot to {escape(str(plot))}")
     except OSError as exc:
         _error(console, f"cannot write {exc.filename}: {exc.strerror or exc}")
@@ -235,7 +251,7 @@ def print_report(
     """The per-player table and the paired differences."""
     n = summary.deals
     table = Table(
-        title=f"{name} ({variant}): {n} duplicate deals, seeds {seed}–{seed + n - 1}",
+        title=f"{name} ({variant}): {plural(n, 'duplicate deal')}, {seed_range(seed, n)}",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
@@ -277,8 +293,8 @@ def print_report(
     )
     if games:
         console.print(
-            f"Games won: {games} duplicate games (seeds {seed}–{seed + games - 1}, each played twice), "
-            f"{summary.unfinished} of {2 * games} plays unfinished after {max_hands} hands.",
+            f"Games won: {plural(games, 'duplicate game')} ({seed_range(seed, games)}, each played twice), "
+            f"{summary.unfinished} of {2 * games} plays unfinished after {plural(max_hands, 'hand')}.",
             highlight=False,
         )
     for p in summary.players:

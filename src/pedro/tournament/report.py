@@ -209,8 +209,23 @@ def write_json(path: Path, doc: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
+#: The plot's file formats, by the suffix of its name.
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: Path) -> str | None:
+    """``png``, ``svg`` or ``pdf`` from the suffix of ``path`` (any case); None for any other suffix."""
+    return PLOT_FORMATS.get(path.suffix.lower())
+
+
 def write_plot(path: Path, deals: Sequence[DealResult], players: Sequence[str], title: str) -> None:
-    """A PNG of the running mean of the paired differences (points, score change) with 95% bands."""
+    """The running mean of the paired differences (points, score change) with 95% bands.
+
+    Written as PNG, SVG or PDF as the suffix of ``path`` says; raises ValueError for another suffix.
+    """
+    fmt = plot_format(path)
+    if fmt is None:
+        raise ValueError(f"a plot is written as {_plot_suffixes()}, chosen by the file's suffix; got {path}")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -236,4 +251,9 @@ def write_plot(path: Path, deals: Sequence[DealResult], players: Sequence[str], 
     axes[1].set_xlabel("deals")
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))  # no "deal 1.5" on short runs
     fig.suptitle(f"{title}: A = {players[0]}, B = {players[1]}")
-    fig.savefig(path, format="png", dpi=100)
+    fig.savefig(path, format=fmt, dpi=100)
+
+
+def _plot_suffixes() -> str:
+    names = list(PLOT_FORMATS)
+    return ", ".join(names[:-1]) + f" or {names[-1]}"
