@@ -9,6 +9,7 @@ the machine is. One test runs the real worker process.
 from __future__ import annotations
 
 import asyncio
+import gc
 import gzip
 import secrets
 import threading
@@ -31,7 +32,7 @@ from pedro.server.body_cache import BodyCache
 from pedro.server.compressed import accepts_gzip
 from pedro.server.finished import Body, FinishedGame, replay_body
 from pedro.server.store import SeatRow, Store, TableRow
-from pedro.server.workers import WorkerError
+from pedro.server.workers import WorkerError, Workers, _without_cyclic_gc
 from pedro.variants.options import make_ruleset
 
 #: how long a test waits for something that must happen at once (a generous bound, not a measure)
@@ -367,3 +368,31 @@ def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
         response = client.get(f"/api/tables/{table}/replay")
         assert response.status_code == 200 and expand_frames(response.json()["frames"])
         assert calls == [table] and cache.builds == 2, "the replay was built again when asked for"
+
+
+# ---------------------------------------------------------------------------- the worker process
+
+
+def test_the_worker_process_starts_with_the_server(tmp_path: Path, finished: str) -> None:
+    with running_server(tmp_path, start_workers=True) as client:
+        workers: Workers = client.app.state.workers  # type: ignore[attr-defined]
+        # started before any request, and ready when its first one comes
+        assert len(workers.warm_ups) == workers.processes == 1
+        assert workers.warm_ups[0].result(timeout=PATIENCE) is None
+        response = client.get(f"/api/tables/{finished}/replay")
+        assert response.status_code == 200 and expand_frames(response.json()["frames"])
+
+
+def test_a_job_runs_with_the_cyclic_garbage_collector_off() -> None:
+    def job(_: None) -> bool:
+        return gc.isenabled()
+
+    def fails(_: None) -> None:
+        raise ValueError("the job failed")
+
+    assert gc.isenabled()
+    assert _without_cyclic_gc(job, None) is False
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="failed"):
+        _without_cyclic_gc(fails, None)
+    assert gc.isenabled(), "a failed job left the collector off"

@@ -35,7 +35,7 @@ from pedro.server import heap
 from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
 from pedro.server.compressed import body_response
-from pedro.server.finished import Body, FinishedGame, record_body, replay_body
+from pedro.server.finished import Body, FinishedGame, record_body, replay_body, warm_up
 from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
 from pedro.server.lifecycle import (
     DEFAULT_TIMEOUT,
@@ -92,6 +92,8 @@ class ServerSettings:
     body_cache_bytes: int = 64 * 2**20
     #: build a game's replay and record when it ends, before anyone asks
     prebuild_replays: bool = True
+    #: start the worker processes with the server (else at the first request that needs one)
+    start_workers: bool = True
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = DEFAULT_TIMEOUT
 
@@ -668,6 +670,8 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
+        if settings.start_workers:
+            workers.start(warm_up)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         registry.load()

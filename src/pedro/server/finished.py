@@ -76,6 +76,12 @@ def record_body(game: FinishedGame) -> Body:
     return Body.of_json(record_from_game(_played(game), game.names), download=game.filename())
 
 
+def warm_up() -> None:
+    """Run in a worker as it starts: the modules imported (unpickling this function did that), and
+    the first frame of a game built, so that the first request finds the worker ready."""
+    replay_frames(GameState(make_ruleset("cinch", {}), seed="warm-up"), ())
+
+
 def replay_body(game: FinishedGame) -> Body:
     """``{"table": summary, "record": record, "frames": [...]}`` (docs/server.md, "Replay frames")."""
     state = GameState(make_ruleset(game.variant, game.options), seed=game.seed)
