@@ -207,7 +207,8 @@ class _GameView:
 def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, Any]]:
     """Frame 0 whole, then one delta per action, playing ``actions`` (record text) on a new game ``state``.
 
-    ``state`` is left at the end of the game, for the caller's record.
+    ``state`` is left at the end of the game, for the caller's record. ValueError if an action is
+    not one, is out of turn or is illegal (the stored actions are checked so as they are replayed).
     """
     rules = state.rules
     hands = _Hands(state)
@@ -229,6 +230,8 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
         if move is None:
             move = parsed[text] = parse_action_text(text, rules.max_bid)
         seat, action = move
+        if seat != state.current_player:
+            raise ValueError(f"action {seq - 1} ({text!r}) is out of turn")
         ended = len(state.results)
         state.apply(action)
         view = {

@@ -84,14 +84,17 @@ class Room:
         store: AsyncStore,
         settings: RoomSettings,
         clock: Callable[[], float] = time.monotonic,
+        state: GameState | None = None,
     ) -> None:
+        """``state``, if given, is the game already played through ``row.actions`` (checked as here)."""
         self.row = row
         self.store = store
         self.settings = settings
         self.clock = clock
         self.rules = make_ruleset(row.variant, row.options)
-        self.state = GameState(self.rules, seed=row.seed)
-        for text in row.actions:  # the stored actions were legal when accepted; replaying proves it
+        self.state = GameState(self.rules, seed=row.seed) if state is None else state
+        # the stored actions were legal when accepted; replaying proves it
+        for text in row.actions if state is None else ():
             seat, action = parse_action_text(text, self.rules.max_bid)
             if seat != self.state.current_player:
                 raise StoreError(f"table {row.id}: stored action {text!r} is out of turn")
