@@ -45,9 +45,6 @@ from pedro.server.views import (
 )
 from pedro.variants.model import TrumpTables
 
-#: Frame keys compared whole with the previous frame's (``hands`` and ``game`` are compared by part).
-_WHOLE_KEYS = ("hand_index", "last", "closed")
-
 
 def _closed_json(result: HandResult) -> dict[str, Any]:
     return {
@@ -223,24 +220,31 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
         "hands": list(hands.cards),
     }
     frames = [first | {"game": whole}]
-    previous: dict[str, Any] = first
-    parsed: dict[str, tuple[int, int]] = {}  # a game repeats many actions
+    hand_index, last, closed = state.hand_index, None, None  # the frame before's
+    # a game repeats many actions: each text is read, and its "last" made, once
+    moves: dict[str, tuple[int, int, dict[str, Any]]] = {}
     for seq, text in enumerate(actions, start=1):
-        move = parsed.get(text)
+        move = moves.get(text)
         if move is None:
-            move = parsed[text] = parse_action_text(text, rules.max_bid)
-        seat, action = move
+            seat, action = parse_action_text(text, rules.max_bid)
+            move = moves[text] = (
+                seat,
+                action,
+                {"seat": seat, "action": words(action, rules), "label": label(action, rules)},
+            )
+        seat, action, now_last = move
         if seat != state.current_player:
             raise ValueError(f"action {seq - 1} ({text!r}) is out of turn")
         ended = len(state.results)
         state.apply(action)
-        view = {
-            "hand_index": state.hand_index,
-            "last": {"seat": seat, "action": words(action, rules), "label": label(action, rules)},
-            "closed": _closed_json(state.results[-1]) if len(state.results) > ended else None,
-        }
         delta: dict[str, Any] = {"seq": seq}
-        delta.update((k, view[k]) for k in _WHOLE_KEYS if view[k] != previous[k])
+        if state.hand_index != hand_index:
+            delta["hand_index"] = hand_index = state.hand_index
+        if now_last != last:
+            delta["last"] = last = now_last
+        now_closed = _closed_json(state.results[-1]) if len(state.results) > ended else None
+        if now_closed != closed:
+            delta["closed"] = closed = now_closed
         changed_hands = hands.update(state)
         if changed_hands is not None:
             delta["hands"] = changed_hands
@@ -252,5 +256,4 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
         if grown:
             delta["append"] = grown
         frames.append(delta)
-        previous = view
     return frames
