@@ -255,24 +255,34 @@ def _damaged(actions: list[str], how: str) -> list[str]:
     return [f"{seat} play AS", *actions[1:]]  # a play in the auction
 
 
-@pytest.mark.parametrize("how", ["not an action", "out of turn", "illegal"])
-@pytest.mark.parametrize("path", ["replay", "record"])
+@pytest.mark.parametrize(
+    ("how", "path", "processes"),
+    [
+        *(
+            (how, path, 0)
+            for how in ("not an action", "out of turn", "illegal")
+            for path in ("replay", "record")
+        ),
+        ("illegal", "replay", 1),  # the refusal comes back from a worker process
+    ],
+)
 def test_a_stored_game_that_no_longer_plays_is_not_found_and_nothing_is_kept(
-    tmp_path: Path, how: str, path: str, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, how: str, path: str, processes: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     actions = _damaged(computer_game(make_ruleset("cinch", {}), "damaged"), how)
     table = store_game(tmp_path, "cinch", actions, "damaged")
-    with running_server(tmp_path, worker_processes=0) as client:
+    with running_server(tmp_path, worker_processes=processes) as client:
         response = client.get(f"/api/tables/{table}/{path}")
         assert response.status_code == 404 and "no such table" in response.json()["error"]
         assert bodies(client).builds == 0 and len(bodies(client)) == 0
     assert f"table {table} could not be restored and is not served" in caplog.text
 
 
-def test_a_stored_game_marked_finished_too_soon_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_stored_game_marked_finished_too_soon_is_refused(tmp_path: Path, processes: int) -> None:
     actions = computer_game(make_ruleset("cinch", {}), "soon")
     table = store_game(tmp_path, "cinch", actions[: len(actions) // 2], "soon")
-    with running_server(tmp_path, worker_processes=0) as client:
+    with running_server(tmp_path, worker_processes=processes) as client:
         for path in ("replay", "record"):
             response = client.get(f"/api/tables/{table}/{path}")
             assert response.status_code == 409 and "not over" in response.json()["error"]
