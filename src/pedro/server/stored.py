@@ -8,8 +8,10 @@ worker plays the stored actions once, checking them as a restored table does
 (each one an action, in turn and legal), and makes the table's room from the
 game as it ended (``Room(..., state=...)``), for its summary and names.
 
-A worker imports this module, and with it the server's room and store, as
-it starts (``warm_up``), not when its first job comes.
+A worker imports this module, and with it the server's room and what the
+room imports (the store, the computer players): some 0.4 s and 40 MB more
+than the frames alone need, taken as the worker starts (``warm_up``), not by
+its first job.
 """
 
 from __future__ import annotations
