@@ -15,6 +15,12 @@ finished tables, in a fresh SQLite file (``pedro.server.store``), and a real
   while a separate process asks ``/healthz`` every 10 ms; its latency p50,
   p99 and max, while building and while serving from the cache.
 
+The server is first left to settle: it starts its worker process as it
+starts, and that start-up is not the first request's. Beside the wall times,
+the CPU time (user+system) of the server process, of its worker processes and
+of the whole machine during the first fetch and the shared build: the wall
+time depends on what else the machine runs, the CPU time much less.
+
 Targets: the replay at most 5 MB, fetched in at most 1 s, and ``/healthz``
 p99 at most 50 ms throughout. The figures only mean something on an
 otherwise idle machine: the load average is printed before and after.
@@ -26,6 +32,7 @@ otherwise idle machine: the load average is printed before and after.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import multiprocessing
 import os
@@ -47,7 +54,15 @@ from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.server.store import SeatRow, Store, TableRow
 from pedro.variants.options import make_ruleset
-from server_load import code_version, free_port, percentile, start_server, stop_server
+from server_load import (
+    code_version,
+    free_port,
+    machine_busy,
+    percentile,
+    proc_stats,
+    start_server,
+    stop_server,
+)
 
 VARIANT = "pidro"
 PLAYERS = ("basic", "random")
@@ -91,6 +106,55 @@ def store_finished(database: str, target: int, seed: str, actions: list[str]) ->
     store.set_finished(row.id)
     store.close()
     return row.id
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its workers), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            pass  # gone meanwhile
+    return found
+
+
+class CpuMeter:
+    """CPU seconds (user+system) of the server, of its worker processes and of the whole machine."""
+
+    def __init__(self, server: int) -> None:
+        self.server = server
+        self.start = self.now()
+
+    def now(self) -> tuple[float, float, float]:
+        workers = 0.0
+        for pid in children(self.server):
+            with contextlib.suppress(OSError, KeyError):  # gone meanwhile
+                workers += proc_stats(pid).cpu_seconds
+        return proc_stats(self.server).cpu_seconds, workers, machine_busy()
+
+    def since(self, start: tuple[float, float, float] | None = None) -> tuple[float, float, float]:
+        begin = start if start is not None else self.start
+        return tuple(b - a for a, b in zip(begin, self.now(), strict=True))  # type: ignore[return-value]
+
+
+def settle(meter: CpuMeter, timeout: float = 30.0) -> float:
+    """Wait until the server and its workers are idle (the workers start with the server); seconds waited."""
+    start = time.monotonic()
+    before = meter.now()
+    while time.monotonic() - start < timeout:
+        time.sleep(0.5)
+        now = meter.now()
+        if now[0] - before[0] + now[1] - before[1] < 0.02:
+            break
+        before = now
+    return time.monotonic() - start
+
+
+def cpu_line(cpu: tuple[float, float, float]) -> str:
+    server, workers, machine = cpu
+    return f"CPU: server {server:.2f} s, workers {workers:.2f} s, machine {machine:.2f} s"
 
 
 def fetch(client: httpx.Client, path: str) -> tuple[float, bytes, httpx.Headers]:
@@ -180,7 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = start_server(database, port, log_path, "info")
     print(f"pedro serve (pid {server.pid}) on {base_url}, log {log_path}", flush=True)
     try:
-        return run(args, base_url, table_a, table_b, len(actions), load_before)
+        meter = CpuMeter(server.pid)
+        waited = settle(meter)
+        print(f"server settled in {waited:.1f} s (CPU: {cpu_line(meter.since())[5:]})", flush=True)
+        return run(args, base_url, table_a, table_b, len(actions), load_before, meter)
     finally:
         stop_server(server)
         if not args.keep:
@@ -190,10 +257,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(
-    args: argparse.Namespace, base_url: str, table_a: str, table_b: str, actions: int, load_before: float
+    args: argparse.Namespace,
+    base_url: str,
+    table_a: str,
+    table_b: str,
+    actions: int,
+    load_before: float,
+    meter: CpuMeter,
 ) -> int:
     with httpx.Client(base_url=base_url, timeout=120.0) as client:
+        client.get("/healthz")  # the connection opened
+        start = meter.now()
         first, sent, headers = fetch(client, f"/api/tables/{table_a}/replay")
+        first_cpu = meter.since(start)
         raw = gzip.decompress(sent) if headers.get("content-encoding") == "gzip" else sent
         frames = orjson.loads(raw)["frames"]
         if len(frames) != actions + 1:
@@ -209,7 +285,9 @@ def run(
     prober.start()
     time.sleep(1.0)  # the prober's interpreter started and asking
     building_start = time.time()
+    start = meter.now()
     building = concurrent_fetches(base_url, f"/api/tables/{table_b}/replay", args.concurrent)
+    building_cpu = meter.since(start)  # the prober's requests included
     building_end = cached_start = time.time()
     cached: list[float] = []
     for _ in range(args.rounds):
@@ -225,12 +303,12 @@ def run(
     print(f"game               pidro to {args.target}, {actions} actions, {len(frames)} frames")
     print(f"replay size        {len(raw) / 1e6:.2f} MB JSON, {mb:.2f} MB sent gzip-compressed")
     print(f"record size        {len(record_sent) / 1e3:.0f} kB sent gzip-compressed")
-    print(f"replay, first      {first:.2f} s (worker process started, table read, replay built)")
+    print(f"replay, first      {first:.2f} s (table read, replay built); {cpu_line(first_cpu)}")
     print(f"replay, later      median {percentile(later, 50):.3f} s  max {later[-1]:.3f} s (from the cache)")
     print(f"record, first      {record_first:.2f} s; later median {percentile(record_later, 50):.3f} s")
     print(
         f"{args.concurrent} at once, building   each {min(building):.2f} to {max(building):.2f} s "
-        "(a second table: one build shared, the worker already started)"
+        f"(a second table: one build shared); {cpu_line(building_cpu)}"
     )
     if cached:
         print(

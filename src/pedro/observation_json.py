@@ -85,7 +85,8 @@ def _label(action: int, min_bid: int, max_bid: int) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _trick_json(trick: SeenTrick) -> dict[str, Any]:
+def seen_trick_json(trick: SeenTrick) -> dict[str, Any]:
+    """A trick as everyone saw it (``winner`` null while it is played)."""
     return {
         "leader": trick.leader,
         "plays": [{"seat": seat, "cards": cards_json(cards)} for seat, cards in trick.plays],
@@ -209,8 +210,8 @@ def public_json(obs: Observation, *, sheet: bool = True) -> dict[str, Any]:
         "discarded": list(obs.discarded),
         "wash": obs.wash,
         "statuses": [STATUS_WORDS[Status(s)] for s in obs.statuses],
-        "trick": _trick_json(obs.trick) if obs.trick is not None else None,
-        "tricks": [_trick_json(t) for t in obs.tricks],
+        "trick": seen_trick_json(obs.trick) if obs.trick is not None else None,
+        "tricks": [seen_trick_json(t) for t in obs.tricks],
         "scores": list(obs.scores),
         **({"sheet": [sheet_row_json(h) for h in obs.history]} if sheet else {}),
         "winner": obs.winner,

@@ -39,8 +39,13 @@ CARD_RE = re.compile(r"\b([2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
 
 @contextmanager
 def running_server(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
-    """The app on a fresh SQLite file, lifespan running; computer players act at once by default."""
+    """The app on a fresh SQLite file, lifespan running; computer players act at once by default.
+
+    Its worker process is started by the first request that needs it, not with the app (tests
+    start many apps, most of which never need one).
+    """
     settings.setdefault("bot_delay", 0)
+    settings.setdefault("start_workers", False)
     app = create_app(ServerSettings(database=f"sqlite:///{tmp_path}/db.sqlite3", **settings))
     with TestClient(app) as client:
         yield client

@@ -9,6 +9,7 @@ the machine is. One test runs the real worker process.
 from __future__ import annotations
 
 import asyncio
+import gc
 import gzip
 import secrets
 import threading
@@ -29,9 +30,10 @@ from pedro.records import record_from_game, replay
 from pedro.server import app as app_module
 from pedro.server.body_cache import BodyCache
 from pedro.server.compressed import accepts_gzip
-from pedro.server.finished import Body, FinishedGame, replay_body
+from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.store import SeatRow, Store, TableRow
-from pedro.server.workers import WorkerError
+from pedro.server.stored import StoredTable, stored_body
+from pedro.server.workers import WorkerError, Workers, _without_cyclic_gc
 from pedro.variants.options import make_ruleset
 
 #: how long a test waits for something that must happen at once (a generous bound, not a measure)
@@ -40,8 +42,14 @@ PATIENCE = 20.0
 
 def store_finished_game(tmp_path: Path, variant: str = "cinch", seed: str = "served") -> str:
     """A finished game of computer players written to the database the test server will open."""
+    return store_game(tmp_path, variant, computer_game(make_ruleset(variant, {}), seed), seed)
+
+
+def store_game(
+    tmp_path: Path, variant: str, actions: list[str], seed: str = "served", *, finished: bool = True
+) -> str:
+    """A table of computer players with these actions, marked ``finished`` or not."""
     rules = make_ruleset(variant, {})
-    actions = computer_game(rules, seed)
     store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
     store.migrate()
     row = TableRow(
@@ -57,7 +65,8 @@ def store_finished_game(tmp_path: Path, variant: str = "cinch", seed: str = "ser
     store.create_table(row)
     for seq, text in enumerate(actions):
         store.append_action(row.id, seq, text)
-    store.set_finished(row.id)
+    if finished:
+        store.set_finished(row.id)
     store.close()
     return row.id
 
@@ -76,24 +85,25 @@ def in_thread(call: Callable[[], httpx.Response]) -> tuple[threading.Thread, lis
 
 
 class HeldBuild:
-    """Stands for ``replay_body``: counts its calls and waits for ``release`` before building."""
+    """Stands for ``stored_body`` (the build of a stored table's body): counts its calls and waits
+    for ``release`` before building."""
 
     def __init__(self) -> None:
         self.started = threading.Event()
         self.release = threading.Event()
         self.calls = 0
 
-    def __call__(self, game: FinishedGame) -> Body:
+    def __call__(self, table: StoredTable) -> Body:
         self.calls += 1
         self.started.set()
         assert self.release.wait(PATIENCE), "the test never released the build"
-        return replay_body(game)
+        return stored_body(table)
 
 
 @pytest.fixture
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldBuild]:
     build = HeldBuild()
-    monkeypatch.setattr(app_module, "replay_body", build)
+    monkeypatch.setattr(app_module, "stored_body", build)
     yield build
     build.release.set()  # a failed test leaves no build waiting
 
@@ -214,6 +224,80 @@ def test_a_stored_finished_game_is_replayed_without_loading_its_table(tmp_path: 
         assert len(bodies(client)) == 2
 
 
+def test_a_stored_game_is_played_once_and_built_as_its_restored_table_would_be(
+    threaded: TestClient, finished: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    restored: list[str] = []
+    real_detached = app_module.TableRegistry.detached
+
+    def detached(registry: app_module.TableRegistry, table_id: str) -> Any:
+        restored.append(table_id)
+        return real_detached(registry, table_id)
+
+    monkeypatch.setattr(app_module.TableRegistry, "detached", detached)
+    replayed = threaded.get(f"/api/tables/{finished}/replay")
+    recorded = threaded.get(f"/api/tables/{finished}/record")
+    assert replayed.status_code == recorded.status_code == 200
+    assert restored == [], "the server restored the table besides the worker's play of it"
+    # the same bodies as those built from the table restored, as a loaded table's are
+    game = real_detached(threaded.app.state.registry, finished).finished_game()  # type: ignore[attr-defined]
+    assert replayed.content == replay_body(game).plain()
+    assert recorded.content == record_body(game).plain()
+    assert recorded.headers["content-disposition"] == f'attachment; filename="{game.filename()}"'
+
+
+def _damaged(actions: list[str], how: str) -> list[str]:
+    seat, _, words = actions[0].partition(" ")
+    if how == "not an action":
+        return ["0 play ZZ", *actions[1:]]
+    if how == "out of turn":
+        return [f"{(int(seat) + 1) % 4} {words}", *actions[1:]]
+    return [f"{seat} play AS", *actions[1:]]  # a play in the auction
+
+
+@pytest.mark.parametrize(
+    ("how", "path", "processes"),
+    [
+        *(
+            (how, path, 0)
+            for how in ("not an action", "out of turn", "illegal")
+            for path in ("replay", "record")
+        ),
+        ("illegal", "replay", 1),  # the refusal comes back from a worker process
+    ],
+)
+def test_a_stored_game_that_no_longer_plays_is_not_found_and_nothing_is_kept(
+    tmp_path: Path, how: str, path: str, processes: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    actions = _damaged(computer_game(make_ruleset("cinch", {}), "damaged"), how)
+    table = store_game(tmp_path, "cinch", actions, "damaged")
+    with running_server(tmp_path, worker_processes=processes) as client:
+        response = client.get(f"/api/tables/{table}/{path}")
+        assert response.status_code == 404 and "no such table" in response.json()["error"]
+        assert bodies(client).builds == 0 and len(bodies(client)) == 0
+    assert f"table {table} could not be restored and is not served" in caplog.text
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_stored_game_marked_finished_too_soon_is_refused(tmp_path: Path, processes: int) -> None:
+    actions = computer_game(make_ruleset("cinch", {}), "soon")
+    table = store_game(tmp_path, "cinch", actions[: len(actions) // 2], "soon")
+    with running_server(tmp_path, worker_processes=processes) as client:
+        for path in ("replay", "record"):
+            response = client.get(f"/api/tables/{table}/{path}")
+            assert response.status_code == 409 and "not over" in response.json()["error"]
+        assert bodies(client).builds == 0
+
+
+def test_a_stored_game_over_but_not_yet_marked_finished_is_served(tmp_path: Path) -> None:
+    actions = computer_game(make_ruleset("cinch", {}), "unmarked")
+    table = store_game(tmp_path, "cinch", actions, "unmarked", finished=False)
+    with running_server(tmp_path, worker_processes=0) as client:
+        response = client.get(f"/api/tables/{table}/replay")
+        assert response.status_code == 200
+        assert len(response.json()["frames"]) == len(actions) + 1
+
+
 # ---------------------------------------------------------------------------- compressed
 
 
@@ -276,13 +360,13 @@ def test_unfinished_and_unknown_games_are_refused_and_nothing_is_built(threaded:
 def test_a_worker_that_died_is_a_503_and_the_next_request_builds_again(
     threaded: TestClient, finished: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def dies(game: FinishedGame) -> Body:
+    def dies(table: StoredTable) -> Body:
         raise WorkerError("a worker process stopped before it answered")
 
-    monkeypatch.setattr(app_module, "replay_body", dies)
+    monkeypatch.setattr(app_module, "stored_body", dies)
     response = threaded.get(f"/api/tables/{finished}/replay")
     assert response.status_code == 503 and "try again" in response.json()["error"]
-    monkeypatch.setattr(app_module, "replay_body", replay_body)
+    monkeypatch.setattr(app_module, "stored_body", stored_body)
     assert threaded.get(f"/api/tables/{finished}/replay").status_code == 200
 
 
@@ -367,3 +451,31 @@ def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
         response = client.get(f"/api/tables/{table}/replay")
         assert response.status_code == 200 and expand_frames(response.json()["frames"])
         assert calls == [table] and cache.builds == 2, "the replay was built again when asked for"
+
+
+# ---------------------------------------------------------------------------- the worker process
+
+
+def test_the_worker_process_starts_with_the_server(tmp_path: Path, finished: str) -> None:
+    with running_server(tmp_path, start_workers=True) as client:
+        workers: Workers = client.app.state.workers  # type: ignore[attr-defined]
+        # started before any request, and ready when its first one comes
+        assert len(workers.warm_ups) == workers.processes == 1
+        assert workers.warm_ups[0].result(timeout=PATIENCE) is None
+        response = client.get(f"/api/tables/{finished}/replay")
+        assert response.status_code == 200 and expand_frames(response.json()["frames"])
+
+
+def test_a_job_runs_with_the_cyclic_garbage_collector_off() -> None:
+    def job(_: None) -> bool:
+        return gc.isenabled()
+
+    def fails(_: None) -> None:
+        raise ValueError("the job failed")
+
+    assert gc.isenabled()
+    assert _without_cyclic_gc(job, None) is False
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="failed"):
+        _without_cyclic_gc(fails, None)
+    assert gc.isenabled(), "a failed job left the collector off"

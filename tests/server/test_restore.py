@@ -24,7 +24,7 @@ def test_a_damaged_table_is_skipped_and_the_rest_are_served(tmp_path: Path) -> N
     store.create_table(_table("damaged", []))
     store.append_action("damaged", 0, "0 play ZZ")  # not a card: the table cannot be rebuilt
     store.close()
-    with TestClient(create_app(ServerSettings(database=url, bot_delay=60))) as client:
+    with TestClient(create_app(ServerSettings(database=url, bot_delay=60, start_workers=False))) as client:
         assert client.get("/api/tables/good").status_code == 200
         response = client.get("/api/tables/damaged")
         assert response.status_code == 404

@@ -21,7 +21,9 @@ ABSOLUTE = re.compile(r"""(?:["'`]/[A-Za-z]|(?:href|src)\s*[:=]\s*["'`]/)""")
 
 
 def page(tmp_path: Path, path: str, root_path: str = "") -> str:
-    app = create_app(ServerSettings(database=f"sqlite:///{tmp_path}/db.sqlite3", bot_delay=0))
+    app = create_app(
+        ServerSettings(database=f"sqlite:///{tmp_path}/db.sqlite3", bot_delay=0, start_workers=False)
+    )
     with TestClient(app, root_path=root_path) as client:
         answer = client.get(path)
         assert answer.status_code == 200

@@ -207,3 +207,12 @@ def parse_action_text(text: str, max_bid: int = 0) -> tuple[int, int]:
     if len(parts) < 2 or not parts[0].isdigit():
         raise ActionError(f"{text!r} must start with a seat number and a verb, e.g. '0 bid 8'")
     return int(parts[0]), parse_action_words(parts[1], max_bid)
+
+
+def parse_turn_text(text: str, max_bid: int, current_player: int) -> tuple[int, int]:
+    """Record text of the action a stored game goes on with: ActionError unless it is
+    ``current_player``'s (whether it is legal, ``GameState.apply`` checks)."""
+    seat, action = parse_action_text(text, max_bid)
+    if seat != current_player:
+        raise ActionError(f"{text!r} is out of turn: it is seat {current_player}'s turn")
+    return seat, action

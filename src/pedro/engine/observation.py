@@ -8,6 +8,7 @@ hand, the stock or a face-down discard through it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pedro.cards import cards_of
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
 
 
+# An observation lists the cards of some ten masks, most of them the same as in the one before
+# (the cards laid aside, seen or shown change a few times a hand): tuples, so they can be shared.
+@lru_cache(maxsize=1 << 12)
 def _cards(mask: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
 
@@ -95,9 +99,14 @@ class Observation:
         return SeatSecrets(self.seat, self.hand, self.own_discards, self.seen, self.legal)
 
 
+# Every observation repeats the tricks of the hand, and a game plays few distinct actions.
+@lru_cache(maxsize=1 << 12)
+def _played(action: int) -> tuple[int, ...]:
+    return tuple(play_cards(action))
+
+
 def _seen_trick(t: Trick) -> SeenTrick:
-    plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)
-    return SeenTrick(t.leader, plays, t.winner)
+    return SeenTrick(t.leader, tuple([(s, _played(a)) for s, a in t.plays]), t.winner)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import html
 import json
 import logging
@@ -67,6 +68,7 @@ from pedro.server.protocol import (
 from pedro.server.registry import TableRegistry
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
+from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
 from pedro.server.workers import WorkerError, Workers
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
@@ -95,6 +97,8 @@ class ServerSettings:
     body_cache_bytes: int = 64 * 2**20
     #: build a game's replay and record when it ends, before anyone asks
     prebuild_replays: bool = True
+    #: start the worker processes with the server (else at the first request that needs one)
+    start_workers: bool = True
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = DEFAULT_TIMEOUT
     #: PostgreSQL, several processes: seconds between heartbeats, and after which a silent process
@@ -336,37 +340,82 @@ async def _finished_game(request: Request) -> FinishedGame:
         raise _HttpError(409, exc.message) from None
 
 
-async def _finished_body(request: Request, kind: str) -> Body:
-    """A finished game's body, built once in a worker process and then kept (the game never changes)."""
-    return await _body(request.app.state, request.path_params["table"], kind, lambda: _finished_game(request))
+async def _finished_body(request: Request, kind: Kind) -> Body:
+    """A finished game's body, built once in a worker process and then kept (the game never changes).
+
+    A loaded table gives its game as it is; one that is not is read, and its game played once, in
+    the worker (``pedro.server.stored``).
+    """
+    state = request.app.state
+    table_id = request.path_params["table"]
+    if table_id in _registry(request).rooms:
+        return await _body(state, table_id, kind, lambda: _finished_game(request))
+    bodies: BodyCache = state.bodies
+    return await bodies.get((kind, table_id), lambda: _stored_body(request, kind))
+
+
+async def _stored_body(request: Request, kind: Kind) -> Body:
+    """``kind`` of a table that is not loaded: read here, made in a worker.
+
+    A table the database does not mark finished (the mark follows the game's last action by a
+    moment) is restored here instead, to tell whether its game goes on (409).
+    """
+    registry = _registry(request)
+    table_id = request.path_params["table"]
+    start = time.perf_counter()
+    row = await registry.store.load_table(table_id) if len(table_id) <= 40 else None
+    if row is None:
+        raise _HttpError(404, "no such table (check the link)")
+    if not row.finished:
+        return await _build(request.app.state, kind, await _finished_game(request), start)
+    read = time.perf_counter()
+    workers: Workers = request.app.state.workers
+    job = StoredTable(row, dataclasses.replace(registry.settings, game_over=None), kind)
+    try:
+        body = await workers.run(stored_body, job)
+    except Unplayable as exc:
+        log.error("table %s could not be restored and is not served: %s", row.id, exc)
+        raise _HttpError(404, "no such table (check the link)") from None
+    except Unfinished as exc:
+        raise _HttpError(409, str(exc)) from None
+    _log_built(row.id, kind, len(row.actions), body, read - start, time.perf_counter() - read)
+    return body
 
 
 async def _body(
-    state: Any, table_id: str, kind: str, finished_game: Callable[[], Awaitable[FinishedGame]]
+    state: Any, table_id: str, kind: Kind, finished_game: Callable[[], Awaitable[FinishedGame]]
 ) -> Body:
     """``kind`` of a finished table from the cache, or built (once, however many ask at the same time)."""
 
     async def make() -> Body:
         start = time.perf_counter()
-        game = await finished_game()
-        read = time.perf_counter()
-        workers: Workers = state.workers
-        build = record_body if kind == "record" else replay_body
-        body = await workers.run(build, game)
-        log.info(
-            "table %s: %s of %d actions built: %d bytes, %d gzipped; read in %.2f s, built in %.2f s",
-            game.table_id,
-            kind,
-            len(game.actions),
-            body.size,
-            len(body.gzipped),
-            read - start,
-            time.perf_counter() - read,
-        )
-        return body
+        return await _build(state, kind, await finished_game(), start)
 
     bodies: BodyCache = state.bodies
     return await bodies.get((kind, table_id), make)
+
+
+async def _build(state: Any, kind: Kind, game: FinishedGame, start: float) -> Body:
+    """``kind`` of ``game`` (read since ``start``), built in a worker."""
+    read = time.perf_counter()
+    workers: Workers = state.workers
+    build = record_body if kind == "record" else replay_body
+    body = await workers.run(build, game)
+    _log_built(game.table_id, kind, len(game.actions), body, read - start, time.perf_counter() - read)
+    return body
+
+
+def _log_built(table_id: str, kind: Kind, actions: int, body: Body, read: float, built: float) -> None:
+    log.info(
+        "table %s: %s of %d actions built: %d bytes, %d gzipped; read in %.2f s, built in %.2f s",
+        table_id,
+        kind,
+        actions,
+        body.size,
+        len(body.gzipped),
+        read,
+        built,
+    )
 
 
 class ReplayPrebuilder:
@@ -646,6 +695,8 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
+        if settings.start_workers:
+            workers.start(warm_up)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         shared = _share(store, registry, settings) if process_id is not None else None

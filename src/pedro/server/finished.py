@@ -2,10 +2,10 @@
 
 A finished game never changes, so its record and replay are built once, as
 the gzip-compressed bytes of their JSON. Building a long game's replay takes
-a second or more of pure Python, so it runs in a worker process (see
+half a second or more of pure Python, so it runs in a worker process (see
 ``pedro.server.workers``): everything here is a plain function of plain
 values, which crosses to a worker by pickling and imports nothing of the web
-server.
+server. (A table that is not loaded is read and built by ``pedro.server.stored``.)
 """
 
 from __future__ import annotations
@@ -73,12 +73,22 @@ def _played(game: FinishedGame) -> GameState:
 
 def record_body(game: FinishedGame) -> Body:
     """The ``pedro-record/1`` record."""
-    return Body.of_json(record_from_game(_played(game), game.names), download=game.filename())
+    return record_of(game, _played(game))
+
+
+def record_of(game: FinishedGame, state: GameState) -> Body:
+    """The record of ``game``, played to its end in ``state``."""
+    return Body.of_json(record_from_game(state, game.names), download=game.filename())
 
 
 def replay_body(game: FinishedGame) -> Body:
     """``{"table": summary, "record": record, "frames": [...]}`` (docs/server.md, "Replay frames")."""
     state = GameState(make_ruleset(game.variant, game.options), seed=game.seed)
     frames = replay_frames(state, game.actions)  # leaves the state at the end of the game
+    return replay_of(game, state, frames)
+
+
+def replay_of(game: FinishedGame, state: GameState, frames: list[dict[str, Any]]) -> Body:
+    """The replay of ``game``, from its ``frames`` and ``state`` at its end."""
     record = record_from_game(state, game.names)
     return Body.of_json({"table": game.summary, "record": record, "frames": frames})

@@ -20,7 +20,13 @@ from typing import Any, Protocol
 
 import orjson
 
-from pedro.engine.actions import ActionError, action_text, parse_action_text, parse_action_words
+from pedro.engine.actions import (
+    ActionError,
+    action_text,
+    parse_action_text,
+    parse_action_words,
+    parse_turn_text,
+)
 from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
@@ -96,14 +102,17 @@ class Room:
         store: AsyncStore,
         settings: RoomSettings,
         clock: Callable[[], float] = time.monotonic,
+        state: GameState | None = None,
     ) -> None:
+        """``state``, if given, is the game already played through ``row.actions`` (checked as here)."""
         self.row = row
         self.store = store
         self.settings = settings
         self.clock = clock
         self.rules = make_ruleset(row.variant, row.options)
-        self.state = GameState(self.rules, seed=row.seed)
-        for text in row.actions:  # the stored actions were legal when accepted; replaying proves it
+        self.state = GameState(self.rules, seed=row.seed) if state is None else state
+        # the stored actions were legal when accepted; replaying proves it
+        for text in row.actions if state is None else ():
             self.state.apply(self._stored(text)[1])
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
@@ -312,10 +321,10 @@ class Room:
 
     def _stored(self, text: str) -> tuple[int, int]:
         """A stored action, checked to be in turn (a table that no longer replays is not served on)."""
-        seat, action = parse_action_text(text, self.rules.max_bid)
-        if seat != self.state.current_player:
-            raise StoreError(f"table {self.id}: stored action {text!r} is out of turn")
-        return seat, action
+        try:
+            return parse_turn_text(text, self.rules.max_bid, self.state.current_player)
+        except ActionError as exc:
+            raise StoreError(f"table {self.id}: stored action {exc}") from None
 
     def set_remote(self, presence: dict[int, frozenset[str]]) -> None:
         """Where each seat's player is connected among the other server processes (a heartbeat's

@@ -3,15 +3,23 @@
 A thread would free the event loop but not the interpreter: pure Python
 work in a thread holds the GIL, and the loop then waits for it at every
 step of every request (a few milliseconds each, many times per request).
-A worker process shares nothing with the server. It is started on the first
-costly request (``spawn``: a fresh interpreter, never a fork of the running
-server) and kept for the next ones. A worker ends with the server, also
-when the server is killed and cannot stop it.
+A worker process shares nothing with the server. It is started with the
+server (``start``; else by the first costly request), so that no request
+waits for a fresh interpreter (``spawn``, never a fork of the running server)
+to start and import the code, and kept for the next ones. A worker ends with
+the server, also when the server is killed and cannot stop it.
+
+A job in a worker runs with the cyclic garbage collector off: a long game's
+replay is a tree of millions of containers that all live until the job ends,
+which each collection would walk again (about a third of the build).
+Reference counting frees them when the job ends, and the collector, on again,
+takes any cycles a job left.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -19,7 +27,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -45,6 +53,8 @@ class Workers:
             raise ValueError("the number of worker processes is 0 or more")
         self.processes = processes
         self._pool: Executor | None = None
+        #: the warm-ups ``start`` sent to the worker processes
+        self.warm_ups: list[Future[object]] = []
 
     def _executor(self) -> Executor | None:
         if self.processes == 0:
@@ -56,11 +66,24 @@ class Workers:
             )
         return self._pool
 
+    def start(self, warm_up: Callable[[], object]) -> None:
+        """Start the worker processes now, each running ``warm_up`` (a module-level function: it
+        imports what the jobs need); nothing to do with threads."""
+        executor = self._executor()
+        if executor is None:
+            return
+        self.warm_ups = [executor.submit(warm_up) for _ in range(self.processes)]
+        for future in self.warm_ups:
+            future.add_done_callback(_warmed)
+
     async def run(self, function: Callable[[A], T], argument: A) -> T:
         """``function(argument)`` in a worker; both must pickle (a module-level function, plain values)."""
         executor = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, function, argument)
+            loop = asyncio.get_running_loop()
+            if executor is None:
+                return await loop.run_in_executor(None, function, argument)
+            return await loop.run_in_executor(executor, _without_cyclic_gc, function, argument)
         except BrokenProcessPool:
             log.error("a worker process died; the workers are restarted")
             if self._pool is executor and executor is not None:
@@ -73,6 +96,20 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _warmed(future: Future[object]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a worker process did not start: %s", future.exception())
+
+
+def _without_cyclic_gc(function: Callable[[A], T], argument: A) -> T:
+    """In a worker: ``function(argument)``, the cyclic garbage collector off meanwhile."""
+    gc.disable()
+    try:
+        return function(argument)
+    finally:
+        gc.enable()
 
 
 def _worker_start(server: int) -> None:
