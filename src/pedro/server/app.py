@@ -370,7 +370,9 @@ async def _stored_body(request: Request, kind: Kind) -> Body:
         return await _build(request.app.state, kind, await _finished_game(request), start)
     read = time.perf_counter()
     workers: Workers = request.app.state.workers
-    job = StoredTable(row, dataclasses.replace(registry.settings, game_over=None), kind)
+    # the worker's room only reads: none of the callbacks (which do not cross to another process)
+    settings = dataclasses.replace(registry.settings, game_over=None, presence=None)
+    job = StoredTable(row, settings, kind)
     try:
         body = await workers.run(stored_body, job)
     except Unplayable as exc:
