@@ -332,7 +332,7 @@ class Humans:
         for seat in seats:
             ws = self.stack.enter_context(
                 connect(
-                    f"{self.server.ws_url}/ws/{self.table.id}",
+                    f"{self.server_of(seat).ws_url}/ws/{self.table.id}",
                     open_timeout=30,
                     close_timeout=2,
                     proxy=None,
@@ -356,6 +356,10 @@ class Humans:
             if message["type"] == "state" and seat not in first:
                 first[seat] = message
         return first
+
+    def server_of(self, seat: int) -> ServerProcess:
+        """The server process a seat connects to (one for all, unless a subclass spreads them)."""
+        return self.server
 
     def close(self) -> None:
         self.stack.close()  # closes every connection

@@ -9,7 +9,6 @@ finished game must be exactly the game played without a server.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,8 +18,6 @@ from sqlalchemy import create_engine, select
 from tests.server.durability_helpers import (
     CreatedTable,
     Humans,
-    State,
-    _Pacer,
     api,
     create_table,
     in_play,
@@ -31,7 +28,6 @@ from tests.server.durability_helpers import (
     without_names,
 )
 from tests.serving import ServerProcess, postgres_database, running_server
-from websockets.sync.client import ClientConnection, connect
 
 from pedro.server.store import engine_url, leases_table
 from pedro.variants.options import make_ruleset
@@ -53,34 +49,8 @@ class SplitHumans(Humans):
         super().__init__(servers[0], table)
         self.servers = servers
 
-    def connect(self, seats: list[int] | None = None) -> dict[int, State]:
-        self.generation += 1
-        self.latest = {}
-        self.backlog.clear()
-        self.acted = None
-        seats = sorted(self.table.secrets) if seats is None else seats
-        for seat in seats:
-            url = f"{self.servers[seat].ws_url}/ws/{self.table.id}"
-            ws = self.stack.enter_context(connect(url, open_timeout=30, close_timeout=2, proxy=None))
-            self.connections[seat] = ws
-            self.pacers[seat] = _Pacer()
-            self._start_reader(seat, ws)
-            self._send(seat, {"type": "join", "secret": self.table.secrets[seat]})
-        first: dict[int, State] = {}
-        while len(first) < len(seats):
-            seat, message = self._receive()
-            self.backlog.append((seat, message))
-            assert message["type"] != "error", f"seat {seat} could not join: {message}"
-            if message["type"] == "state" and seat not in first:
-                first[seat] = message
-        return first
-
-    def _start_reader(self, seat: int, ws: ClientConnection) -> None:
-        thread = threading.Thread(
-            target=self._read, args=(self.generation, seat, ws), daemon=True, name=f"ws-{seat}"
-        )
-        thread.start()
-        self.threads.append(thread)
+    def server_of(self, seat: int) -> ServerProcess:
+        return self.servers[seat]
 
 
 @pytest.fixture
