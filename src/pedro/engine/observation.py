@@ -7,6 +7,7 @@ hand, the stock or a face-down discard through it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,8 +21,16 @@ if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
 
 
+# An observation names the same few masks and plays again and again (a hand changes by one
+# card at a time, a finished trick not at all): their tuples are kept, being immutable.
+@functools.lru_cache(maxsize=1 << 14)
 def _cards(mask: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _play(action: int) -> tuple[int, ...]:
+    return tuple(play_cards(action))
 
 
 @dataclass(frozen=True)
@@ -96,8 +105,13 @@ class Observation:
 
 
 def _seen_trick(t: Trick) -> SeenTrick:
-    plays = tuple((s, tuple(play_cards(a))) for s, a in t.plays)
-    return SeenTrick(t.leader, plays, t.winner)
+    return _seen(t.leader, tuple(t.plays), t.winner)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _seen(leader: int, plays: tuple[tuple[int, int], ...], winner: int) -> SeenTrick:
+    """A trick as everyone saw it: one object for as long as it stays the same (it is frozen)."""
+    return SeenTrick(leader, tuple((s, _play(a)) for s, a in plays), winner)
 
 
 @dataclass(frozen=True)
