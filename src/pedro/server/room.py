@@ -28,7 +28,16 @@ from pedro.server.async_store import AsyncStore, committed
 from pedro.server.finished import FinishedGame
 from pedro.server.logs import fields
 from pedro.server.store import SeatRow, StoreError, TableRow
-from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
+from pedro.server.views import (
+    PHASE_NAMES,
+    Parts,
+    last_json,
+    private_json,
+    public_json,
+    rules_json,
+    seen_trick_json,
+    trick_json,
+)
 from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
@@ -101,6 +110,8 @@ class Room:
         self._started = all(s.claimed for s in self.seats)
         #: each seat's encoded own fields and what they were made from, reused while those stay the same
         self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
+        #: the public parts of the state messages that change seldom, kept encoded
+        self._parts = Parts()
         self.spectators: set[Client] = set()
         #: the last accepted action (seat, action), shown to each seat as far as it may see it
         self.last: tuple[int, int] | None = None
@@ -402,8 +413,8 @@ class Room:
             "started": started,
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
-        game = public_json(obs)
-        game["last_trick"] = self._last_trick(game)
+        game = public_json(obs, memo=self._parts)
+        game["last_trick"] = self._last_trick(obs)
         game_text = orjson.dumps(game)[:-1]
         public_last = last_json(self.last, obs, None)
         # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
@@ -444,7 +455,7 @@ class Room:
             cached = self._own_texts.get(seat)
             if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
                 return cached[2]
-        own = private_json(secrets, obs)
+        own = private_json(secrets, obs, memo=self._parts)
         if not started:
             own["legal"] = None
         text = orjson.dumps(own)[1:]
@@ -452,13 +463,15 @@ class Room:
             self._own_texts[seat] = (secrets, obs.trump, text)
         return text
 
-    def _last_trick(self, game: dict[str, Any]) -> dict[str, Any] | None:
+    def _last_trick(self, obs: Observation) -> orjson.Fragment | None:
         """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
-        if game["tricks"]:
-            last: dict[str, Any] = game["tricks"][-1]
-            return last
-        if self.state.results and self.state.results[-1].tricks:
-            return trick_json(self.state.results[-1].tricks[-1])
+        if obs.tricks:
+            seen = obs.tricks[-1]
+            return self._parts("last_trick", seen, lambda: seen_trick_json(seen))
+        results = self.state.results
+        if results and results[-1].tricks:
+            trick = results[-1].tricks[-1]
+            return self._parts("last_hand_trick", trick, lambda: trick_json(trick))
         return None
 
     def state_message(self, seat: int | None) -> str:
