@@ -40,6 +40,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import socket
 import subprocess
@@ -58,7 +59,7 @@ from typing import Any
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 
 from pedro.records import ReplayError, replay
 from pedro.server.app import RATE_BURST, RATE_PER_SECOND
@@ -76,6 +77,13 @@ SETUP_CONCURRENCY = 10
 KEEPALIVE_SECONDS = 2.0
 #: Error messages kept per code, to show what went wrong.
 SAMPLES_PER_CODE = 3
+#: How the server writes a ``state`` message: its start, up to the ``seq``; the ``finished`` flag
+#: when the game is over (the flag, a key, cannot be spelt so inside a JSON string: quotes there
+#: are escaped); and its end when it asks nothing of the seat (its own fields come last, ``legal``
+#: the last of them). Such a message is not decoded whole: only its ``seq`` and ``finished`` count.
+STATE_HEAD = re.compile(rb'\{"type":"state","seq":(\d+),')
+FINISHED = b',"finished":true,"started":'
+NOTHING_TO_DO = b'"legal":null}}'
 
 
 # ---------------------------------------------------------------------------- client side
@@ -186,7 +194,9 @@ class SeatClient:
         self.result = result
         self.run = run
         self.bucket = RateBucket(result)
-        self.state: dict[str, Any] | None = None
+        self.seq: int | None = None  # of the last state shown (None: none yet)
+        self.legal: dict[str, Any] | None = None  # what that state lets this seat do
+        self.finished = False
         self.pending: Pending | None = None
         self.blocked_seq = -1  # a refusal on this state: wait for the next one
         self.finished_seq: int | None = None
@@ -195,16 +205,15 @@ class SeatClient:
     async def send(self, message: dict[str, Any]) -> float:
         await self.bucket.take()
         sent = time.perf_counter()
-        await self.ws.send(orjson.dumps(message).decode())
+        await self.ws.send(orjson.dumps(message), text=True)
         return sent
 
     async def maybe_act(self) -> None:
-        state = self.state
-        if state is None or self.pending is not None or not self.run.acting():
+        seq = self.seq
+        legal = self.legal
+        if seq is None or self.pending is not None or not self.run.acting():
             return
-        legal = state["game"]["legal"]
-        seq = state["seq"]
-        if legal is None or state["finished"] or seq == self.blocked_seq:
+        if legal is None or self.finished or seq == self.blocked_seq:
             return
         action, guessed = random_action(legal, self.rng)
         self.pending = Pending(seq, 0.0, guessed)
@@ -218,17 +227,24 @@ class SeatClient:
     async def read(self, done: asyncio.Event) -> None:
         """Read until the game is over (or the connection closes)."""
         try:
-            async for raw in self.ws:
+            while True:
+                raw = await self.ws.recv(decode=False)
                 now = time.perf_counter()
-                message = orjson.loads(raw)
-                kind = message.get("type")
+                head = STATE_HEAD.match(raw)
+                if head is not None and raw.endswith(NOTHING_TO_DO):
+                    seq, finished, legal = int(head[1]), FINISHED in raw, None
+                    kind = "state"
+                else:
+                    message = orjson.loads(raw)
+                    kind = message.get("type")
+                    if kind == "state":
+                        seq, finished, legal = message["seq"], message["finished"], message["game"]["legal"]
                 if kind == "state":
-                    seq = message["seq"]
                     if self.pending is not None and seq > self.pending.seq:
                         self.result.latencies.append(now - self.pending.sent)
                         self.pending = None
-                    self.state = message
-                    if message["finished"]:
+                    self.seq, self.legal, self.finished = seq, legal, finished
+                    if finished:
                         self.finished_seq = seq
                         done.set()
                         return
@@ -245,6 +261,8 @@ class SeatClient:
                     await self.maybe_act()
                 elif kind != "welcome":
                     self.result.error("unexpected", f"seat {self.seat}: {raw!s:.200}")
+        except ConnectionClosedOK:
+            return  # a clean close ends the messages
         except ConnectionClosed as exc:
             if not self.expect_close:
                 self.result.error("disconnect", f"seat {self.seat}: connection closed: {exc}")
@@ -309,7 +327,8 @@ async def open_table(
     ws_url = config.base_url.replace("http://", "ws://") + f"/ws/{table}"
     compression = "deflate" if config.compression else None
     opened = await asyncio.gather(
-        *(connect(ws_url, compression=compression, max_size=2**22) for _ in secrets), return_exceptions=True
+        *(connect(ws_url, compression=compression, max_size=2**22, proxy=None) for _ in secrets),
+        return_exceptions=True,
     )
     sockets = [ws for ws in opened if isinstance(ws, ClientConnection)]
     if len(sockets) < len(opened):
@@ -339,7 +358,7 @@ async def slot_loop(
                 table, clients = await open_table(http, config, slot, game, rng, result, run)
                 done = asyncio.Event()
                 readers = [asyncio.create_task(c.read(done)) for c in clients]
-                while any(c.state is None for c in clients) and not done.is_set():
+                while any(c.seq is None for c in clients) and not done.is_set():
                     await asyncio.sleep(0.01)  # joined, and shown the table
             run.ready += 1
             await run.started.wait()
