@@ -1,4 +1,5 @@
-"""``pedro serve``'s WebSocket protocol compresses long messages only, and clients read both kinds.
+"""``pedro serve``'s WebSocket protocol compresses long messages only, and clients read both kinds;
+a message the connection can take at once is written at once, never ahead of one queued before it.
 
 A message shorter than ``COMPRESS_MIN_BYTES`` goes uncompressed (its RSV1 bit
 clear, as RFC 7692 allows); a longer one is compressed with the context of the
@@ -7,12 +8,14 @@ long ones before it, which the peer's decompressor shares.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
+from starlette.websockets import WebSocketState
 from tests.server.client_helpers import seats_spec
 from tests.serving import running_server as serve_process
 from websockets.extensions.base import Extension
@@ -21,7 +24,8 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 from websockets.typing import ExtensionParameter
 
-from pedro.server.ws_protocol import COMPRESS_MIN_BYTES, LargeMessageDeflate
+from pedro.server.app import WsClient
+from pedro.server.ws_protocol import COMPRESS_MIN_BYTES, SEND_NOW, LargeMessageDeflate
 
 
 def long_text(rng: random.Random, n: int) -> bytes:
@@ -89,3 +93,43 @@ def test_pedro_serve_agrees_on_compression_and_sends_short_messages_uncompressed
             ws.send('{"type": "ping"}')
             assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
         assert seen == [False, False, False]
+
+
+class FakeWebSocket:
+    """What ``WsClient`` uses of a WebSocket, with a ``SEND_NOW`` that takes messages only when told."""
+
+    def __init__(self, sent: list[str]) -> None:
+        self.sent = sent
+        self.open = False  # does the connection take a message at once
+        self.scope = {"extensions": {SEND_NOW: {"send": self.send_now}}}
+        self.application_state = WebSocketState.CONNECTED
+
+    def send_now(self, text: str) -> bool:
+        if self.open:
+            self.sent.append(f"now {text}")
+        return self.open
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(f"queued {text}")
+
+    async def close(self, code: int = 1000) -> None:
+        self.application_state = WebSocketState.DISCONNECTED
+
+
+def test_a_message_is_sent_at_once_only_when_nothing_waits_before_it() -> None:
+    async def scenario() -> list[str]:
+        sent: list[str] = []
+        websocket = FakeWebSocket(sent)
+        client = WsClient(websocket)  # type: ignore[arg-type]
+        writer = asyncio.create_task(client.writer())
+        client.send("1")  # the connection cannot take it now: queued
+        websocket.open = True
+        client.send("2")  # it could, but 1 waits: queued behind it, so the order holds
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        client.send("3")  # nothing waits any more: at once
+        client.close()
+        await writer
+        return sent
+
+    assert asyncio.run(scenario()) == ["queued 1", "queued 2", "now 3"]

@@ -65,6 +65,7 @@ from pedro.server.protocol import (
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.workers import WorkerError, Workers
+from pedro.server.ws_protocol import SEND_NOW
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
@@ -501,13 +502,21 @@ async def not_found_handler(request: Request, exc: Exception) -> Response:
 
 
 class WsClient:
-    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket."""
+    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket.
+
+    Under ``pedro serve`` a message the connection can take at once is written at once
+    (``ws_protocol.SEND_NOW``), when nothing is queued before it; the queue holds the rest.
+    """
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.seat: int | None = None
         self.room: Room | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        now = websocket.scope.get("extensions", {}).get(SEND_NOW)
+        self._send_now: Callable[[str], bool] | None = now["send"] if now is not None else None
+        #: the writer task is sending a message from the queue
+        self._writing = False
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
@@ -517,6 +526,9 @@ class WsClient:
 
     def send(self, text: str) -> None:
         if self.closing:
+            return
+        send_now = self._send_now
+        if send_now is not None and not self._writing and not self.queue.qsize() and send_now(text):
             return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
             log.warning("a client fell too far behind and was disconnected")
@@ -556,7 +568,9 @@ class WsClient:
     async def writer(self) -> None:
         with contextlib.suppress(Exception):
             while (text := await self.queue.get()) is not None:
+                self._writing = True
                 await self.websocket.send_text(text)
+                self._writing = False
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
                 await self.websocket.close(code=self.close_code if self.closing else 1000)

@@ -1,4 +1,5 @@
-"""The WebSocket protocol ``pedro serve`` runs under uvicorn: uvicorn's own, compressing only large messages.
+"""The WebSocket protocol ``pedro serve`` runs under uvicorn: uvicorn's own, compressing only large
+messages, and able to send a message without a detour through a task.
 
 A client that offers permessage-deflate (every browser does) has each message
 compressed by uvicorn's protocol, and with several hundred connections each
@@ -11,6 +12,14 @@ message uncompressed (its RSV1 bit clear), and clients read both kinds.
 
 Only the extension is replaced; everything else is uvicorn's
 ``websockets-sansio`` protocol, with the same window sizes.
+
+Every action is told to four connections, and through ASGI each message is an
+``await`` of the application's send (in ``pedro.server.app``, a task per
+connection drains a queue, so that a slow client holds up nobody). Most of the
+time the connection can take the message at once: the protocol offers a plain
+function for that in the scope's extensions (``SEND_NOW``), which writes the
+message if it can and says whether it did; the queue and its task remain for
+the rest (a client slow to read, or a server that does not offer it).
 """
 
 from __future__ import annotations
@@ -23,14 +32,20 @@ from typing import Any
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
 #: Messages shorter than this many bytes are sent uncompressed.
 COMPRESS_MIN_BYTES = 4096
+#: The scope's extension whose ``"send"`` sends a text message at once, if the connection can
+#: take it now: ``send(text) -> bool``, False (and nothing sent) when the application must await
+#: its ASGI send instead.
+SEND_NOW = "pedro.send_now"
 
 
 class LargeMessageDeflate(PerMessageDeflate):
@@ -84,3 +99,25 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             self.conn = ServerProtocol(
                 extensions=[factory], max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error")
             )
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if self.handshake_initiated and not self.close_sent:  # the application is being started
+            self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
+
+    def send_now(self, text: str) -> bool:
+        """Write a text message if the connection is open and its buffer below uvicorn's limit."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
