@@ -512,9 +512,10 @@ class WsClient:
         self.websocket = websocket
         self.seat: int | None = None
         self.room: Room | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: text messages (bytes: UTF-8) waiting to be sent; None: close
+        self.queue: asyncio.Queue[str | bytes | None] = asyncio.Queue()
         now = websocket.scope.get("extensions", {}).get(SEND_NOW)
-        self._send_now: Callable[[str], bool] | None = now["send"] if now is not None else None
+        self._send_now: Callable[[str | bytes], bool] | None = now["send"] if now is not None else None
         #: the writer task is sending a message from the queue
         self._writing = False
         self.tokens = RATE_BURST
@@ -524,7 +525,7 @@ class WsClient:
         #: the close code the writer sends once the queue is drained
         self.close_code = 1008
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
         if self.closing:
             return
         send_now = self._send_now
@@ -569,7 +570,7 @@ class WsClient:
         with contextlib.suppress(Exception):
             while (text := await self.queue.get()) is not None:
                 self._writing = True
-                await self.websocket.send_text(text)
+                await self.websocket.send_text(text if isinstance(text, str) else text.decode())
                 self._writing = False
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):

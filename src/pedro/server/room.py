@@ -60,7 +60,8 @@ class Client(Protocol):
 
     seat: int | None
 
-    def send(self, text: str) -> None: ...
+    def send(self, text: str | bytes) -> None:
+        """Send a text message (bytes: UTF-8, as ``state`` messages are made)."""
 
     def replaced(self) -> None:
         """Another connection took this client's seat."""
@@ -395,7 +396,11 @@ class Room:
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
-        """The ``state`` message for each of ``seats`` (None: a spectator).
+        """The ``state`` message for each of ``seats`` (None: a spectator)."""
+        return {seat: text.decode() for seat, text in self._state_texts(seats).items()}
+
+    def _state_texts(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
+        """The ``state`` message for each of ``seats``, encoded (UTF-8 JSON), as they are sent.
 
         The public part is built and encoded once and each seat's own part
         spliced in, because every change is told to every seat. A seat's own
@@ -419,7 +424,7 @@ class Room:
         public_last = last_json(self.last, obs, None)
         # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
         shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
-        messages: dict[int | None, str] = {}
+        messages: dict[int | None, bytes] = {}
         for seat in seats:
             if seat in messages:
                 continue
@@ -437,8 +442,7 @@ class Room:
                 last,
                 b',"game":',
             )
-            text = b"".join((*parts, game_text, b",", own_text, b"}"))
-            messages[seat] = text.decode()
+            messages[seat] = b"".join((*parts, game_text, b",", own_text, b"}"))
         return messages
 
     def _own_text(
@@ -483,7 +487,7 @@ class Room:
         clients.extend(self.spectators)
         if not clients:
             return
-        messages = self.state_messages(client.seat for client in clients)
+        messages = self._state_texts(client.seat for client in clients)
         for client in clients:
             client.send(messages[client.seat])
 

@@ -43,8 +43,8 @@ from websockets.typing import ExtensionParameter
 #: Messages shorter than this many bytes are sent uncompressed.
 COMPRESS_MIN_BYTES = 4096
 #: The scope's extension whose ``"send"`` sends a text message at once, if the connection can
-#: take it now: ``send(text) -> bool``, False (and nothing sent) when the application must await
-#: its ASGI send instead.
+#: take it now: ``send(text) -> bool`` (``text`` a str, or bytes of UTF-8 sent as they are),
+#: False (and nothing sent) when the application must await its ASGI send instead.
 SEND_NOW = "pedro.send_now"
 
 
@@ -105,7 +105,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if self.handshake_initiated and not self.close_sent:  # the application is being started
             self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
-    def send_now(self, text: str) -> bool:
+    def send_now(self, text: str | bytes) -> bool:
         """Write a text message if the connection is open and its buffer below uvicorn's limit."""
         if (
             not self.handshake_complete
@@ -116,7 +116,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         ):
             return False
         try:
-            self.conn.send_text(text.encode())
+            self.conn.send_text(text if isinstance(text, bytes) else text.encode())
         except InvalidState:
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))
