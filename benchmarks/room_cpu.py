@@ -47,7 +47,7 @@ class Seat:
         self.seat: int | None = seat
         self.received = 0
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
         self.received += len(text)
 
     def replaced(self) -> None:
@@ -109,7 +109,7 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
     print(f"{args.variant} {json.dumps(options)}: {done} actions, 4 seats told of each")
     print(f"room CPU per action  {1e6 * cpu / done:.1f} us (check, apply, four state messages)")
-    print(f"state text per action {sent / done / 4:.0f} characters per seat")
+    print(f"state text per action {sent / done / 4:.0f} bytes per seat")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ safe range, and the words are already the record contract.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -44,6 +44,18 @@ PHASE_NAMES = {
 }
 #: How many legal card sets a view lists one by one before describing the rule instead.
 LIST_LIMIT = 60
+
+#: ``memo(name, key, build)``: ``build()``, or what stands for it when ``name`` was last built from
+#: an equal ``key`` (a server keeps the parts that seldom change encoded from one message to the
+#: next; see ``pedro.server.views.Parts``). ``key`` holds everything ``build`` reads besides the
+#: rules, so one memo serves one table.
+Memo = Callable[[Hashable, Any, Callable[[], Any]], Any]
+
+
+def _build(name: Hashable, key: Any, build: Callable[[], Any]) -> Any:
+    """The memo that keeps nothing."""
+    return build()
+
 
 _VERB_PROMPTS = {
     Verb.DISCARD: "Choose the cards to discard",
@@ -86,7 +98,7 @@ def _label(action: int, min_bid: int, max_bid: int) -> str:
 
 
 def seen_trick_json(trick: SeenTrick) -> dict[str, Any]:
-    """A trick as everyone saw it (``winner`` null while it is played)."""
+    """A trick as everyone saw it (its winner null while it is played)."""
     return {
         "leader": trick.leader,
         "plays": [{"seat": seat, "cards": cards_json(cards)} for seat, cards in trick.plays],
@@ -186,50 +198,73 @@ def _prompt(obs: Observation, legal: Sequence[int]) -> str:
     return "Your decision"
 
 
-def public_json(obs: Observation, *, sheet: bool = True) -> dict[str, Any]:
+def public_json(obs: Observation, *, sheet: bool = True, memo: Memo = _build) -> dict[str, Any]:
     """What everyone at the table sees (the seat's own fields are left out).
 
     ``sheet=False`` leaves out the score sheet, which grows by a row per hand:
     for a caller that sends it row by row (the replay), not whole every time.
+    The parts that change seldom (the calls, the trumps, the finished tricks,
+    the sheet ...) go through ``memo``.
     """
     rules = obs.rules
     tt = _tables(obs)
+    trump = obs.trump
     return {
         "phase": PHASE_NAMES[Phase(obs.phase)],
         "hand_index": obs.hand_index,
         "dealer": obs.dealer,
         "turn": obs.current_player if obs.phase != Phase.GAME_OVER else None,
         "hand_sizes": list(obs.hand_sizes),
-        "calls": [{"seat": s, "action": words(a, rules), "label": label(a, rules)} for s, a in obs.calls],
+        "calls": memo(
+            "calls",
+            obs.calls,
+            lambda: [{"seat": s, "action": words(a, rules), "label": label(a, rules)} for s, a in obs.calls],
+        ),
         "bidder": obs.bidder,
         "bid": obs.bid,
-        "trump": SUITS[obs.trump] if obs.trump is not None else None,
-        "trumps": cards_json(sort_hand(cards_of(tt.trump_mask), tt)) if tt is not None else [],
-        "face_up": [cards_json(sort_hand(c, tt)) for c in obs.face_up],
-        "shown": [cards_json(sort_hand(c, tt)) for c in obs.shown],
+        "trump": SUITS[trump] if trump is not None else None,
+        "trumps": memo("trumps", trump, lambda: _trumps_json(tt)),
+        "face_up": memo(
+            "face_up", (obs.face_up, trump), lambda: [cards_json(sort_hand(c, tt)) for c in obs.face_up]
+        ),
+        "shown": memo("shown", (obs.shown, trump), lambda: [cards_json(sort_hand(c, tt)) for c in obs.shown]),
         "discarded": list(obs.discarded),
         "wash": obs.wash,
-        "statuses": [STATUS_WORDS[Status(s)] for s in obs.statuses],
+        "statuses": memo("statuses", obs.statuses, lambda: [STATUS_WORDS[Status(s)] for s in obs.statuses]),
         "trick": seen_trick_json(obs.trick) if obs.trick is not None else None,
-        "tricks": [seen_trick_json(t) for t in obs.tricks],
+        "tricks": memo("tricks", obs.tricks, lambda: [seen_trick_json(t) for t in obs.tricks]),
         "scores": list(obs.scores),
-        **({"sheet": [sheet_row_json(h) for h in obs.history]} if sheet else {}),
+        **({"sheet": memo("sheet", obs.history, lambda: _sheet_json(obs.history))} if sheet else {}),
         "winner": obs.winner,
     }
 
 
-def private_json(secrets: SeatSecrets | None, obs: Observation) -> dict[str, Any]:
+def _trumps_json(tt: TrumpTables | None) -> list[str]:
+    return cards_json(sort_hand(cards_of(tt.trump_mask), tt)) if tt is not None else []
+
+
+def _sheet_json(history: Sequence[SeenHand]) -> list[dict[str, Any]]:
+    return [sheet_row_json(h) for h in history]
+
+
+def private_json(secrets: SeatSecrets | None, obs: Observation, *, memo: Memo = _build) -> dict[str, Any]:
     """One seat's own fields (``secrets``), or their empty form for a spectator.
 
     ``obs`` is any seat's observation of the same moment, for the rules and trump.
+    The seat's cards go through ``memo`` (as for :func:`public_json`).
     """
     if secrets is None:
         return {"hand": [], "own_discards": [], "seen": [], "legal": None}
     tt = _tables(obs)
+    trump = obs.trump
+    seat = secrets.seat
+    hand, own_discards, seen = secrets.hand, secrets.own_discards, secrets.seen
     return {
-        "hand": cards_json(sort_hand(secrets.hand, tt)),
-        "own_discards": cards_json(sort_hand(secrets.own_discards, tt)),
-        "seen": cards_json(sort_hand(secrets.seen, tt)),
+        "hand": memo(("hand", seat), (hand, trump), lambda: cards_json(sort_hand(hand, tt))),
+        "own_discards": memo(
+            ("own_discards", seat), (own_discards, trump), lambda: cards_json(sort_hand(own_discards, tt))
+        ),
+        "seen": memo(("seen", seat), (seen, trump), lambda: cards_json(sort_hand(seen, tt))),
         "legal": _legal_json(secrets.legal, obs, tt),
     }
 

@@ -306,11 +306,12 @@ class LeakChecker:
         original = app_module.WsClient.send
         checker = self
 
-        def send(client: app_module.WsClient, text: str) -> None:
+        def send(client: app_module.WsClient, text: str | bytes) -> None:
+            shown = text.decode() if isinstance(text, bytes) else text  # state messages come encoded
             try:
-                checker.check_ws(client, text)
+                checker.check_ws(client, shown)
             except Exception as exc:  # a bug in the check must fail the test, not the server
-                checker.problems.append(f"the check itself failed: {exc!r} on {text[:300]}")
+                checker.problems.append(f"the check itself failed: {exc!r} on {shown[:300]}")
             original(client, text)
 
         monkeypatch.setattr(app_module.WsClient, "send", send)

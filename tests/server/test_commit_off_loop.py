@@ -140,9 +140,9 @@ def test_a_failed_commit_changes_nothing_and_the_player_is_told(
 @dataclass
 class FakeClient:
     seat: int | None
-    sent: list[str] = field(default_factory=list)
+    sent: list[str | bytes] = field(default_factory=list)
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
         self.sent.append(text)
 
     def replaced(self) -> None:

@@ -261,7 +261,9 @@ def _leaky(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     elif how == "a hand to spectators":
         real_private = room_module.private_json
         monkeypatch.setattr(
-            room_module, "private_json", lambda secrets, obs: real_private(secrets or obs.secrets, obs)
+            room_module,
+            "private_json",
+            lambda secrets, obs, **memo: real_private(secrets or obs.secrets, obs, **memo),
         )
     elif how == "face-down discards in last":
 

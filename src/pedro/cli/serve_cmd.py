@@ -118,6 +118,7 @@ def run(
         console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
     from pedro.server.protocol import MAX_FRAME_BYTES
+    from pedro.server.ws_protocol import WebSocketProtocol
 
     config = uvicorn.Config(
         app,
@@ -125,6 +126,8 @@ def run(
         port=port,
         log_config=log_config,
         log_level=log_level.lower(),
+        # uvicorn's WebSocket protocol, compressing only messages long enough to gain by it
+        ws=WebSocketProtocol,
         # the app answers a message over its own limit (4 KiB) with "too_big"; the transport
         # only closes a connection (1009) on a message too large to read at all
         ws_max_size=MAX_FRAME_BYTES,

@@ -7,8 +7,8 @@ hand, the stock or a face-down discard through it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pedro.cards import cards_of
@@ -21,11 +21,16 @@ if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
 
 
-# An observation lists the cards of some ten masks, most of them the same as in the one before
-# (the cards laid aside, seen or shown change a few times a hand): tuples, so they can be shared.
-@lru_cache(maxsize=1 << 12)
+# An observation names the same few masks and plays again and again (a hand changes by one
+# card at a time, a finished trick not at all): their tuples are kept, being immutable.
+@functools.lru_cache(maxsize=1 << 14)
 def _cards(mask: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _play(action: int) -> tuple[int, ...]:
+    return tuple(play_cards(action))
 
 
 @dataclass(frozen=True)
@@ -99,14 +104,14 @@ class Observation:
         return SeatSecrets(self.seat, self.hand, self.own_discards, self.seen, self.legal)
 
 
-# Every observation repeats the tricks of the hand, and a game plays few distinct actions.
-@lru_cache(maxsize=1 << 12)
-def _played(action: int) -> tuple[int, ...]:
-    return tuple(play_cards(action))
-
-
 def _seen_trick(t: Trick) -> SeenTrick:
-    return SeenTrick(t.leader, tuple([(s, _played(a)) for s, a in t.plays]), t.winner)
+    return _seen(t.leader, tuple(t.plays), t.winner)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _seen(leader: int, plays: tuple[tuple[int, int], ...], winner: int) -> SeenTrick:
+    """A trick as everyone saw it: one object for as long as it stays the same (it is frozen)."""
+    return SeenTrick(leader, tuple((s, _play(a)) for s, a in plays), winner)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
 from pedro.server.workers import WorkerError, Workers
+from pedro.server.ws_protocol import SEND_NOW
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
@@ -495,13 +496,22 @@ async def not_found_handler(request: Request, exc: Exception) -> Response:
 
 
 class WsClient:
-    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket."""
+    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket.
+
+    Under ``pedro serve`` a message the connection can take at once is written at once
+    (``ws_protocol.SEND_NOW``), when nothing is queued before it; the queue holds the rest.
+    """
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.seat: int | None = None
         self.room: Room | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: text messages (bytes: UTF-8) waiting to be sent; None: close
+        self.queue: asyncio.Queue[str | bytes | None] = asyncio.Queue()
+        now = websocket.scope.get("extensions", {}).get(SEND_NOW)
+        self._send_now: Callable[[str | bytes], bool] | None = now["send"] if now is not None else None
+        #: the writer task is sending a message from the queue
+        self._writing = False
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
@@ -509,8 +519,11 @@ class WsClient:
         #: the close code the writer sends once the queue is drained
         self.close_code = 1008
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
         if self.closing:
+            return
+        send_now = self._send_now
+        if send_now is not None and not self._writing and not self.queue.qsize() and send_now(text):
             return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
             log.warning("a client fell too far behind and was disconnected")
@@ -550,7 +563,9 @@ class WsClient:
     async def writer(self) -> None:
         with contextlib.suppress(Exception):
             while (text := await self.queue.get()) is not None:
-                await self.websocket.send_text(text)
+                self._writing = True
+                await self.websocket.send_text(text if isinstance(text, str) else text.decode())
+                self._writing = False
         if self.websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
                 await self.websocket.close(code=self.close_code if self.closing else 1000)

@@ -34,7 +34,16 @@ from pedro.server.async_store import AsyncStore, committed
 from pedro.server.finished import FinishedGame
 from pedro.server.logs import fields
 from pedro.server.store import ConflictError, SeatRow, StoreError, TableRow
-from pedro.server.views import PHASE_NAMES, last_json, private_json, public_json, rules_json, trick_json
+from pedro.server.views import (
+    PHASE_NAMES,
+    Parts,
+    last_json,
+    private_json,
+    public_json,
+    rules_json,
+    seen_trick_json,
+    trick_json,
+)
 from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
@@ -57,7 +66,8 @@ class Client(Protocol):
 
     seat: int | None
 
-    def send(self, text: str) -> None: ...
+    def send(self, text: str | bytes) -> None:
+        """Send a text message (bytes: UTF-8, as ``state`` messages are made)."""
 
     def replaced(self) -> None:
         """Another connection took this client's seat."""
@@ -119,6 +129,8 @@ class Room:
         self._started = all(s.claimed for s in self.seats)
         #: each seat's encoded own fields and what they were made from, reused while those stay the same
         self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
+        #: the public parts of the state messages that change seldom, kept encoded
+        self._parts = Parts()
         self.spectators: set[Client] = set()
         #: the last accepted action (seat, action), shown to each seat as far as it may see it
         self.last: tuple[int, int] | None = None
@@ -500,7 +512,11 @@ class Room:
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
-        """The ``state`` message for each of ``seats`` (None: a spectator).
+        """The ``state`` message for each of ``seats`` (None: a spectator)."""
+        return {seat: text.decode() for seat, text in self._state_texts(seats).items()}
+
+    def _state_texts(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
+        """The ``state`` message for each of ``seats``, encoded (UTF-8 JSON), as they are sent.
 
         The public part is built and encoded once and each seat's own part
         spliced in, because every change is told to every seat. A seat's own
@@ -518,13 +534,13 @@ class Room:
             "started": started,
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
-        game = public_json(obs)
-        game["last_trick"] = self._last_trick(game)
+        game = public_json(obs, memo=self._parts)
+        game["last_trick"] = self._last_trick(obs)
         game_text = orjson.dumps(game)[:-1]
         public_last = last_json(self.last, obs, None)
         # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
         shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
-        messages: dict[int | None, str] = {}
+        messages: dict[int | None, bytes] = {}
         for seat in seats:
             if seat in messages:
                 continue
@@ -542,8 +558,7 @@ class Room:
                 last,
                 b',"game":',
             )
-            text = b"".join((*parts, game_text, b",", own_text, b"}"))
-            messages[seat] = text.decode()
+            messages[seat] = b"".join((*parts, game_text, b",", own_text, b"}"))
         return messages
 
     def _own_text(
@@ -560,7 +575,7 @@ class Room:
             cached = self._own_texts.get(seat)
             if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
                 return cached[2]
-        own = private_json(secrets, obs)
+        own = private_json(secrets, obs, memo=self._parts)
         if not started:
             own["legal"] = None
         text = orjson.dumps(own)[1:]
@@ -568,13 +583,15 @@ class Room:
             self._own_texts[seat] = (secrets, obs.trump, text)
         return text
 
-    def _last_trick(self, game: dict[str, Any]) -> dict[str, Any] | None:
+    def _last_trick(self, obs: Observation) -> orjson.Fragment | None:
         """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
-        if game["tricks"]:
-            last: dict[str, Any] = game["tricks"][-1]
-            return last
-        if self.state.results and self.state.results[-1].tricks:
-            return trick_json(self.state.results[-1].tricks[-1])
+        if obs.tricks:
+            seen = obs.tricks[-1]
+            return self._parts("last_trick", seen, lambda: seen_trick_json(seen))
+        results = self.state.results
+        if results and results[-1].tricks:
+            trick = results[-1].tricks[-1]
+            return self._parts("last_hand_trick", trick, lambda: trick_json(trick))
         return None
 
     def state_message(self, seat: int | None) -> str:
@@ -586,7 +603,7 @@ class Room:
         clients.extend(self.spectators)
         if not clients:
             return
-        messages = self.state_messages(client.seat for client in clients)
+        messages = self._state_texts(client.seat for client in clients)
         for client in clients:
             client.send(messages[client.seat])
 

@@ -10,7 +10,10 @@ the one view the server builds from the engine's finished tricks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
+
+import orjson
 
 from pedro.engine.actions import play_cards
 from pedro.engine.state import Trick
@@ -25,6 +28,7 @@ from pedro.observation_json import (
     private_json,
     public_json,
     rules_json,
+    seen_trick_json,
     sheet_row_json,
     words,
 )
@@ -33,6 +37,7 @@ __all__ = [
     "LIST_LIMIT",
     "PHASE_NAMES",
     "SIZE_SEARCH_BUDGET",
+    "Parts",
     "cards_json",
     "label",
     "last_json",
@@ -40,6 +45,7 @@ __all__ = [
     "private_json",
     "public_json",
     "rules_json",
+    "seen_trick_json",
     "sheet_row_json",
     "trick_json",
     "words",
@@ -53,3 +59,32 @@ def trick_json(trick: Trick) -> dict[str, Any]:
         "plays": [{"seat": seat, "cards": cards_json(play_cards(a))} for seat, a in trick.plays],
         "winner": trick.winner,
     }
+
+
+class Parts:
+    """One table's memo for the view builders (``pedro.observation_json.Memo``): each part is
+    kept encoded, as an ``orjson.Fragment``, with the key it was built from, and built again
+    when the key changes.
+
+    Every change is told to every seat, and most of a message is the same as in the last
+    one (the calls, the trumps, the finished tricks, the score sheet): those are encoded
+    once. A key holds everything its part is made of, so what is reused is what a fresh
+    build would say. What the builders return stands for JSON only to ``orjson``.
+    """
+
+    __slots__ = ("_parts",)
+
+    def __init__(self) -> None:
+        self._parts: dict[Hashable, tuple[Any, orjson.Fragment]] = {}
+
+    def __call__(self, name: Hashable, key: Any, build: Callable[[], Any]) -> orjson.Fragment:
+        part = self._parts.get(name)
+        if part is not None and (part[0] is key or part[0] == key):
+            return part[1]
+        fragment = orjson.Fragment(orjson.dumps(build()))
+        self._parts[name] = (key, fragment)
+        return fragment
+
+    def clear(self) -> None:
+        """Forget every part (each is built again when next asked for)."""
+        self._parts.clear()
