@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
+from pedro.engine.actions import action_text
+from pedro.engine.state import GameState
 from pedro.server.app import ServerSettings, create_app
+from pedro.server.async_store import AsyncStore
+from pedro.server.registry import TableRegistry
+from pedro.server.room import RoomSettings
 from pedro.server.store import SeatRow, Store, TableRow
+from pedro.variants.options import make_ruleset
 
 
 def _table(table_id: str, actions: list[str]) -> TableRow:
@@ -30,3 +38,34 @@ def test_a_damaged_table_is_skipped_and_the_rest_are_served(tmp_path: Path) -> N
         assert response.status_code == 404
         assert "no such table" in response.json()["error"]
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["good"]
+
+
+def test_a_game_that_ended_just_before_a_kill_is_marked_finished_at_the_next_start(tmp_path: Path) -> None:
+    """The finished mark follows the last action's commit; a kill between the two leaves a stored
+    game over but unmarked, which the next start marks (so it is no longer loaded at every start)."""
+    rules = make_ruleset("cinch", {"target": 21})
+    state, actions, rng = GameState(rules, seed="ended"), [], random.Random(0)
+    while not state.is_over:
+        action = rng.choice(list(state.legal_actions()))
+        actions.append(action_text(state.current_player, action, rules.max_bid))
+        state.apply(action)
+    seats = [SeatRow(i, "computer", player="random") for i in range(4)]
+    row = TableRow("e" * 22, "t", "cinch", {"target": 21}, "ended", False, datetime.now(UTC), seats)
+    store = Store(f"sqlite:///{tmp_path / 'pedro.sqlite3'}")
+    store.migrate()
+    store.create_table(row)
+    for seq, text in enumerate(actions):
+        store.append_action(row.id, seq, text)
+    assert store.load_tables(unfinished_only=True)  # over, but not marked
+
+    async def start_and_stop() -> None:
+        storage = AsyncStore(Store(store.url))
+        registry = TableRegistry(storage, RoomSettings(bot_delay=0.0))
+        registry.load()
+        assert registry.rooms[row.id].finished
+        registry.stop()
+        storage.close()
+
+    asyncio.run(start_and_stop())
+    assert store.load_tables(unfinished_only=True) == []
+    store.close()

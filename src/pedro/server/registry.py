@@ -40,8 +40,16 @@ class TableRegistry:
             if room is not None:
                 self.rooms[row.id] = room
         for room in self.rooms.values():
-            room.start()
+            self._started(room)
         log.info("%d unfinished tables restored", len(self.rooms))
+
+    def _started(self, room: Room) -> None:
+        """Start a restored room. A game that ended just before the server was killed may not be
+        marked finished yet (the mark follows the last action's commit): it is marked now."""
+        if room.finished and not room.row.finished:
+            room.row.finished = True
+            self.store.mark_finished(room.id)
+        room.start()
 
     def _restore(self, row: TableRow) -> Room | None:
         """A stored table as a room; a table that no longer replays is logged and left out, not fatal."""
@@ -60,7 +68,7 @@ class TableRegistry:
             room = self.rooms.get(table_id)  # loaded by another request meanwhile
             if room is None and restored is not None:
                 room = self.rooms[table_id] = restored
-                room.start()
+                self._started(room)
                 self._loaded()
         return room
 
