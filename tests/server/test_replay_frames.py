@@ -16,23 +16,14 @@ from tests.server.replay_helpers import computer_game, expand_frames
 from pedro.cards import cards_of
 from pedro.display import sort_hand
 from pedro.engine.actions import parse_action_text
-from pedro.engine.state import GameState, HandResult
+from pedro.engine.state import GameState
 from pedro.server.finished import FinishedGame, replay_body
-from pedro.server.replay_frames import replay_frames
-from pedro.server.views import cards_json, label, observation_json, trick_json, words
+from pedro.server.replay_frames import _closed_json, replay_frames
+from pedro.server.views import cards_json, label, observation_json, words
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 
 # ---------------------------------------------------------------------------- the full frames of before
-
-
-def _closed_json(result: HandResult) -> dict[str, Any]:
-    return {
-        "tricks": [trick_json(t) for t in result.tricks],
-        "points": list(result.points),
-        "made": result.made,
-        "score": list(result.score),
-    }
 
 
 def _hands(state: GameState, rules: Ruleset) -> list[list[str]]:
