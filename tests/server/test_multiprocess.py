@@ -163,9 +163,11 @@ def test_no_stand_in_plays_for_a_player_connected_to_the_other_process(url: str,
         running_server(url, tmp_path / "a", away=away) as a,
         running_server(url, tmp_path / "b", away=away) as b,
     ):
-        table = create_table(a, "cinch", CINCH, [HUMAN, RANDOM, RANDOM, RANDOM])
-        holder = holder_of(url, table.id, [a, b])
-        elsewhere = b if holder is a else a
+        table = create_table(b, "cinch", CINCH, [HUMAN, RANDOM, RANDOM, RANDOM])
+        created_by = lease_holder(url, table.id)  # taken with the table, before any heartbeat
+        assert b.process is not None and created_by is not None
+        assert created_by.split(":")[1] == str(b.process.pid), "the creator drives a new table"
+        holder, elsewhere = b, a
         humans = SplitHumans({0: elsewhere}, table)
         try:
             humans.connect()

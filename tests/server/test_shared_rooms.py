@@ -20,7 +20,7 @@ from pedro.server.async_store import AsyncStore
 from pedro.server.cluster import Survey
 from pedro.server.registry import TableRegistry
 from pedro.server.room import Room, RoomSettings
-from pedro.server.store import SeatRow, Store, TableRow
+from pedro.server.store import NewAction, SeatRow, Store, TableRow
 
 AWAY = 10.0
 
@@ -149,10 +149,48 @@ def test_the_registry_applies_the_news_of_other_processes(store: Store) -> None:
             assert room.seats[2].elsewhere == {"other"}
             assert registry.on_news("other - left")
             # a survey hands out the leases
-            registry.on_survey(Survey(frozenset({row.id}), {row.id: {1: frozenset({"x"})}}))
+            registry.on_survey(
+                Survey(frozenset({row.id}), frozenset({row.id}), {row.id: {1: frozenset({"x"})}})
+            )
             assert room.driving and room.seats[1].elsewhere == {"x"} and not room.seats[2].elsewhere
+            # a heartbeat that was not asked about a table says nothing of it
+            registry.on_survey(Survey(frozenset(), frozenset(), {}))
+            assert room.driving and room.seats[1].elsewhere == {"x"}
             registry.on_survey(None)
             assert not room.driving
+            registry.stop()
+        finally:
+            storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_news_that_comes_while_a_table_is_being_read_is_not_lost(store: Store) -> None:
+    """Another process's action committed while this one reads the table: its news is dropped (the
+    table is not loaded yet), so the loaded room reads what it missed."""
+
+    async def scenario() -> None:
+        storage = AsyncStore(store)
+        try:
+            row = table_row(["computer"] * 4)
+            await storage.create_table(row)
+            registry = TableRegistry(storage, shared_settings(), "me")
+            first = Room(row, None, shared_settings())  # type: ignore[arg-type]
+            action = first.state.legal_actions()[0]
+            text = action_text(first.state.current_player, action, first.rules.max_bid)
+            read = store.load_table
+
+            def read_then_commit(table_id: str) -> TableRow | None:
+                stored = read(table_id)
+                store.write_many([NewAction(table_id, 0, text)])  # committed elsewhere just after
+                assert not registry.on_news(f"other {table_id} 0 {text}")  # and told: not loaded yet
+                return stored
+
+            store.load_table = read_then_commit  # type: ignore[method-assign]
+            room = await registry.get(row.id)
+            assert room is not None
+            await wait_for(lambda: room.seq == 1)
+            assert room.row.actions == [text]
             registry.stop()
         finally:
             storage.close()

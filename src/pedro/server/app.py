@@ -684,7 +684,6 @@ def _share(store: Store, registry: TableRegistry, settings: ServerSettings) -> t
     )
     registry.settings.shared = True
     registry.settings.presence = cluster.presence
-    registry.on_loaded = cluster.poke
 
     def news(payload: str | None) -> None:
         if registry.on_news(payload):

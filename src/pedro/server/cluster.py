@@ -58,6 +58,8 @@ def new_process_id() -> str:
 class Survey:
     """What one heartbeat found out."""
 
+    #: the tables the heartbeat was asked about (others were loaded meanwhile: it knows nothing of them)
+    asked: frozenset[str]
     #: tables whose lease this process holds
     held: frozenset[str]
     #: table -> seat -> the other live processes where that seat's player is connected
@@ -116,6 +118,7 @@ class ClusterStore:
                 remote.setdefault(table_id, {}).setdefault(seat, set()).add(process)
             c.execute(_FORGET, {"forget": FORGET_SECONDS})
         return Survey(
+            frozenset(loaded),
             held,
             {t: {seat: frozenset(p) for seat, p in seats.items()} for t, seats in remote.items()},
         )

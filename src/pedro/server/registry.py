@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from pedro.server.async_store import AsyncStore
@@ -29,8 +29,6 @@ class TableRegistry:
         #: this process's id among several sharing the database (None: it is alone)
         self.process_id = process_id
         self.rooms: dict[str, Room] = {}
-        #: called when a table was loaded (the cluster takes its lease then)
-        self.on_loaded: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def load(self) -> None:
@@ -68,8 +66,11 @@ class TableRegistry:
             room = self.rooms.get(table_id)  # loaded by another request meanwhile
             if room is None and restored is not None:
                 room = self.rooms[table_id] = restored
-                self._started(room)
-                self._loaded()
+                self._started(room)  # its lease, if it is free, is taken at the next heartbeat
+                if self.process_id is not None:
+                    # news of the table that came while it was read was dropped (it was not loaded
+                    # yet); what was committed before this read is read now, what came after is told
+                    self._spawn(table_id, room.catch_up())
         return room
 
     def detached(self, table_id: str) -> Room | None:
@@ -78,15 +79,12 @@ class TableRegistry:
         return self._restore(row) if row is not None else None
 
     async def add(self, row: TableRow) -> Room:
+        """A new table, driven here: when the database is shared, its lease was taken with it."""
         await self.store.create_table(row)
         room = self.rooms[row.id] = Room(row, self.store, self.settings)
+        room.driving = True
         room.start()
-        self._loaded()
         return room
-
-    def _loaded(self) -> None:
-        if self.on_loaded is not None:
-            self.on_loaded()
 
     def listed(self) -> list[Room]:
         """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
@@ -155,6 +153,6 @@ class TableRegistry:
         for room in self.rooms.values():
             if survey is None:
                 room.set_driving(False)
-            else:
+            elif room.id in survey.asked:
                 room.set_driving(room.id in survey.held)
                 room.set_remote(survey.remote.get(room.id, {}))
