@@ -7,10 +7,12 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
+from pedro.server import registry as registry_module
 from pedro.server.app import ServerSettings, create_app
 from pedro.server.async_store import AsyncStore
 from pedro.server.registry import TableRegistry
@@ -40,9 +42,12 @@ def test_a_damaged_table_is_skipped_and_the_rest_are_served(tmp_path: Path) -> N
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["good"]
 
 
-def test_a_game_that_ended_just_before_a_kill_is_marked_finished_at_the_next_start(tmp_path: Path) -> None:
+def test_a_game_that_ended_just_before_a_kill_is_marked_finished_at_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The finished mark follows the last action's commit; a kill between the two leaves a stored
-    game over but unmarked, which the next start marks (so it is no longer loaded at every start)."""
+    game over but unmarked, which the next start marks (so it is no longer loaded at every start),
+    and the finished room is let go by the next sweep, as nobody looks at it."""
     rules = make_ruleset("cinch", {"target": 21})
     state, actions, rng = GameState(rules, seed="ended"), [], random.Random(0)
     while not state.is_over:
@@ -63,9 +68,12 @@ def test_a_game_that_ended_just_before_a_kill_is_marked_finished_at_the_next_sta
         registry = TableRegistry(storage, RoomSettings(bot_delay=0.0))
         registry.load()
         assert registry.rooms[row.id].finished
+        await asyncio.sleep(0.3)
+        assert row.id not in registry.rooms, "a finished game nobody looks at was kept"
         registry.stop()
         storage.close()
 
+    monkeypatch.setattr(registry_module, "SWEEP_SECONDS", 0.1)
     asyncio.run(start_and_stop())
     assert store.load_tables(unfinished_only=True) == []
     store.close()

@@ -21,6 +21,9 @@ from pedro.server.store import StoreError, TableRow
 
 log = logging.getLogger("pedro.server")
 
+#: How often finished tables nobody looks at are let go (they are read again when asked for).
+SWEEP_SECONDS = 30.0
+
 
 class TableRegistry:
     def __init__(self, store: AsyncStore, settings: RoomSettings, process_id: str | None = None) -> None:
@@ -30,6 +33,7 @@ class TableRegistry:
         self.process_id = process_id
         self.rooms: dict[str, Room] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.TimerHandle | None = None
 
     def load(self) -> None:
         """At start, before anything is served (so the loop may wait on the database)."""
@@ -40,6 +44,16 @@ class TableRegistry:
         for room in self.rooms.values():
             self._started(room)
         log.info("%d unfinished tables restored", len(self.rooms))
+        self._sweeper = asyncio.get_running_loop().call_later(SWEEP_SECONDS, self._sweep)
+
+    def _sweep(self) -> None:
+        """Now and then, so that a server whose lobby nobody opens does not keep every game played."""
+        self._let_go_finished()
+        self._sweeper = asyncio.get_running_loop().call_later(SWEEP_SECONDS, self._sweep)
+
+    def _let_go_finished(self) -> None:
+        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
+            self.rooms.pop(table_id).stop()
 
     def _started(self, room: Room) -> None:
         """Start a restored room. A game that ended just before the server was killed may not be
@@ -88,8 +102,7 @@ class TableRegistry:
 
     def listed(self) -> list[Room]:
         """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
-        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
-            self.rooms.pop(table_id).stop()
+        self._let_go_finished()
         return [r for r in self.rooms.values() if r.row.listed and not r.finished]
 
     def unfinished(self) -> list[str]:
@@ -97,6 +110,8 @@ class TableRegistry:
         return [table_id for table_id, room in self.rooms.items() if not room.finished]
 
     def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.stop()
         for task in self._tasks:
@@ -150,9 +165,12 @@ class TableRegistry:
     def on_survey(self, survey: Survey | None) -> None:
         """A heartbeat's findings: which tables are ours to drive, whose players are elsewhere
         (None: the heartbeat has failed for a while, so no lease is sure to be ours)."""
-        for room in self.rooms.values():
-            if survey is None:
+        if survey is None:
+            for room in self.rooms.values():
                 room.set_driving(False)
-            elif room.id in survey.asked:
-                room.set_driving(room.id in survey.held)
-                room.set_remote(survey.remote.get(room.id, {}))
+            return
+        for table_id in survey.asked:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                room.set_driving(table_id in survey.held)
+                room.set_remote(survey.remote.get(table_id, {}))
