@@ -730,14 +730,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n=== {n} server process(es)", flush=True)
             runs.append(measure(args, n, database))
     one, many = runs
-    print(f"\n=== {args.servers} processes beside 1 (each table's {args.spread} spread over them)")
+    print(f"\n=== {args.servers} processes beside 1 ({SPREADS[args.spread]})")
     for n, r in zip((1, args.servers), runs, strict=True):
         print(
             f"{n} process(es)       {r.actions_per_second:6.0f} actions/s, p99 {r.p99_ms:.1f} ms, "
-            f"server CPU per action {r.server_ms_per_action:.2f} ms"
+            f"CPU per action: servers {r.server_ms_per_action:.2f} ms, "
+            f"clients {r.client_ms_per_action:.2f} ms, the rest (the database) {r.other_ms_per_action:.2f} ms"
         )
     print(f"throughput ratio   {many.actions_per_second / one.actions_per_second:.2f}x")
+    # what every core of the machine, busy all the time, would give at the CPU per action measured
+    cores = os.cpu_count() or 1
+    most = 1000 * cores / (many.server_ms_per_action + many.client_ms_per_action + many.other_ms_per_action)
+    print(
+        f"machine ceiling    {most:.0f} actions/s = {most / one.actions_per_second:.2f}x: all {cores} cores "
+        f"busy at the {args.servers}-process run's CPU per action (servers, clients and database together)"
+    )
     return max(one.code, many.code)
+
+
+SPREADS = {"seats": "each table's seats spread over them", "tables": "each table's seats on one of them"}
 
 
 @contextlib.contextmanager
@@ -763,6 +774,9 @@ class Figures:
     actions_per_second: float = 0.0
     p99_ms: float = 0.0
     server_ms_per_action: float = 0.0
+    client_ms_per_action: float = 0.0
+    #: CPU of everything else on the machine during the run (the database, mostly), per action
+    other_ms_per_action: float = 0.0
 
 
 def measure(args: argparse.Namespace, count: int, database: str | None) -> Figures:
@@ -862,7 +876,7 @@ def run(args: argparse.Namespace, servers: list[Server]) -> Figures:
     think = f", thinking {args.think:g} s a move" if args.think else ", acting at once"
     print(f"clients            {4 * args.tables} in {k} client process(es){think}")
     if len(servers) > 1:
-        print(f"servers            {len(servers)} processes, each table's {args.spread} spread over them")
+        print(f"servers            {len(servers)} processes, {SPREADS[args.spread]}")
     print(f"tables created     {sum(r.tables_created for r in results)}")
     print(f"games finished     {len(finished)}")
     print(f"elapsed            {elapsed:.1f} s (setup before it {setup:.1f} s)")
@@ -896,10 +910,11 @@ def run(args: argparse.Namespace, servers: list[Server]) -> Figures:
             f"clients {1000 * sum(r.cpu_seconds for r in results) / actions:.2f} ms"
         )
     clients_cpu = sum(r.cpu_seconds for r in results)
+    other_cpu = max(0.0, busy - server_cpu - clients_cpu)
     cores = os.cpu_count() or 1
     print(
         f"machine            {cores} cores busy {busy:.1f} CPU s = {100 * busy / wall / cores:.0f}% of them; "
-        f"other processes {max(0.0, busy - server_cpu - clients_cpu):.1f} CPU s"
+        f"other processes {other_cpu:.1f} CPU s"
     )
     check_start = time.monotonic()
     clean, problems = check_records(base_url, finished)
@@ -918,11 +933,9 @@ def run(args: argparse.Namespace, servers: list[Server]) -> Figures:
     for line in bad[:10]:
         print(f"  {line}")
     ok = not errors and not problems and clean == len(finished) and not bad
+    per = 1000 / actions if actions else 0.0
     return Figures(
-        0 if ok else 1,
-        actions / elapsed,
-        p99,
-        1000 * server_cpu / actions if actions else 0.0,
+        0 if ok else 1, actions / elapsed, p99, server_cpu * per, clients_cpu * per, other_cpu * per
     )
 
 
