@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from markdown_it import MarkdownIt
 from rich.console import Console
+from tests.test_properties import OPTION_SETS
 
 from pedro.cli.rules_cmd import USAGE_ERROR, first_sentence, show_options, show_rules, show_variants
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import EndRule, OutOfTrumps
 from pedro.variants.options import make_ruleset
-from pedro.variants.sheet import points_text, rule_sheet, trump_order_text
+from pedro.variants.sheet import _BLOCK_START, _wrap, points_text, rule_sheet, trump_order_text
 
 SECTIONS = [
     "## Players",
@@ -252,3 +254,28 @@ def test_show_options() -> None:
     text = console.export_text()
     assert "off_jack_rank" in text and "protect_may_equal" in text and "joker " not in text
     assert show_options(console, "nope") == USAGE_ERROR
+
+
+def test_wrapping_never_starts_a_list_or_heading() -> None:
+    """Wrapped before "1. No other card scores", a sheet showed a list item numbered 1; the only
+    lists are the trump orders, written as such, and the only headings the sections."""
+    markdown = MarkdownIt()
+    rulesets = list(VARIANTS.values()) + [make_ruleset(v, o) for v, o in OPTION_SETS]
+    for rules in rulesets:
+        sheet = rule_sheet(rules)
+        lines = sheet.splitlines()
+        for token in markdown.parse(sheet):
+            assert token.type not in ("ordered_list_open", "blockquote_open"), (rules.id, token.map)
+            if token.type in ("bullet_list_open", "heading_open") and token.map is not None:
+                start = lines[token.map[0]]
+                # written as such: a trump order's "- " line or a section's "#", after a blank line
+                before = lines[token.map[0] - 1] if token.map[0] else ""
+                assert start.startswith(("- ", "#")) and before == "", (rules.id, start)
+
+
+def test_a_line_that_would_start_a_list_is_joined_to_the_one_before() -> None:
+    text = "word " * 17 + "2 (Low) 1. No other card scores. " + "more words here " * 8
+    wrapped = _wrap(text)
+    assert " ".join(wrapped.split()) == " ".join(text.split()), "no word lost or moved out of order"
+    for line in wrapped.splitlines()[1:]:
+        assert not _BLOCK_START.match(line), line

@@ -8,6 +8,7 @@ enforce, house-rule options included.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from pedro.cards import JOKERS
@@ -89,10 +90,28 @@ class _Words:
             self.side, self.bidders = "player", "the bidder"
 
 
+#: A line Markdown would read as the start of a list, a heading or a quote ("2 (Low) 1." wrapped
+#: before the "1." made an item numbered 1 of the sentence after it).
+_BLOCK_START = re.compile(r"(\d+[.)]|[-+*]|#+|>)(\s|$)")
+
+
 def _wrap(paragraph: str) -> str:
+    """Wrapped for reading as plain text too, with no line that Markdown would take for a block."""
     if paragraph.startswith(("- ", "#")):
         return paragraph
-    return textwrap.fill(paragraph, width=92, break_on_hyphens=False)
+    lines = textwrap.wrap(paragraph, width=92, break_on_hyphens=False)
+    i = 1
+    while i < len(lines):
+        if _BLOCK_START.match(lines[i]):  # its first word goes up to the line before
+            word, _, rest = lines[i].partition(" ")
+            lines[i - 1] += " " + word
+            if rest:
+                lines[i] = rest
+                continue
+            del lines[i]
+            continue
+        i += 1
+    return "\n".join(lines)
 
 
 def _role_label(role: str, *, note: bool = False) -> str:
