@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import gzip
+import os
 import secrets
 import threading
 import time
@@ -33,7 +34,7 @@ from pedro.server.compressed import accepts_gzip
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.store import SeatRow, Store, TableRow
 from pedro.server.stored import StoredTable, stored_body
-from pedro.server.workers import WorkerError, Workers, _without_cyclic_gc
+from pedro.server.workers import WORKER_NICENESS, WorkerError, Workers, _without_cyclic_gc
 from pedro.variants.options import make_ruleset
 
 #: how long a test waits for something that must happen at once (a generous bound, not a measure)
@@ -479,3 +480,16 @@ def test_a_job_runs_with_the_cyclic_garbage_collector_off() -> None:
     with pytest.raises(ValueError, match="failed"):
         _without_cyclic_gc(fails, None)
     assert gc.isenabled(), "a failed job left the collector off"
+
+
+def test_a_worker_gives_way_to_the_server() -> None:
+    """Replays are built at a lower priority than the event loop's (niceness of the worker's jobs)."""
+
+    async def niceness() -> int:
+        workers = Workers(1)
+        try:
+            return await workers.run(os.nice, 0)
+        finally:
+            workers.close()
+
+    assert asyncio.run(niceness()) == min(19, os.nice(0) + WORKER_NICENESS)

@@ -36,6 +36,10 @@ log = logging.getLogger("pedro.server")
 T = TypeVar("T")
 A = TypeVar("A")
 
+#: Added to a worker's niceness: a replay built at a game's end waits for the CPU behind the moves
+#: of every table (the event loop stays at the server's own priority).
+WORKER_NICENESS = 10
+
 
 class WorkerError(RuntimeError):
     """A worker process died (killed, or out of memory) before it answered."""
@@ -113,8 +117,10 @@ def _without_cyclic_gc(function: Callable[[A], T], argument: A) -> T:
 
 
 def _worker_start(server: int) -> None:
-    """In a new worker: leave Ctrl-C to the server, which stops its workers, and end when it is gone."""
+    """In a new worker: leave Ctrl-C to the server, which stops its workers, and end when it is gone;
+    and give way to the server: on a machine with no core to spare, the players' moves come first."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == server:
