@@ -89,7 +89,7 @@ def test_the_text_of_a_hand_in_play() -> None:
     assert state.hands_at_play[0] == mask_of(parse_cards("AS 7D 5D"))
     obs = state.observation(1)
     assert obs.face_up == ((), (3,), (), ()) and obs.own_discards == (3,) and obs.discarded == (3, 1, 0, 0)
-    assert repr(state) == "<GameState cinch hand 4 play: 0 to play, trump ♦, contract 2 bid 9, scores 12--3>"
+    assert repr(state) == "<GameState cinch hand 4 play: 0 to play, trump ♦, contract 2 bid 9, scores 12 -3>"
 
 
 def test_later_hands_are_dealt_from_the_text() -> None:

@@ -1,4 +1,4 @@
-"""A position as one line of text, like FEN for chess (docs/engine.md §position-text).
+"""A position as one line of text, like FEN for chess (docs/engine.md, "Position text").
 
 The text names everything a hand in the card play needs to go on exactly:
 scores, hand number, dealer, the auction's calls (which give the contract),
@@ -467,7 +467,7 @@ _CARD_BITS = (1 << 56) - 1
 
 def summary(state: GameState) -> str:
     """A short line about a state: the variant, hand, phase, who is to act, trump, contract, scores."""
-    scores = "-".join(map(str, state.scores))
+    scores = ("-" if min(state.scores) >= 0 else " ").join(map(str, state.scores))  # 12-9, or 12 -3
     if state.is_over:
         return f"<GameState {state.rules.id} over: side {state.winner} won, scores {scores}>"
     parts = [f"{state.current_player} to play"]

@@ -838,7 +838,7 @@ class GameState:
     # ------------------------------------------------------------------ position text
 
     def to_text(self) -> str:
-        """The position as one line of text (docs/engine.md §position-text); the play phase only.
+        """The position as one line of text (docs/engine.md, "Position text"); the play phase only.
 
         >>> from pedro.variants.options import make_ruleset
         >>> text = "play scores=3,5 hand=2 dealer=0 calls=1:pass,2:pass,3:pass,0:7 trump=S size=6"
