@@ -41,7 +41,7 @@ from pedro.engine.actions import (
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.deal import SeededDeals
 from pedro.engine.phases import Phase, Status
-from pedro.engine.scoring import Contract
+from pedro.engine.scoring import CARD_BITS, Contract
 from pedro.engine.state import GameState
 from pedro.variants.model import LowRule, Ruleset
 
@@ -391,7 +391,7 @@ def _set_fields(state: GameState, pos: Position) -> None:
     n = rules.players
     played = [0] * n
     for seat, action in (p for t in (*pos.tricks, pos.trick) for p in t):
-        played[seat] |= action & _CARD_BITS
+        played[seat] |= action & CARD_BITS
     places = [*pos.hands, *played, *pos.discards, *pos.face_up, *pos.killed]
     union = 0
     for mask in places:
@@ -457,9 +457,6 @@ def _union(masks: tuple[int, ...] | list[int]) -> int:
     for m in masks:
         out |= m
     return out
-
-
-_CARD_BITS = (1 << 56) - 1
 
 
 # ---------------------------------------------------------------- repr
