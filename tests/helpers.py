@@ -12,11 +12,13 @@ The main entry points:
   ``"S trump H"``, ``"N play 5D"``, checking whose turn it is;
 * :func:`play_ready` - drive deal, auction, trump and exchange of any
   catalog variant so that the card play starts with given hands;
-* :func:`play_trick` - play one trick and return its winner.
+* :func:`play_trick` - play one trick and return its winner;
+* :func:`with_hands` - the same play position with other hands, built from its text.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -26,6 +28,7 @@ from pedro.engine.actions import Verb, cards_action, parse_action_words, play_ca
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import pack_from_deal
 from pedro.engine.phases import Phase
+from pedro.engine.position_text import format_position, parse_position
 from pedro.engine.state import GameState, Trick
 from pedro.players import make_player
 from pedro.records import record_from_game
@@ -497,6 +500,20 @@ def played_record(
         seat = state.current_player
         state.apply(players[seat].act(state.observation(seat)))
     return record_from_game(state, list(names[: rules.players]))
+
+
+# ---------------------------------------------------------------- positions
+
+
+def with_hands(state: GameState, hands: Sequence[int], size: int | None = None) -> GameState:
+    """``state``'s play position with other hands (and a normal hand ``size`` at the first lead).
+
+    Built from the position text, so the plays so far are replayed with the new hands:
+    ValueError if one of them is then illegal.
+    """
+    pos = parse_position(state.rules, state.to_text())
+    pos = dataclasses.replace(pos, hands=tuple(hands), size=pos.size if size is None else size)
+    return GameState.from_text(state.rules, format_position(state.rules, pos))
 
 
 # ---------------------------------------------------------------- tournaments

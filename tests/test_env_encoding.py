@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.helpers import with_hands
 
 from pedro.cards import cards_of
 from pedro.engine.choices import CardChoice
@@ -99,13 +100,16 @@ def test_tricks_calls_and_contract_of_a_hand_in_play() -> None:
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_other_seats_hidden_cards_do_not_change_my_vector(variant: str) -> None:
-    """Swap a hidden card between two other seats' hands: my vector stays the same, theirs change."""
+    """Swap a hidden card between two other seats' hands in the card play: my vector stays the same,
+    theirs change (the swapped position is built from the position text, which covers the card play)."""
     rules = make_ruleset(variant)
     encoder = ObservationEncoder(rules)
     n = rules.players
     rng = random.Random(7)
     swapped = 0
-    for state in _random_states(variant, 2)[::2]:
+    for state in _random_states(variant, 2):
+        if state.phase != Phase.PLAY:
+            continue
         for seat in range(n):
             others = [s for s in range(n) if s != seat and state.hands[s] and not state.laid_down[s]]
             if len(others) < 2:
@@ -118,10 +122,13 @@ def test_other_seats_hidden_cards_do_not_change_my_vector(variant: str) -> None:
                 continue  # a card this seat has seen (it gave it, or saw the stock) is not hidden from it
             before = encoder.encode(obs)
             other_before = encoder.encode(state.observation(a))
-            changed = state.clone()
-            changed.hands[a] ^= (1 << ca) | (1 << cb)
-            changed.hands[b] ^= (1 << ca) | (1 << cb)
-            changed._legal = None  # the cached legal actions were those of the old hands
+            hands = list(state.hands)
+            hands[a] ^= (1 << ca) | (1 << cb)
+            hands[b] ^= (1 << ca) | (1 << cb)
+            try:
+                changed = with_hands(state, hands)
+            except ValueError:
+                continue  # with the swapped cards an earlier play would have been illegal
             assert np.array_equal(encoder.encode(changed.observation(seat)), before)
             assert not np.array_equal(encoder.encode(changed.observation(a)), other_before)
             swapped += 1

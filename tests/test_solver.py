@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.helpers import with_hands
 
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState
@@ -134,10 +135,7 @@ def test_multi_card_first_trick() -> None:
             cards = [c for c in range(56) if hand >> c & 1]
             keep = rng.sample(cards, min(len(cards), sizes.get(s, 2)))
             hands.append(sum(1 << c for c in keep))
-        state.hands = hands
-        state.hands_at_play = list(hands)
-        state.normal_hand = 2
-        state._legal = None
+        state = with_hands(state, hands, size=2)
         legal = state.legal_actions()
         stacks += any((a & ((1 << 56) - 1)).bit_count() > 1 for a in legal)
         value, best = reference(state)

@@ -11,6 +11,7 @@ import dataclasses
 import random
 
 import pytest
+from tests.helpers import with_hands
 from tests.test_solver import at_play, positions
 
 from pedro.engine.phases import Phase
@@ -132,10 +133,7 @@ def test_stacks_in_the_kernel() -> None:
         for s, hand in enumerate(state.hands):
             cards = [c for c in range(56) if hand >> c & 1]
             hands.append(sum(1 << c for c in rng.sample(cards, min(len(cards), sizes.get(s, 2)))))
-        state.hands = hands
-        state.hands_at_play = list(hands)
-        state.normal_hand = 2
-        state._legal = None
+        state = with_hands(state, hands, size=2)
         assert any((a & ((1 << 56) - 1)).bit_count() > 1 for a in state.legal_actions())
         assert supports(PlayPosition.from_state(state))
         agree(state)

@@ -835,6 +835,35 @@ class GameState:
 
         return observe(self, seat)
 
+    # ------------------------------------------------------------------ position text
+
+    def to_text(self) -> str:
+        """The position as one line of text (docs/engine.md, "Position text"); the play phase only.
+
+        >>> from pedro.variants.options import make_ruleset
+        >>> text = "play scores=3,5 hand=2 dealer=0 calls=1:pass,2:pass,3:pass,0:7 trump=S size=6"
+        >>> state = GameState.from_text(make_ruleset("cinch"), text + " hands=AS/KS/QS/JS turn=0")
+        >>> state.to_text() == text + " hands=AS/KS/QS/JS turn=0"
+        True
+        >>> state
+        <GameState cinch hand 2 play: 0 to play, trump ♠, contract 0 bid 7, scores 3-5>
+        """
+        from pedro.engine.position_text import format_position, position_of
+
+        return format_position(self.rules, position_of(self))
+
+    @classmethod
+    def from_text(cls, rules: Ruleset, text: str) -> GameState:
+        """The state of a position text; later hands are dealt by ``SeededDeals(text)``."""
+        from pedro.engine.position_text import parse_state
+
+        return parse_state(rules, text)
+
+    def __repr__(self) -> str:
+        from pedro.engine.position_text import summary
+
+        return summary(self)
+
 
 #: HandResult.call of the special calls ("double" is written with the maximum bid)
 _CALL_NAMES = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
