@@ -13,7 +13,7 @@ engine's hot paths (legal plays, following suit) to a few integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -60,7 +60,6 @@ def bit(c: int) -> int:
 
 
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-STANDARD_MASK = (1 << 52) - 1
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -78,13 +77,6 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def iter_cards(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def count(mask: int) -> int:
@@ -136,8 +128,3 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Read cards separated by spaces or commas (or given as a list of strings)."""
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(p) for p in parts]
-
-
-def deck_cards(jokers: tuple[int, ...] = ()) -> list[int]:
-    """The 52 suited cards plus the given jokers, in card order."""
-    return list(range(52)) + list(jokers)

@@ -68,11 +68,6 @@ class PlainLead(StrEnum):
     FOLLOW_OR_TRUMP_VOID_MUST_TRUMP = "follow_or_trump_void_must_trump"
 
 
-class NoTrumpWinner(StrEnum):
-    HIGHEST_OF_LED = "highest_of_led"
-    LEADER = "leader"
-
-
 class OutOfTrumps(StrEnum):
     CONTINUE = "continue"
     UP = "up"
@@ -242,10 +237,6 @@ class Ruleset:
     options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     # ---- derived values -------------------------------------------------
-
-    @property
-    def no_trump_winner(self) -> NoTrumpWinner:
-        return NoTrumpWinner.HIGHEST_OF_LED if self.plain_ranking else NoTrumpWinner.LEADER
 
     @cached_property
     def num_sides(self) -> int:
