@@ -17,10 +17,13 @@ from enum import IntEnum
 
 from pedro.cards import SUITS, CardError, cards_of, format_card, parse_cards, pretty_card
 
-_SHIFT = 64
-_ARG_MASK = (1 << _SHIFT) - 1
-#: In a multi-card play the top card's index sits above the 55 card bits.
-_TOP_SHIFT = 56
+#: The verb sits above bit 64: ``action >> VERB_SHIFT`` is the verb, ``action & ARG_MASK`` the argument.
+VERB_SHIFT = 64
+ARG_MASK = (1 << VERB_SHIFT) - 1
+#: In a multi-card play the top card's index (plus one) sits above the 55 card bits.
+TOP_SHIFT = 56
+#: The card bits of a card-set action: ``action & CARD_BITS`` drops its verb and top-card index.
+CARD_BITS = (1 << TOP_SHIFT) - 1
 
 
 class Verb(IntEnum):
@@ -46,9 +49,9 @@ VERB_WORDS = {
 }  # fmt: skip
 CARD_VERBS = frozenset({Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE, Verb.CLAIM})
 
-PASS = Verb.PASS << _SHIFT
-FOLD = Verb.FOLD << _SHIFT
-PROTECT = Verb.PROTECT << _SHIFT
+PASS = Verb.PASS << VERB_SHIFT
+FOLD = Verb.FOLD << VERB_SHIFT
+PROTECT = Verb.PROTECT << VERB_SHIFT
 
 
 class ActionError(ValueError):
@@ -56,15 +59,15 @@ class ActionError(ValueError):
 
 
 def verb_of(action: int) -> Verb:
-    return Verb(action >> _SHIFT)
+    return Verb(action >> VERB_SHIFT)
 
 
 def arg_of(action: int) -> int:
-    return action & _ARG_MASK
+    return action & ARG_MASK
 
 
 def make(verb: Verb, arg: int = 0) -> int:
-    return (int(verb) << _SHIFT) | arg
+    return (int(verb) << VERB_SHIFT) | arg
 
 
 def bid_action(value: int) -> int:
@@ -85,24 +88,24 @@ def play_action(cards: list[int]) -> int:
     for c in cards:
         mask |= 1 << c
     if len(cards) > 1:
-        mask |= (cards[0] + 1) << _TOP_SHIFT
+        mask |= (cards[0] + 1) << TOP_SHIFT
     return make(Verb.PLAY, mask)
 
 
-PLAY_BASE = int(Verb.PLAY) << _SHIFT
+PLAY_BASE = int(Verb.PLAY) << VERB_SHIFT
 
 
 def play_mask(action: int) -> int:
     """All cards of a play action (top and buried)."""
-    return action & ((1 << _TOP_SHIFT) - 1)
+    return action & CARD_BITS
 
 
 def play_top(action: int) -> int:
     """The card that counts in a play action."""
-    top = (action >> _TOP_SHIFT) & 0xFF
+    top = (action >> TOP_SHIFT) & 0xFF
     if top:
         return top - 1
-    return (action & ((1 << _TOP_SHIFT) - 1)).bit_length() - 1
+    return (action & CARD_BITS).bit_length() - 1
 
 
 def play_cards(action: int) -> list[int]:

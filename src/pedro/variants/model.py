@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from pedro.cards import JOKERS, RANK_INDEX, sister_suit
+from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
 
 
 class AuctionModel(StrEnum):
@@ -257,10 +257,7 @@ class Ruleset:
 
     @cached_property
     def deck_mask(self) -> int:
-        m = (1 << 52) - 1
-        for j in self.jokers:
-            m |= 1 << JOKERS[j]
-        return m
+        return mask_of(self.deck)
 
     @property
     def point_map(self) -> dict[str, int]:
