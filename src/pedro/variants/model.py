@@ -155,7 +155,11 @@ class TrumpTables:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A complete, validated set of rules; build variants with ``dataclasses.replace``."""
+    """A complete set of rules, checked against docs/rules.md §option-constraints when made.
+
+    Build variants with ``dataclasses.replace``, which checks the new value too
+    (``RulesetError`` for a combination the rules refuse).
+    """
 
     id: str
     name: str
@@ -235,6 +239,11 @@ class Ruleset:
 
     # the options applied to the base variant, for records and rule sheets
     options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        from pedro.variants.constraints import check  # the constraints are written with this module's enums
+
+        check(self)
 
     # ---- derived values -------------------------------------------------
 
