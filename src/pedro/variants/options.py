@@ -158,6 +158,19 @@ _FALSE_WORDS = frozenset({"false", "no", "0", "off", "n", "f"})
 _NULL_WORDS = frozenset({"null", "none"})
 
 
+def option_text(value: object) -> str:
+    """An option value as it is written (the form :meth:`OptionSpec.parse` reads back).
+
+    >>> [option_text(v) for v in (None, True, False, 7, "up")]
+    ['null', 'true', 'false', '7', 'up']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _int_or_none(text: str) -> int | None:
     try:
         return int(text)
@@ -857,20 +870,12 @@ def _expand(values: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         for name, value in PRESETS[preset].items():
             if name in values and values[name] != value:
                 raise OptionError(
-                    f"option {name}={_show(values[name])} contradicts preset {preset}, which sets "
-                    f"{name}={_show(value)}; drop one of them (allowed with this preset: "
-                    f"{name}={_show(value)})"
+                    f"option {name}={option_text(values[name])} contradicts preset {preset}, which sets "
+                    f"{name}={option_text(value)}; drop one of them (allowed with this preset: "
+                    f"{name}={option_text(value)})"
                 )
             expanded[name] = value
     return expanded
-
-
-def _show(value: OptionValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def apply_options(base: Ruleset, options: Mapping[str, object]) -> Ruleset:
