@@ -144,7 +144,13 @@ def action_words(action: int, max_bid: int = 0, pretty: bool = False) -> str:
 
 
 def action_text(seat: int, action: int, max_bid: int = 0) -> str:
-    """Record text: ``"<seat> <verb> [args]"``."""
+    """Record text: ``"<seat> <verb> [args]"``.
+
+    >>> action_text(1, bid_action(8)), action_text(3, trump_action(1)), action_text(0, PASS)
+    ('1 bid 8', '3 trump H', '0 pass')
+    >>> action_text(2, play_action(parse_cards("5H 7C")))
+    '2 play 5H 7C'
+    """
     return f"{seat} {action_words(action, max_bid)}"
 
 
@@ -152,7 +158,19 @@ _WORD_VERBS = {word: verb for verb, word in VERB_WORDS.items()}
 
 
 def parse_action_words(text: str, max_bid: int = 0) -> int:
-    """Read an action without its seat (``bid 8``, ``play 10h``, ``trump ♥``)."""
+    """Read an action without its seat (``bid 8``, ``play 10h``, ``trump ♥``).
+
+    >>> parse_action_words("trump ♥") == trump_action(1)
+    True
+    >>> action_words(parse_action_words("discard 9s 2c 10h"))
+    'discard 9S TH 2C'
+    >>> action_words(parse_action_words("bid 14-double", max_bid=14), max_bid=14)
+    'bid 14-double'
+    >>> parse_action_words("bid eight")
+    Traceback (most recent call last):
+    ...
+    pedro.engine.actions.ActionError: bid value 'eight' is not a whole number
+    """
     parts = text.split()
     if not parts:
         raise ActionError("empty action")
@@ -205,7 +223,11 @@ def parse_action_words(text: str, max_bid: int = 0) -> int:
 
 
 def parse_action_text(text: str, max_bid: int = 0) -> tuple[int, int]:
-    """Read record text ``"<seat> <verb> [args]"`` into ``(seat, action)``."""
+    """Read record text ``"<seat> <verb> [args]"`` into ``(seat, action)``.
+
+    >>> parse_action_text("2 bid 8") == (2, bid_action(8))
+    True
+    """
     parts = text.split(maxsplit=1)
     if len(parts) < 2 or not parts[0].isdigit():
         raise ActionError(f"{text!r} must start with a seat number and a verb, e.g. '0 bid 8'")

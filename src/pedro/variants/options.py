@@ -912,7 +912,16 @@ def _fields_of(rules: Ruleset) -> dict[str, Any]:
 
 
 def make_ruleset(variant_id: str, options: Mapping[str, object] | None = None) -> Ruleset:
-    """The catalog variant ``variant_id`` with house-rule ``options`` applied."""
+    """The catalog variant ``variant_id`` with house-rule ``options`` applied.
+
+    >>> rules = make_ruleset("cinch", {"min_bid": 6, "dealer_forced_bid": 6})
+    >>> rules.min_bid, rules.dealer_forced_bid, rules.options
+    (6, 6, (('dealer_forced_bid', 6), ('min_bid', 6)))
+    >>> make_ruleset("cinch", {"min_bid": 15})
+    Traceback (most recent call last):
+    ...
+    pedro.variants.options.OptionError: min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14
+    """
     return apply_options(get_variant(variant_id), options or {})
 
 
