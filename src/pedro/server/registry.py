@@ -170,7 +170,7 @@ class TableRegistry:
                 room.set_driving(False)
             return
         for table_id in survey.asked:
-            room = self.rooms.get(table_id)
-            if room is not None:
-                room.set_driving(table_id in survey.held)
-                room.set_remote(survey.remote.get(table_id, {}))
+            asked = self.rooms.get(table_id)
+            if asked is not None:
+                asked.set_driving(table_id in survey.held)
+                asked.set_remote(survey.remote.get(table_id, {}))
