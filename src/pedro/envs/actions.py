@@ -1,6 +1,6 @@
 """A fixed, small action space over the engine's actions, for learning environments.
 
-The engine's actions are wide integers (``verb << VERB_SHIFT | arg``) and some
+The engine's actions are wide integers (``verb << 64 | arg``) and some
 decisions pick a set of cards among thousands of sets. A learner wants a
 small fixed list of ids with a mask, so:
 

@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from pedro.engine.actions import CARD_BITS, PLAY_BASE, TOP_SHIFT
+from pedro.engine.actions import CARD_BITS, PLAY_BASE, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import legal_play_mask, stack_plays
 from pedro.engine.scoring import TrickCards, count_points
@@ -123,7 +123,7 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
             low = m & -m
             m ^= low
             actions.append(PLAY_BASE | low)
-    root_moves = np.array([[a & CARD_BITS, _top(a)] for a in actions], dtype=np.int64).reshape(-1, 2)
+    root_moves = np.array([[a & CARD_BITS, play_top(a)] for a in actions], dtype=np.int64).reshape(-1, 2)
     # the trick so far
     tcards = 0
     for _s, a in pos.plays:
@@ -154,7 +154,7 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
         mem[k.STACK_COUNTS_AT + s] = len(plays)
         for j, a in enumerate(plays):
             mem[at + (s * width + j) * 2] = a & CARD_BITS
-            mem[at + (s * width + j) * 2 + 1] = _top(a)
+            mem[at + (s * width + j) * 2 + 1] = play_top(a)
     optimal = np.zeros(len(actions), dtype=np.bool_)
     future = k.solve_root(
         mem, active, pos.leader, len(pos.plays), seat, led, bseat, bkey, tpts, tcards, first,
@@ -171,11 +171,6 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
         values=dict.fromkeys(best, value),
         nodes=int(mem[k.NODES]),
     )
-
-
-def _top(action: int) -> int:
-    top = ((action >> TOP_SHIFT) & 0xFF) - 1
-    return top if top >= 0 else (action & CARD_BITS).bit_length() - 1
 
 
 def _stacks(pos: PlayPosition) -> list[list[int]]:
