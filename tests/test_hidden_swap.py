@@ -104,7 +104,7 @@ def server_message(state: GameState, seat: int | None) -> str:
     room = Room(row, store=None, settings=RoomSettings())  # type: ignore[arg-type]
     room.state = state
     room.last = next((h[-1] for h in reversed(state.histories) if h), None)
-    return room.state_message(seat)
+    return room.state_messages([seat])[seat]
 
 
 def place_of(state: GameState) -> dict[int, str]:

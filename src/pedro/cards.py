@@ -13,7 +13,7 @@ engine's hot paths (legal plays, following suit) to a few integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -60,7 +60,6 @@ def bit(c: int) -> int:
 
 
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-STANDARD_MASK = (1 << 52) - 1
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -80,32 +79,38 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def iter_cards(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def count(mask: int) -> int:
     return mask.bit_count()
 
 
 def format_card(c: int) -> str:
-    """Canonical text: rank letter + suit letter (``"TH"``), or the joker's name."""
+    """Canonical text: rank letter + suit letter (``"TH"``), or the joker's name.
+
+    >>> format_card(8), format_card(13 + 8), format_card(JK)
+    ('TS', 'TH', 'JK')
+    """
     if c >= 52:
         return JOKER_NAMES[c]
     return RANKS[c % 13] + SUITS[c // 13]
 
 
 def pretty_card(c: int) -> str:
-    """Human text with suit symbol and ``10`` for ten (``"10♥"``)."""
+    """Human text with suit symbol and ``10`` for ten (``"10♥"``).
+
+    >>> pretty_card(parse_card("TH")), pretty_card(parse_card("sj"))
+    ('10♥', 'SJ')
+    """
     if c >= 52:
         return JOKER_NAMES[c]
     return RANK_NAMES[c % 13] + SUIT_SYMBOLS[c // 13]
 
 
 def format_cards(cards: Iterable[int]) -> str:
+    """Canonical text of several cards, in the order given.
+
+    >>> format_cards([HEARTS * 13 + 3, SPADES * 13 + 12, BJ])
+    '5H AS BJ'
+    """
     return " ".join(format_card(c) for c in cards)
 
 
@@ -114,7 +119,15 @@ _SUIT_ALIASES |= {"♤": 0, "♡": 1, "♢": 2, "♧": 3}
 
 
 def parse_card(text: str) -> int:
-    """Read one card: ``AS``, ``10h``, ``th``, ``5♥``, ``jk``; raises CardError."""
+    """Read one card: ``AS``, ``10h``, ``th``, ``5♥``, ``jk``; raises CardError.
+
+    >>> parse_card("10h") == parse_card("th") == parse_card("T♥") == HEARTS * 13 + 8
+    True
+    >>> parse_card("1h")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pedro.cards.CardError: '1h' is not a card: rank must be one of A K Q J 10 9 8 7 6 5 4 3 2 (or T), ...
+    """
     t = text.strip().upper()
     if t in JOKERS:
         return JOKERS[t]
@@ -133,11 +146,10 @@ def parse_card(text: str) -> int:
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
-    """Read cards separated by spaces or commas (or given as a list of strings)."""
+    """Read cards separated by spaces or commas (or given as a list of strings).
+
+    >>> parse_cards("AS, 10h 5♦") == parse_cards(["as", "th", "5d"]) == [12, 21, 29]
+    True
+    """
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(p) for p in parts]
-
-
-def deck_cards(jokers: tuple[int, ...] = ()) -> list[int]:
-    """The 52 suited cards plus the given jokers, in card order."""
-    return list(range(52)) + list(jokers)

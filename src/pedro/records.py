@@ -206,6 +206,17 @@ def read_record(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> d
     A ``str`` that starts with ``{`` is JSON text, any other ``str`` a path.
     Returns the record with canonical card names; raises ``RecordError``
     whose message says which field is wrong, what it was and what is allowed.
+
+    >>> from pedro.engine.state import GameState
+    >>> from pedro.variants.options import make_ruleset
+    >>> record = record_from_game(GameState(make_ruleset("cinch"), seed=1), ["Ann", "Bo", "Cy", "Di"])
+    >>> record["hands"][0]["deal"][0][:5] = ["a♣", "5d", "QS", "2c", "10s"]
+    >>> read_record(record)["hands"][0]["deal"][0][:5]
+    ['AC', '5D', 'QS', '2C', 'TS']
+    >>> read_record(record | {"first_dealer": 4})
+    Traceback (most recent call last):
+    ...
+    pedro.records.RecordError: field first_dealer: 4; allowed: a seat from 0 to 3
     """
     return _check(source).record
 
@@ -542,6 +553,23 @@ def replay(
     game) is over, or a hand that stops short while a later hand follows is an
     error. A record that simply stops (last hand incomplete, or between
     hands) replays as an unfinished game.
+
+    >>> from pedro.engine.state import GameState
+    >>> from pedro.variants.options import make_ruleset
+    >>> state = GameState(make_ruleset("cinch"), seed=1)
+    >>> for _ in range(4):
+    ...     state.apply(state.legal_actions()[0])
+    >>> record = record_from_game(state)
+    >>> record["hands"][0]["actions"]
+    ['0 pass', '1 pass', '2 pass', '3 bid 7']
+    >>> result = replay(record)
+    >>> result.finished, result.state.describe_legal()
+    (False, '3 trump S, 3 trump H, 3 trump D, 3 trump C')
+    >>> record["hands"][0]["actions"][3] = "3 bid 6"
+    >>> replay(record)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pedro.records.ReplayError: hand 1, action 4 "3 bid 6": the lowest bid is 7; legal: 3 bid 7, ..., 3 bid 14
     """
     checked = _check(record)
     return _replay(

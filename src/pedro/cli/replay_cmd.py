@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -23,6 +22,7 @@ from pedro.engine.phases import Phase, Status
 from pedro.engine.state import HandResult, Trick
 from pedro.records import ReplayError, ReplayResult, ReplayStep, replay, replay_json
 from pedro.variants.model import Ruleset
+from pedro.variants.options import option_text
 
 #: Exit status for a record that cannot be read or replayed.
 REPLAY_FAILED = 1
@@ -95,7 +95,7 @@ def print_account(console: Console, result: ReplayResult) -> None:
     names = result.names
     sides = rules.sides()
     options = replay_json(result)["options"]
-    shown = ", ".join(f"{k}={_value(v)}" for k, v in options.items())
+    shown = ", ".join(f"{k}={option_text(v)}" for k, v in options.items())
     console.print(f"[bold]{escape(rules.name)}[/] ({rules.id}){escape(' with ' + shown) if shown else ''}")
     console.print("Sides: " + "; ".join(escape(_side_name(names, side)) for side in sides))
     for k, hand_result in enumerate(result.results):
@@ -288,11 +288,3 @@ def _cards(cards: list[int]) -> str:
 
 def _plain_cards(cards: list[int]) -> str:
     return " ".join(pretty_card(c) for c in cards)
-
-
-def _value(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

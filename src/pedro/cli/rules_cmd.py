@@ -17,7 +17,14 @@ from rich.table import Table
 
 from pedro.variants.catalog import VARIANTS, UnknownVariantError, get_variant
 from pedro.variants.model import Ruleset
-from pedro.variants.options import OPTIONS, OptionError, make_ruleset, option_values, parse_option_args
+from pedro.variants.options import (
+    OPTIONS,
+    OptionError,
+    make_ruleset,
+    option_text,
+    option_values,
+    parse_option_args,
+)
 from pedro.variants.sheet import rule_sheet
 
 #: Exit status for a usage error (unknown variant, bad option), as typer/click use.
@@ -129,18 +136,10 @@ def show_options(console: Console, variant_id: str) -> int:
     for name, spec in OPTIONS.items():
         if not spec.applies_to(rules.id):
             continue
-        default = "" if name == "preset" else _show(current.get(name))
+        default = "" if name == "preset" else option_text(current.get(name))
         table.add_row(name, spec.allowed_text(), default, spec.description)
     console.print(table)
     return 0
-
-
-def _show(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _error(console: Console, message: str) -> None:

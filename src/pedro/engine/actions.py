@@ -17,10 +17,13 @@ from enum import IntEnum
 
 from pedro.cards import SUITS, CardError, cards_of, format_card, parse_cards, pretty_card
 
-_SHIFT = 64
-_ARG_MASK = (1 << _SHIFT) - 1
-#: In a multi-card play the top card's index sits above the 55 card bits.
-_TOP_SHIFT = 56
+#: The verb sits above bit 64: ``action >> VERB_SHIFT`` is the verb, ``action & ARG_MASK`` the argument.
+VERB_SHIFT = 64
+ARG_MASK = (1 << VERB_SHIFT) - 1
+#: In a multi-card play the top card's index (plus one) sits above the 55 card bits.
+TOP_SHIFT = 56
+#: The card bits of a card-set action: ``action & CARD_BITS`` drops its verb and top-card index.
+CARD_BITS = (1 << TOP_SHIFT) - 1
 
 
 class Verb(IntEnum):
@@ -46,9 +49,9 @@ VERB_WORDS = {
 }  # fmt: skip
 CARD_VERBS = frozenset({Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE, Verb.CLAIM})
 
-PASS = Verb.PASS << _SHIFT
-FOLD = Verb.FOLD << _SHIFT
-PROTECT = Verb.PROTECT << _SHIFT
+PASS = Verb.PASS << VERB_SHIFT
+FOLD = Verb.FOLD << VERB_SHIFT
+PROTECT = Verb.PROTECT << VERB_SHIFT
 
 
 class ActionError(ValueError):
@@ -56,15 +59,15 @@ class ActionError(ValueError):
 
 
 def verb_of(action: int) -> Verb:
-    return Verb(action >> _SHIFT)
+    return Verb(action >> VERB_SHIFT)
 
 
 def arg_of(action: int) -> int:
-    return action & _ARG_MASK
+    return action & ARG_MASK
 
 
 def make(verb: Verb, arg: int = 0) -> int:
-    return (int(verb) << _SHIFT) | arg
+    return (int(verb) << VERB_SHIFT) | arg
 
 
 def bid_action(value: int) -> int:
@@ -85,24 +88,24 @@ def play_action(cards: list[int]) -> int:
     for c in cards:
         mask |= 1 << c
     if len(cards) > 1:
-        mask |= (cards[0] + 1) << _TOP_SHIFT
+        mask |= (cards[0] + 1) << TOP_SHIFT
     return make(Verb.PLAY, mask)
 
 
-PLAY_BASE = int(Verb.PLAY) << _SHIFT
+PLAY_BASE = int(Verb.PLAY) << VERB_SHIFT
 
 
 def play_mask(action: int) -> int:
     """All cards of a play action (top and buried)."""
-    return action & ((1 << _TOP_SHIFT) - 1)
+    return action & CARD_BITS
 
 
 def play_top(action: int) -> int:
     """The card that counts in a play action."""
-    top = (action >> _TOP_SHIFT) & 0xFF
+    top = (action >> TOP_SHIFT) & 0xFF
     if top:
         return top - 1
-    return (action & ((1 << _TOP_SHIFT) - 1)).bit_length() - 1
+    return (action & CARD_BITS).bit_length() - 1
 
 
 def play_cards(action: int) -> list[int]:
@@ -141,7 +144,13 @@ def action_words(action: int, max_bid: int = 0, pretty: bool = False) -> str:
 
 
 def action_text(seat: int, action: int, max_bid: int = 0) -> str:
-    """Record text: ``"<seat> <verb> [args]"``."""
+    """Record text: ``"<seat> <verb> [args]"``.
+
+    >>> action_text(1, bid_action(8)), action_text(3, trump_action(1)), action_text(0, PASS)
+    ('1 bid 8', '3 trump H', '0 pass')
+    >>> action_text(2, play_action(parse_cards("5H 7C")))
+    '2 play 5H 7C'
+    """
     return f"{seat} {action_words(action, max_bid)}"
 
 
@@ -149,7 +158,19 @@ _WORD_VERBS = {word: verb for verb, word in VERB_WORDS.items()}
 
 
 def parse_action_words(text: str, max_bid: int = 0) -> int:
-    """Read an action without its seat (``bid 8``, ``play 10h``, ``trump ♥``)."""
+    """Read an action without its seat (``bid 8``, ``play 10h``, ``trump ♥``).
+
+    >>> parse_action_words("trump ♥") == trump_action(1)
+    True
+    >>> action_words(parse_action_words("discard 9s 2c 10h"))
+    'discard 9S TH 2C'
+    >>> action_words(parse_action_words("bid 14-double", max_bid=14), max_bid=14)
+    'bid 14-double'
+    >>> parse_action_words("bid eight")
+    Traceback (most recent call last):
+    ...
+    pedro.engine.actions.ActionError: bid value 'eight' is not a whole number
+    """
     parts = text.split()
     if not parts:
         raise ActionError("empty action")
@@ -202,7 +223,11 @@ def parse_action_words(text: str, max_bid: int = 0) -> int:
 
 
 def parse_action_text(text: str, max_bid: int = 0) -> tuple[int, int]:
-    """Read record text ``"<seat> <verb> [args]"`` into ``(seat, action)``."""
+    """Read record text ``"<seat> <verb> [args]"`` into ``(seat, action)``.
+
+    >>> parse_action_text("2 bid 8") == (2, bid_action(8))
+    True
+    """
     parts = text.split(maxsplit=1)
     if len(parts) < 2 or not parts[0].isdigit():
         raise ActionError(f"{text!r} must start with a seat number and a verb, e.g. '0 bid 8'")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from pedro.cards import RANK_INDEX
-from pedro.engine.actions import PASS, PROTECT, Verb, bid_action, make
+from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, bid_action, make
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
 
@@ -112,9 +112,9 @@ def _may_equal(rules: Ruleset, auction: Auction, seat: int) -> bool:
 
 def call_value(rules: Ruleset, action: int) -> int:
     """The value a call ranks at (special calls rank just above the maximum)."""
-    verb = _VERBS[action >> 64]
+    verb = _VERBS[action >> VERB_SHIFT]
     if verb == _BID:
-        return action & ((1 << 64) - 1)
+        return action & ARG_MASK
     if verb == _PROTECT_VERB:
         return rules.min_bid
     return rules.max_bid + 1
@@ -128,7 +128,7 @@ def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: i
     else:
         auction.high_value = call_value(rules, action)
         auction.high_seat = seat
-        auction.high_verb = _VERBS[action >> 64]
+        auction.high_verb = _VERBS[action >> VERB_SHIFT]
         if auction.high_verb == _BID_28_56:
             auction.suits_28_56 = _suits_with_a_k_2(hand)
 

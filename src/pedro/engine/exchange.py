@@ -41,6 +41,7 @@ _NO_CLAIM = TrumpDiscardClaim.NONE
 _KEEP_AND_BURY = ExcessTrumps.KEEP_AND_BURY
 _PASS_TO_PARTNER = ExcessTrumps.PASS_TO_PARTNER
 _KEEP = Verb.KEEP
+_ACTIVE = Status.ACTIVE
 
 
 def _fmt(mask: int) -> str:
@@ -192,7 +193,7 @@ def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check
 def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     rules = state.rules
     tt = _tt(state)
-    if state.status[seat] != 0:
+    if state.status[seat] != _ACTIVE:
         return None
     hand = state.hands[seat]
     trumps = hand & tt.trump_mask
@@ -207,7 +208,7 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     if (
         (t == 1 or (t == 2 and low))
         and rules.partnerships
-        and state.status[partner] == 0
+        and state.status[partner] == _ACTIVE
         and not any(frm == partner for frm, _ in state.received[seat])
         and not _leaves_partner_stuck(state, partner, trumps)
     ):
@@ -252,7 +253,7 @@ def _give(state: GameState, seat: int, mask: int) -> None:
 
 def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     rules = state.rules
-    if state.status[seat] != 0:
+    if state.status[seat] != _ACTIVE:
         return None
     hand = state.hands[seat]
     n = hand.bit_count()
@@ -431,7 +432,7 @@ def _claim_step(state: GameState, seat: int) -> list[int] | None:
     discarder = int(kind.split(":")[1])
     trumps = state.discards[discarder] & tt.trump_mask & state.face_up
     nontrumps = state.hands[seat] & ~tt.trump_mask
-    if not trumps or not nontrumps or state.status[seat] != 0:
+    if not trumps or not nontrumps or state.status[seat] != _ACTIVE:
         return None
     claims = [
         cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
@@ -477,7 +478,7 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
 
 def _give_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     tt = _tt(state)
-    if state.status[seat] != 0:
+    if state.status[seat] != _ACTIVE:
         return None
     hand = state.hands[seat]
     trumps = hand & tt.trump_mask
@@ -521,7 +522,7 @@ def _apply_give(state: GameState, seat: int, action: int) -> None:
 
 
 def _fill_step(state: GameState, seat: int) -> None:
-    if state.status[seat] != 0:
+    if state.status[seat] != _ACTIVE:
         return None
     want = state.rules.play_hand_size - state.hands[seat].bit_count()
     if want > 0:
@@ -680,7 +681,7 @@ def _finish_pick(state: GameState, seat: int) -> None:
 
 def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     rules = state.rules
-    if state.status[seat] != 0:
+    if state.status[seat] != _ACTIVE:
         return None
     hand = state.hands[seat]
     over = hand.bit_count() - SIX

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
-from pedro.engine.phases import Status
+from pedro.engine.phases import Phase, Status
 from pedro.variants.model import Ruleset
 
 if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
+
+_PLAY = int(Phase.PLAY)
 
 
 # An observation names the same few masks and plays again and again (a hand changes by one
@@ -182,7 +184,7 @@ def observe(state: GameState, seat: int) -> Observation:
         statuses=tuple(int(s) for s in state.status),
         shown=shown,
         tricks=tuple(_seen_trick(t) for t in state.tricks),
-        trick=_seen_trick(state.trick) if state.trick is not None and state.phase == 3 else None,
+        trick=_seen_trick(state.trick) if state.trick is not None and state.phase == _PLAY else None,
         scores=tuple(state.scores),
         history=history,
         winner=state.winner,

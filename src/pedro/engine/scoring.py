@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from pedro.cards import cards_of
-from pedro.engine.actions import Verb
+from pedro.engine.actions import CARD_BITS, Verb
 from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
 
 #: Game-point values of classic Pitch, for option ``relative_high_low``.
@@ -61,10 +61,6 @@ class TrickLike(Protocol):
 
     @property
     def plays(self) -> Sequence[tuple[int, int]]: ...
-
-
-#: The card bits of a card mask or of a play action.
-CARD_BITS = (1 << 56) - 1
 
 
 def count_points(

@@ -34,9 +34,11 @@ import numpy.typing as npt
 
 from pedro.cards import NUM_CARDS, SUIT_NAMES, cards_of, format_card
 from pedro.engine.actions import (
+    CARD_BITS,
     FOLD,
     PASS,
     PROTECT,
+    VERB_SHIFT,
     Verb,
     action_words,
     arg_of,
@@ -67,9 +69,7 @@ BID_BASE = 65
 #: card-set decisions with a rule check are listed in full up to this many sets
 ENUMERATE_LIMIT = 20_000
 
-_SHIFT = 64
 _PLAY = int(Verb.PLAY)
-_CARD_BITS = (1 << NUM_CARDS) - 1
 _FIXED = {
     PASS: PASS_ID,
     FOLD: FOLD_ID,
@@ -115,8 +115,8 @@ class ActionSpace:
 
     def id_of(self, engine_action: int) -> int | None:
         """The id of a single-id engine action (a call, a suit, a one-card play); None for card sets."""
-        if engine_action >> _SHIFT == _PLAY:
-            mask = engine_action & _CARD_BITS
+        if engine_action >> VERB_SHIFT == _PLAY:
+            mask = engine_action & CARD_BITS
             if mask and not mask & (mask - 1):
                 return mask.bit_length() - 1
             return None
@@ -159,9 +159,9 @@ class Decision:
 
     def _init_list(self, legal: Sequence[int]) -> None:
         space = self.space
-        multi_play = any(a >> _SHIFT == _PLAY and (a & _CARD_BITS).bit_count() > 1 for a in legal)
+        multi_play = any(a >> VERB_SHIFT == _PLAY and (a & CARD_BITS).bit_count() > 1 for a in legal)
         for action in legal:
-            verb = action >> _SHIFT
+            verb = action >> VERB_SHIFT
             if verb == _PLAY and multi_play:
                 cards = play_cards(action)
                 self._sets.append((cards[0], play_mask(action), action))
@@ -320,7 +320,7 @@ class Decision:
             if a == engine_action:
                 return [i]
         if self._choice is not None:
-            if engine_action in self._choice and engine_action >> _SHIFT == self._choice.verb:
+            if engine_action in self._choice and engine_action >> VERB_SHIFT == self._choice.verb:
                 return [*cards_of(arg_of(engine_action)), DONE]
         else:
             for t, m, a in self._sets:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from pedro.cards import cards_of, format_card, format_cards, mask_of
-from pedro.engine.actions import Verb, action_words
+from pedro.engine.actions import VERB_SHIFT, Verb, action_words
 from pedro.engine.observation import Observation, SeenHand, SeenTrick, seat_secrets
 from pedro.engine.state import GameState, HandResult
 from pedro.envs.actions import ActionSpace, Decision
@@ -454,7 +454,7 @@ class Table:
         if not self.logging:
             return
         words = action_words(action, self.rules.max_bid)
-        public = action >> 64 in PUBLIC_VERBS
+        public = action >> VERB_SHIFT in PUBLIC_VERBS
         for s in self.logging:
             if s == seat:
                 self.logs[s].append(f"I {words}")

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pedro.cards import NUM_CARDS
-from pedro.engine.actions import Verb
+from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.variants.model import Ruleset
@@ -45,10 +45,8 @@ _CALL_INDEX = {
     int(Verb.BID_DOUBLE): 4,
     int(Verb.PROTECT): 5,
 }
-_SHIFT = 64
 _GAME_OVER = int(Phase.GAME_OVER)
 _OUT = int(Status.OUT)
-_ARG_MASK = (1 << _SHIFT) - 1
 
 
 @dataclass(frozen=True)
@@ -178,7 +176,7 @@ class ObservationEncoder:
         add(at["bidder"] + (rel[obs.bidder] if obs.bidder is not None else n))
         last_call = dict(obs.calls)  # each seat's last call
         if obs.bidder is not None and obs.bidder in last_call:
-            kind = _CALL_INDEX.get(last_call[obs.bidder] >> _SHIFT, 0)
+            kind = _CALL_INDEX.get(last_call[obs.bidder] >> VERB_SHIFT, 0)
             if kind >= 2:
                 add(at["contract"] + kind - 2)
         if obs.bid is not None:
@@ -187,10 +185,10 @@ class ObservationEncoder:
         call_values = at["call_values"]
         for s in range(n):
             call = last_call.get(s)
-            kind = 0 if call is None else _CALL_INDEX.get(call >> _SHIFT, 0)
+            kind = 0 if call is None else _CALL_INDEX.get(call >> VERB_SHIFT, 0)
             add(calls + rel[s] * 6 + kind)
             if kind == 2 and call is not None:
-                put(call_values + rel[s], min(1.0, (call & _ARG_MASK) / self.bid_scale))
+                put(call_values + rel[s], min(1.0, (call & ARG_MASK) / self.bid_scale))
         base = at["statuses"]
         for s, status in enumerate(obs.statuses):
             add(base + rel[s] * 5 + min(status, _OUT))

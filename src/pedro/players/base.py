@@ -48,13 +48,6 @@ def choose(player: Player, state: GameState) -> int:
     return player.act(state.observation(seat))
 
 
-def legal_list(obs: Observation) -> list[int]:
-    """The legal actions of an observation as a list (card choices enumerated)."""
-    if obs.legal is None:
-        raise ValueError("it is not this seat's turn")
-    return list(obs.legal)
-
-
 class RandomPlayer:
     """Chooses uniformly among the legal actions (card-set choices: a random legal set)."""
 

@@ -38,6 +38,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from pedro.cards import cards_of, mask_of
+from pedro.engine.actions import CARD_BITS
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
@@ -59,7 +60,6 @@ DEFAULT_MAX_SOLVES = 720
 MIN_WORLDS = 10
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
-_CARD_BITS = (1 << 56) - 1
 _TIE = 1e-9
 
 
@@ -198,7 +198,7 @@ def play_classes(obs: Observation, legal: list[int]) -> dict[int, int]:
     assert obs.trump is not None
     tt = rules.tables(obs.trump)
     reps = {a: a for a in legal}
-    if rules.relative_high_low or any((a & _CARD_BITS).bit_count() != 1 for a in legal):
+    if rules.relative_high_low or any((a & CARD_BITS).bit_count() != 1 for a in legal):
         return reps
     gone = mask_of(obs.own_discards)
     for t in obs.tricks:
@@ -207,9 +207,7 @@ def play_classes(obs: Observation, legal: list[int]) -> dict[int, int]:
     for cards in obs.face_up:
         gone |= mask_of(cards)
     zero = {
-        (a & _CARD_BITS).bit_length() - 1: a
-        for a in legal
-        if not tt.points[(a & _CARD_BITS).bit_length() - 1]
+        (a & CARD_BITS).bit_length() - 1: a for a in legal if not tt.points[(a & CARD_BITS).bit_length() - 1]
     }
     if len(zero) < 2:
         return reps
@@ -352,7 +350,7 @@ def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int
             value = solve(position_of(obs, m), same_deal=solved).value
             solved = True
         else:
-            done = [TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for _l, plays, w in m.tricks]
+            done = [TrickCards(w, tuple((s, a & CARD_BITS) for s, a in plays)) for _l, plays, w in m.tricks]
             value = _points(obs, m, done)[bidder_side]
         out[action] = float(value if mine else total - value)
     return out

@@ -61,8 +61,6 @@ CLOSE_GRACE = 1.0
 STDERR_LINES = 20
 #: Fault messages kept per bot (the counts are kept in full).
 MAX_MESSAGES = 20
-#: Why a bot's decision was made by the fallback.
-FAULT_KINDS = ("unreadable", "illegal", "timeout", "exited")
 
 _PREFIX = "cmd"
 _ENDED_EARLIER = "the bot had ended earlier in the game"

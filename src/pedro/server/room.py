@@ -594,9 +594,6 @@ class Room:
             return self._parts("last_hand_trick", trick, lambda: trick_json(trick))
         return None
 
-    def state_message(self, seat: int | None) -> str:
-        return self.state_messages([seat])[seat]
-
     def broadcast(self) -> None:
         """Send each connected client the table as its seat sees it."""
         clients: list[Client] = [s.client for s in self.seats if s.client is not None]

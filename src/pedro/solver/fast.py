@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from pedro.engine.actions import PLAY_BASE
+from pedro.engine.actions import CARD_BITS, PLAY_BASE, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import legal_play_mask, stack_plays
 from pedro.engine.scoring import TrickCards, count_points
@@ -27,8 +27,6 @@ from pedro.solver.search import SolveResult, low_owners, trick_state
 from pedro.solver.tables import CARDS, ROWS, Int64s, RuleArrays, max_seats, rule_arrays
 from pedro.variants.model import ExcessTrumps
 
-_CARD_BITS = (1 << 56) - 1
-_TOP_SHIFT = 56
 #: Transposition table entries (a power of two): some 16 MB per thread.
 TABLE_SIZE = 1 << 17
 #: Moves one turn may have in the reusable buffers (single cards; longer stack lists get more).
@@ -125,11 +123,11 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
             low = m & -m
             m ^= low
             actions.append(PLAY_BASE | low)
-    root_moves = np.array([[a & _CARD_BITS, _top(a)] for a in actions], dtype=np.int64).reshape(-1, 2)
+    root_moves = np.array([[a & CARD_BITS, play_top(a)] for a in actions], dtype=np.int64).reshape(-1, 2)
     # the trick so far
     tcards = 0
     for _s, a in pos.plays:
-        tcards |= a & _CARD_BITS
+        tcards |= a & CARD_BITS
     counted = arrays.counted
     tpts = sum(tt.points[c] for c in range(CARDS) if (tcards & counted) >> c & 1)
     if not pos.plays:
@@ -155,8 +153,8 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
     for s, plays in enumerate(stacks):
         mem[k.STACK_COUNTS_AT + s] = len(plays)
         for j, a in enumerate(plays):
-            mem[at + (s * width + j) * 2] = a & _CARD_BITS
-            mem[at + (s * width + j) * 2 + 1] = _top(a)
+            mem[at + (s * width + j) * 2] = a & CARD_BITS
+            mem[at + (s * width + j) * 2 + 1] = play_top(a)
     optimal = np.zeros(len(actions), dtype=np.bool_)
     future = k.solve_root(
         mem, active, pos.leader, len(pos.plays), seat, led, bseat, bkey, tpts, tcards, first,
@@ -173,11 +171,6 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
         values=dict.fromkeys(best, value),
         nodes=int(mem[k.NODES]),
     )
-
-
-def _top(action: int) -> int:
-    top = ((action >> _TOP_SHIFT) & 0xFF) - 1
-    return top if top >= 0 else (action & _CARD_BITS).bit_length() - 1
 
 
 def _stacks(pos: PlayPosition) -> list[list[int]]:
@@ -203,6 +196,6 @@ def _base(pos: PlayPosition) -> int:
     """Points the bidder's side has already: tricks taken, credits, and the Low of its holder or receiver."""
     rules = pos.rules
     holder_of, dealt_to = low_owners(pos)
-    done = [TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for w, plays in pos.tricks]
+    done = [TrickCards(w, tuple((s, a & CARD_BITS) for s, a in plays)) for w, plays in pos.tricks]
     points, _ = count_points(rules, pos.tables, done, holder_of, dealt_to, list(pos.credits), pos.credited)
     return points[rules.side_of(pos.bidder)]

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pedro.engine.actions import CARD_BITS
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
-
-#: The card bits of a play action (the top-card marker above them is dropped).
-_CARD_BITS = (1 << 56) - 1
 
 
 @dataclass(frozen=True)
@@ -67,9 +65,9 @@ class PlayPosition:
         played = [0] * self.rules.players
         for _winner, plays in self.tricks:
             for seat, action in plays:
-                played[seat] |= action & _CARD_BITS
+                played[seat] |= action & CARD_BITS
         for seat, action in self.plays:
-            played[seat] |= action & _CARD_BITS
+            played[seat] |= action & CARD_BITS
         return played
 
     def hands_at_play(self) -> list[int]:

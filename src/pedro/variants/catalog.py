@@ -2,12 +2,18 @@
 
 Every rule of each variant in docs/rules.md §variants, including the defaults
 chosen where the sources leave a rule open (the notes), is spelled out here as data; the engine reads
-only these fields, so a variant is nothing more than this value. Fields are
-written out even where they equal the ``Ruleset`` default, so that each
-variant can be checked against the table on its own.
+only these fields, so a variant is nothing more than this value.
+
+Cinch, the classic, is the base and is written out; every other variant is
+written as its differences from Cinch, or from the game it is a form of (Dom
+Pedro from Pedro Sancho, Canadian King Pedro from King Pedro, Eighty-Three
+from Sixty-Three), so what sets a variant apart reads off the page. A field
+with a comment is written even where it equals the base's, for the comment.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from pedro.variants.model import (
     STANDARD_TRUMP_ORDER,
@@ -19,7 +25,6 @@ from pedro.variants.model import (
     ExcessTrumps,
     FillPolicy,
     LowRule,
-    MadeScores,
     OutOfTrumps,
     PlainLead,
     Ruleset,
@@ -83,7 +88,8 @@ CINCH = Ruleset(
     lose_at=None,
 )
 
-PIDRO = Ruleset(
+PIDRO = replace(
+    CINCH,
     id="pidro",
     name="Pidro",
     aliases=("Finnish Pidro", "Österbotten Pidro"),
@@ -94,38 +100,21 @@ PIDRO = Ruleset(
         "six are killed face up, and a player who has no trump when his turn comes goes cold and drops out"
         " of the hand. First side to 62 wins; if both get there, the bidders win."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
-    trump_order=STANDARD_TRUMP_ORDER,
-    plain_ranking=True,
-    points=PEDRO_POINTS,
-    hand_size=9,
-    packets=(3,),
-    auction=AuctionModel.SINGLE_ROUND,
     min_bid=6,
-    max_bid=14,
     max_bid_rebid=True,
-    all_pass_action=AllPassAction.DEALER_FORCED,
     dealer_forced_bid=6,
-    discard=DiscardPolicy.ALL_NONTRUMPS,
     discards_face_up=True,
     trump_discards_face_up=True,
     fill=FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
-    play_hand_size=6,
     excess_trumps=ExcessTrumps.KILL_NONSCORING_FACE_UP,
     first_lead_trump=True,  # automatic: only trumps are ever played
     plain_lead=PlainLead.FOLLOW_OR_TRUMP,  # never used: no plain card is ever led
     out_of_trumps=OutOfTrumps.COLD_ON_TURN,
-    cold_cards_face_up=True,
-    low_rule=LowRule.HOLDER,
-    scoring=Scoring.STANDARD,
-    target=62,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-NICARAGUA = Ruleset(
+NICARAGUA = replace(
+    CINCH,
     id="nicaragua",
     name="Pedro in Nicaragua",
     aliases=("Nicaraguan Pedro",),
@@ -136,37 +125,21 @@ NICARAGUA = Ruleset(
         "from the rest of the stock and from everyone's discards. A plain suit must be followed when "
         "possible. Bids start at 7, but a dealer left with everyone passing takes the hand at 6."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
-    trump_order=STANDARD_TRUMP_ORDER,
-    plain_ranking=True,
-    points=PEDRO_POINTS,
     hand_size=7,
     packets=(3, 4),
-    auction=AuctionModel.SINGLE_ROUND,
-    min_bid=7,
-    max_bid=14,
-    all_pass_action=AllPassAction.DEALER_FORCED,
     dealer_forced_bid=6,
     discard=DiscardPolicy.ANY_CARDS,
-    discards_face_up=False,
-    trump_discards_face_up=False,
     fill=FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
-    dealer_robs_discards=True,  # built into the fill policy: any card, from stock or discards
     play_hand_size=7,
     excess_trumps=ExcessTrumps.KEEP_AND_BURY,  # never triggers: hands are capped at 7 and all are played
-    first_lead_trump=False,
+    dealer_robs_discards=True,  # built into the fill policy: any card, from stock or discards
     plain_lead=PlainLead.MUST_FOLLOW,
-    out_of_trumps=OutOfTrumps.CONTINUE,
-    low_rule=LowRule.HOLDER,
-    scoring=Scoring.STANDARD,
     target=52,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-PITCH_FIVES = Ruleset(
+PITCH_FIVES = replace(
+    CINCH,
     id="pitch_fives",
     name="Pitch with Fives",
     aliases=("Catch Five",),
@@ -177,38 +150,22 @@ PITCH_FIVES = Ruleset(
         "dealer may steal the contract by equalling the best bid. Everybody discards non-trumps and is "
         "refilled to six; a plain suit must be followed when possible. Game is 31."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
     trump_order=NO_LEFT_PEDRO_ORDER,
-    plain_ranking=True,
     points=(("A", 1), ("J", 1), ("T", 1), ("5", 5), ("2", 1)),
     hand_size=6,
-    packets=(3,),
-    auction=AuctionModel.SINGLE_ROUND,
     min_bid=2,
     max_bid=9,
     dealer_may_equal=True,
-    all_pass_action=AllPassAction.DEALER_FORCED,
     dealer_forced_bid=2,
-    discard=DiscardPolicy.ALL_NONTRUMPS,
-    discards_face_up=False,
-    trump_discards_face_up=False,
     fill=FillPolicy.FILL_ALL_FROM_TOP,
-    play_hand_size=6,
     excess_trumps=ExcessTrumps.KEEP_AND_BURY,  # never triggers: six dealt, refilled to six
-    first_lead_trump=False,
     plain_lead=PlainLead.MUST_FOLLOW,
-    out_of_trumps=OutOfTrumps.CONTINUE,
-    low_rule=LowRule.HOLDER,
-    relative_high_low=False,
-    scoring=Scoring.STANDARD,
     target=31,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-PEDRO_SANCHO = Ruleset(
+PEDRO_SANCHO = replace(
+    CINCH,
     id="pedro_sancho",
     name="Pedro Sancho",
     aliases=("Nine-Five",),
@@ -220,39 +177,26 @@ PEDRO_SANCHO = Ruleset(
         "the player who wins it. Game is 100; a tie past 100 is settled by counting out the hand's points "
         "in a fixed order."
     ),
-    players=4,
-    min_players=4,
     max_players=7,
     partnerships=False,
     trump_order=NO_LEFT_PEDRO_ORDER,
-    plain_ranking=True,
     points=(("A", 1), ("J", 1), ("T", 1), ("9", 9), ("5", 5), ("2", 1)),
     hand_size=6,
-    packets=(3,),
-    deal_all_out=False,
-    auction=AuctionModel.SINGLE_ROUND,
     min_bid=1,
     max_bid=18,
     dealer_may_equal=True,
-    all_pass_action=AllPassAction.DEALER_FORCED,
     dealer_forced_bid=1,
     discard=DiscardPolicy.NONE,
-    discards_face_up=False,
-    trump_discards_face_up=False,
     fill=FillPolicy.NONE,
-    play_hand_size=6,
     first_lead_trump=True,
-    plain_lead=PlainLead.FOLLOW_OR_TRUMP,
-    out_of_trumps=OutOfTrumps.CONTINUE,
     low_rule=LowRule.CAPTURER,
-    scoring=Scoring.STANDARD,
-    defenders_score_when_set=True,
     target=100,
     end_rule=EndRule.COUNT_OUT,
     count_out_order=("A", "2", "J", "T", "5", "9"),
 )
 
-DOM_PEDRO = Ruleset(
+DOM_PEDRO = replace(
+    PEDRO_SANCHO,
     id="dom_pedro",
     name="Dom Pedro",
     aliases=("Snoozer",),
@@ -262,40 +206,15 @@ DOM_PEDRO = Ruleset(
         "on his own, six cards, no discarding, one round of bidding from 1 where the dealer may equal, a "
         "compulsory trump lead, points to whoever wins them, and 100 to win with a count-out for ties."
     ),
-    players=4,
-    min_players=4,
-    max_players=7,
-    partnerships=False,
     jokers=("JK",),
     trump_order=(*NO_LEFT_PEDRO_ORDER, "JK"),
-    plain_ranking=True,
     points=(("A", 1), ("J", 1), ("T", 1), ("9", 9), ("5", 5), ("3", 3), ("2", 1), ("JK", 15)),
-    hand_size=6,
-    packets=(3,),
-    deal_all_out=False,
-    auction=AuctionModel.SINGLE_ROUND,
-    min_bid=1,
     max_bid=36,
-    dealer_may_equal=True,
-    all_pass_action=AllPassAction.DEALER_FORCED,
-    dealer_forced_bid=1,
-    discard=DiscardPolicy.NONE,
-    discards_face_up=False,
-    trump_discards_face_up=False,
-    fill=FillPolicy.NONE,
-    play_hand_size=6,
-    first_lead_trump=True,
-    plain_lead=PlainLead.FOLLOW_OR_TRUMP,
-    out_of_trumps=OutOfTrumps.CONTINUE,
-    low_rule=LowRule.CAPTURER,
-    scoring=Scoring.STANDARD,
-    defenders_score_when_set=True,
-    target=100,
-    end_rule=EndRule.COUNT_OUT,
     count_out_order=("A", "2", "J", "T", "3", "5", "9", "JK"),
 )
 
-KING_PEDRO = Ruleset(
+KING_PEDRO = replace(
+    CINCH,
     id="king_pedro",
     name="King Pedro",
     aliases=(),
@@ -307,41 +226,28 @@ KING_PEDRO = Ruleset(
         " trick. A player out of trumps is 'up' and drops out. Plain cards have no rank: a trick without "
         "trumps goes to its leader. A side wins by making a bid at 200 or more, and loses at -100."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
-    trump_order=STANDARD_TRUMP_ORDER,
     plain_ranking=False,
     points=(("A", 1), ("K", 30), ("J", 1), ("T", 1), ("5", 5), ("L5", 5), ("2", 1)),
     hand_size=12,
-    packets=(3,),
     kitty_size=4,
-    second_deal=0,
     auction=AuctionModel.UNTIL_ONE_LEFT,
     min_bid=30,
     max_bid=44,
     all_pass_action=AllPassAction.REDEAL_NEXT_DEALER,
     dealer_forced_bid=None,
-    kitty_before_trump=False,
     discard=DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST,
-    discards_face_up=False,
     trump_discards_face_up=True,
     fill=FillPolicy.NONE,
-    play_hand_size=6,
-    excess_trumps=ExcessTrumps.KEEP_AND_BURY,
-    bury_rule=BuryRule.AT_MOST_ONE_SCORING,
-    first_lead_trump=False,
     plain_lead=PlainLead.ANY,
     out_of_trumps=OutOfTrumps.UP,
-    low_rule=LowRule.HOLDER,
-    scoring=Scoring.STANDARD,
+    bury_rule=BuryRule.AT_MOST_ONE_SCORING,
     target=200,
     end_rule=EndRule.SUCCESSFUL_BID_ONLY,
     lose_at=-100,
 )
 
-KING_PEDRO_CANADIAN = Ruleset(
+KING_PEDRO_CANADIAN = replace(
+    KING_PEDRO,
     id="king_pedro_canadian",
     name="Canadian King Pedro",
     aliases=("Ukrainian King Pedro", "Ukrainian-Canadian King Pedro"),
@@ -353,43 +259,23 @@ KING_PEDRO_CANADIAN = Ruleset(
         "may hand them to his partner and fold. On a plain lead you must throw a non-trump if you can, and"
         " a trick without trumps goes to its leader. Only a made bid can win, at 262."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
-    trump_order=STANDARD_TRUMP_ORDER,
-    plain_ranking=False,
     points=(("A", 1), ("K", 30), ("J", 1), ("T", 10), ("9", 9), ("5", 5), ("L5", 5), ("2", 1)),
     hand_size=9,
-    packets=(3,),
     kitty_size=0,
     second_deal=4,
-    auction=AuctionModel.UNTIL_ONE_LEFT,
-    min_bid=30,
     max_bid=62,
-    all_pass_action=AllPassAction.REDEAL_NEXT_DEALER,
-    dealer_forced_bid=None,
-    kitty_before_trump=False,
-    discard=DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST,
-    discards_face_up=False,
-    trump_discards_face_up=True,
-    fill=FillPolicy.NONE,
-    play_hand_size=6,
     excess_trumps=ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
     fold=True,
-    fold_mandatory=True,
     first_lead_trump=True,
     plain_lead=PlainLead.NONTRUMP_IF_ABLE,
     out_of_trumps=OutOfTrumps.CONTINUE,
-    low_rule=LowRule.HOLDER,
-    scoring=Scoring.STANDARD,
-    made_scores=MadeScores.POINTS_MADE,
+    bury_rule=BuryRule.NONSCORING,
     target=262,
-    end_rule=EndRule.SUCCESSFUL_BID_ONLY,
     lose_at=None,
 )
 
-SIXTY_THREE = Ruleset(
+SIXTY_THREE = replace(
+    CINCH,
     id="sixty_three",
     name="Sixty-Three",
     aliases=("63",),
@@ -401,41 +287,24 @@ SIXTY_THREE = Ruleset(
         "partner, and scoring trumps are never thrown away. Every card scores for the side that wins it. "
         "First side to 152 wins."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
-    jokers=(),
-    trump_order=STANDARD_TRUMP_ORDER,
-    plain_ranking=True,
     points=(("A", 1), ("K", 25), ("J", 1), ("T", 1), ("9", 9), ("5", 5), ("L5", 5), ("3", 15), ("2", 1)),
-    hand_size=9,
-    packets=(3,),
-    kitty_size=0,
     second_deal=4,
-    nine_card_deal=False,
     auction=AuctionModel.UNTIL_ONE_LEFT,
     min_bid=1,
     max_bid=63,
     all_pass_action=AllPassAction.REDEAL_NEXT_DEALER,
     dealer_forced_bid=None,
-    kitty_before_trump=False,
     discard=DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST,
-    discards_face_up=False,
     trump_discards_face_up=True,
     fill=FillPolicy.NONE,
-    play_hand_size=6,
     excess_trumps=ExcessTrumps.PASS_TO_PARTNER,
-    first_lead_trump=False,
-    plain_lead=PlainLead.FOLLOW_OR_TRUMP,
-    out_of_trumps=OutOfTrumps.CONTINUE,
     low_rule=LowRule.CAPTURER,
-    scoring=Scoring.STANDARD,
     target=152,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-EIGHTY_THREE = Ruleset(
+EIGHTY_THREE = replace(
+    SIXTY_THREE,
     id="eighty_three",
     name="Eighty-Three",
     aliases=("83",),
@@ -447,13 +316,8 @@ EIGHTY_THREE = Ruleset(
         " loses 166. Hands are cut to six with surplus trumps passed to partner, every card scores for the"
         " side that wins it, and the game is played to an agreed target, normally 200."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
     jokers=("JK",),
     trump_order=(*STANDARD_TRUMP_ORDER, "JK"),
-    plain_ranking=True,
     points=(
         ("A", 1),
         ("K", 25),
@@ -467,33 +331,17 @@ EIGHTY_THREE = Ruleset(
         ("JK", 15),
     ),
     hand_size=12,
-    packets=(3,),
     kitty_size=5,
     second_deal=0,
-    nine_card_deal=False,
-    auction=AuctionModel.UNTIL_ONE_LEFT,
     min_bid=30,
     max_bid=83,
     double_max_bid=True,
-    all_pass_action=AllPassAction.REDEAL_NEXT_DEALER,
-    dealer_forced_bid=None,
     kitty_before_trump=True,
-    discard=DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST,
-    discards_face_up=False,
-    trump_discards_face_up=True,
-    fill=FillPolicy.NONE,
-    play_hand_size=6,
-    excess_trumps=ExcessTrumps.PASS_TO_PARTNER,
-    first_lead_trump=False,
-    plain_lead=PlainLead.FOLLOW_OR_TRUMP,
-    out_of_trumps=OutOfTrumps.CONTINUE,
-    low_rule=LowRule.CAPTURER,
-    scoring=Scoring.STANDARD,
     target=200,
-    end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-PIEDRO_JOKERS = Ruleset(
+PIEDRO_JOKERS = replace(
+    CINCH,
     id="piedro_jokers",
     name="Piedro",
     aliases=("Pedro with two jokers",),
@@ -506,40 +354,21 @@ PIEDRO_JOKERS = Ruleset(
         "without trumps goes to its leader, and a player who cannot follow a trump lead is out for the "
         "rest of the hand. Game is 62."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
-    partnerships=True,
     jokers=("BJ", "SJ"),
     trump_order=("A", "K", "Q", "J", "OJ", "BJ", "SJ", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2"),
     plain_ranking=False,
     points=(("A", 1), ("J", 1), ("OJ", 1), ("BJ", 1), ("SJ", 1), ("T", 1), ("5", 5), ("L5", 5), ("2", 1)),
-    hand_size=9,
-    packets=(3,),
-    auction=AuctionModel.SINGLE_ROUND,
     min_bid=9,
     max_bid=17,
-    all_pass_action=AllPassAction.DEALER_FORCED,
     dealer_forced_bid=9,
     protect=True,
-    protect_may_equal=False,
-    discard=DiscardPolicy.ALL_NONTRUMPS,
-    discards_face_up=False,
-    trump_discards_face_up=False,
-    fill=FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
-    play_hand_size=6,
-    excess_trumps=ExcessTrumps.KEEP_AND_BURY,
-    bury_rule=BuryRule.NONSCORING,
-    first_lead_trump=False,
     plain_lead=PlainLead.ANY,
     out_of_trumps=OutOfTrumps.OUT_ON_TRUMP_LEAD,
-    low_rule=LowRule.HOLDER,
-    scoring=Scoring.STANDARD,
-    target=62,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 
-PETRO_RUSSIAN = Ruleset(
+PETRO_RUSSIAN = replace(
+    CINCH,
     id="petro_russian",
     name="Petro",
     aliases=("Russian Pedro",),
@@ -551,33 +380,15 @@ PETRO_RUSSIAN = Ruleset(
         "face up, trumps included if he wishes, and is refilled to six from the talon. Every card scores "
         "for the player who wins it. Game is 62."
     ),
-    players=4,
-    min_players=4,
-    max_players=4,
     partnerships=False,
     trump_order=("5", "L5", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "4", "3", "2"),
-    plain_ranking=True,
-    points=PEDRO_POINTS,
-    plain_points=(),
-    hand_size=9,
-    packets=(3,),
     auction=AuctionModel.UNTIL_ONE_LEFT,
-    min_bid=7,
-    max_bid=14,
-    all_pass_action=AllPassAction.DEALER_FORCED,
-    dealer_forced_bid=7,
     discard=DiscardPolicy.AT_LEAST_3_ANY,
     discards_face_up=True,
     trump_discards_face_up=True,
     fill=FillPolicy.FILL_ALL_FROM_TOP,
-    play_hand_size=6,
     excess_trumps=ExcessTrumps.KEEP_AND_BURY,  # never triggers: at most six cards are kept
-    first_lead_trump=False,
-    plain_lead=PlainLead.FOLLOW_OR_TRUMP,
-    out_of_trumps=OutOfTrumps.CONTINUE,
     low_rule=LowRule.CAPTURER,
-    scoring=Scoring.STANDARD,
-    target=62,
     end_rule=EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY,
 )
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from pedro.cards import JOKERS, RANK_INDEX, sister_suit
+from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
 
 
 class AuctionModel(StrEnum):
@@ -66,11 +66,6 @@ class PlainLead(StrEnum):
     ANY = "any"
     NONTRUMP_IF_ABLE = "nontrump_if_able"
     FOLLOW_OR_TRUMP_VOID_MUST_TRUMP = "follow_or_trump_void_must_trump"
-
-
-class NoTrumpWinner(StrEnum):
-    HIGHEST_OF_LED = "highest_of_led"
-    LEADER = "leader"
 
 
 class OutOfTrumps(StrEnum):
@@ -160,7 +155,11 @@ class TrumpTables:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A complete, validated set of rules; build variants with ``dataclasses.replace``."""
+    """A complete set of rules, checked against docs/rules.md §option-constraints when made.
+
+    Build variants with ``dataclasses.replace``, which checks the new value too
+    (``RulesetError`` for a combination the rules refuse).
+    """
 
     id: str
     name: str
@@ -241,11 +240,12 @@ class Ruleset:
     # the options applied to the base variant, for records and rule sheets
     options: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
-    # ---- derived values -------------------------------------------------
+    def __post_init__(self) -> None:
+        from pedro.variants.constraints import check  # the constraints are written with this module's enums
 
-    @property
-    def no_trump_winner(self) -> NoTrumpWinner:
-        return NoTrumpWinner.HIGHEST_OF_LED if self.plain_ranking else NoTrumpWinner.LEADER
+        check(self)
+
+    # ---- derived values -------------------------------------------------
 
     @cached_property
     def num_sides(self) -> int:
@@ -266,10 +266,7 @@ class Ruleset:
 
     @cached_property
     def deck_mask(self) -> int:
-        m = (1 << 52) - 1
-        for j in self.jokers:
-            m |= 1 << JOKERS[j]
-        return m
+        return mask_of(self.deck)
 
     @property
     def point_map(self) -> dict[str, int]:

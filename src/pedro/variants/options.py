@@ -19,11 +19,12 @@ of other options; the record keeps the preset name, not its expansion.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, TypeAlias
 
 from pedro.variants.catalog import VARIANTS, get_variant
+from pedro.variants.constraints import first_broken
 from pedro.variants.model import (
     AllPassAction,
     AuctionModel,
@@ -34,7 +35,6 @@ from pedro.variants.model import (
     FillPolicy,
     LowRule,
     MadeScores,
-    OutOfTrumps,
     PlainLead,
     Ruleset,
     Scoring,
@@ -156,6 +156,19 @@ class OptionSpec:
 _TRUE_WORDS = frozenset({"true", "yes", "1", "on", "y", "t"})
 _FALSE_WORDS = frozenset({"false", "no", "0", "off", "n", "f"})
 _NULL_WORDS = frozenset({"null", "none"})
+
+
+def option_text(value: object) -> str:
+    """An option value as it is written (the form :meth:`OptionSpec.parse` reads back).
+
+    >>> [option_text(v) for v in (None, True, False, 7, "up")]
+    ['null', 'true', 'false', '7', 'up']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _int_or_none(text: str) -> int | None:
@@ -857,20 +870,12 @@ def _expand(values: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         for name, value in PRESETS[preset].items():
             if name in values and values[name] != value:
                 raise OptionError(
-                    f"option {name}={_show(values[name])} contradicts preset {preset}, which sets "
-                    f"{name}={_show(value)}; drop one of them (allowed with this preset: "
-                    f"{name}={_show(value)})"
+                    f"option {name}={option_text(values[name])} contradicts preset {preset}, which sets "
+                    f"{name}={option_text(value)}; drop one of them (allowed with this preset: "
+                    f"{name}={option_text(value)})"
                 )
             expanded[name] = value
     return expanded
-
-
-def _show(value: OptionValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def apply_options(base: Ruleset, options: Mapping[str, object]) -> Ruleset:
@@ -883,18 +888,40 @@ def apply_options(base: Ruleset, options: Mapping[str, object]) -> Ruleset:
     if not given:
         return base
     expanded = _expand(given)
-    rules = base
+    rules: Ruleset = _Draft(**_fields_of(base))
     for name, spec in OPTIONS.items():
         if name in expanded:
             rules = spec.write(rules, expanded[name])
     rules = _implied(base, rules, expanded)
     _check_constraints(base, rules, expanded)
     recorded = dict(base.options) | given
-    return replace(rules, options=tuple(sorted(recorded.items())))
+    return Ruleset(**(_fields_of(rules) | {"options": tuple(sorted(recorded.items()))}))
+
+
+class _Draft(Ruleset):
+    """A ruleset while options are written into it, one at a time: checked once, when complete,
+    since one option may pass through a combination that a later one mends (players, then partnerships).
+    """
+
+    def __post_init__(self) -> None:
+        pass
+
+
+def _fields_of(rules: Ruleset) -> dict[str, Any]:
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
 def make_ruleset(variant_id: str, options: Mapping[str, object] | None = None) -> Ruleset:
-    """The catalog variant ``variant_id`` with house-rule ``options`` applied."""
+    """The catalog variant ``variant_id`` with house-rule ``options`` applied.
+
+    >>> rules = make_ruleset("cinch", {"min_bid": 6, "dealer_forced_bid": 6})
+    >>> rules.min_bid, rules.dealer_forced_bid, rules.options
+    (6, 6, (('dealer_forced_bid', 6), ('min_bid', 6)))
+    >>> make_ruleset("cinch", {"min_bid": 15})
+    Traceback (most recent call last):
+    ...
+    pedro.variants.options.OptionError: min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14
+    """
     return apply_options(get_variant(variant_id), options or {})
 
 
@@ -921,164 +948,8 @@ def _implied(base: Ruleset, rules: Ruleset, given: Mapping[str, OptionValue]) ->
     return rules
 
 
-def _fail(problem: str, allowed: str) -> OptionError:
-    return OptionError(f"{problem}; allowed: {allowed}")
-
-
-def _check_constraints(base: Ruleset, r: Ruleset, given: Mapping[str, OptionValue]) -> None:
-    """The combinations docs/rules.md §option-constraints refuses, keeping coupled fields meaningful."""
-    vid = r.id
-    if (
-        "discards_face" in given
-        and "discards_face_up" in given
-        and (given["discards_face"] == "up") != given["discards_face_up"]
-    ):
-        raise _fail(
-            "options discards_face and discards_face_up contradict each other",
-            "give only one of them, or discards_face=up with discards_face_up=true (down with false)",
-        )
-    if not r.min_players <= r.players <= r.max_players:
-        raise _fail(
-            f"{vid} cannot be played by {r.players} players", f"players {r.min_players}..{r.max_players}"
-        )
-    if r.partnerships and r.players != 4:
-        raise _fail(
-            f"partnerships need exactly 4 players, but players={r.players}",
-            "partnerships=true with players=4, or partnerships=false",
-        )
-    if r.min_bid > r.max_bid:
-        raise _fail(f"min_bid={r.min_bid} is above the maximum bid {r.max_bid}", f"min_bid 1..{r.max_bid}")
-    # all-pass: a forced bid and a redeal are mutually exclusive, and a forced dealer needs a bid
-    if r.all_pass_action is AllPassAction.REDEAL_NEXT_DEALER and r.dealer_forced_bid is not None:
-        raise _fail(
-            f"dealer_forced_bid={r.dealer_forced_bid} cannot be combined with all_pass_action="
-            "redeal_next_dealer (when everybody passes the cards are thrown in)",
-            "dealer_forced_bid=null with redeal_next_dealer, or a forced bid together with "
-            "all_pass_action=dealer_forced",
-        )
-    if r.all_pass_action is AllPassAction.DEALER_FORCED:
-        if r.dealer_forced_bid is None:
-            raise _fail(
-                "dealer_forced_bid=null leaves a forced dealer without a bid",
-                f"dealer_forced_bid 1..{r.max_bid}, or all_pass_action=redeal_next_dealer",
-            )
-        if not 1 <= r.dealer_forced_bid <= r.max_bid:
-            raise _fail(
-                f"dealer_forced_bid={r.dealer_forced_bid} is outside the bidding range",
-                f"dealer_forced_bid 1..{r.max_bid}",
-            )
-    if r.auction is not AuctionModel.SINGLE_ROUND:
-        if r.dealer_may_equal or r.max_bid_rebid:
-            rule = "the dealer's equal bid" if r.dealer_may_equal else "bidding the maximum again"
-            raise _fail(
-                f"{vid}'s {rule} belongs to a single round of bidding and cannot be played with "
-                f"auction_model={_plain(r.auction)}",
-                "auction_model=single_round",
-            )
-        if r.bid_28_56:
-            raise _fail(
-                "bid_28_56 needs the dealer to speak last in a single round, but auction_model="
-                f"{_plain(r.auction)}",
-                "bid_28_56=true with auction_model=single_round, or bid_28_56=false",
-            )
-    if r.bid_28_56 and r.total_points != 14:
-        raise _fail(
-            f"bid_28_56 needs a 14-point game, but {vid} has {r.total_points} points", "bid_28_56=false"
-        )
-    if r.slam and r.max_bid != r.total_points:
-        raise _fail(
-            f"slam needs the maximum bid to be all the points, but the maximum bid is {r.max_bid} and the "
-            f"game has {r.total_points} points",
-            "slam=false",
-        )
-    if r.scoring is Scoring.DIFFERENCE and r.num_sides != 2:
-        raise _fail(
-            f"scoring=difference needs exactly two sides, but this game has {r.num_sides}",
-            "scoring=standard",
-        )
-    if r.end_rule is EndRule.BIDDER_GOES_OUT and r.num_sides != 2:
-        raise _fail(
-            f"end_rule=bidder_goes_out needs exactly two sides, but this game has {r.num_sides}",
-            _end_rules_allowed(r),
-        )
-    if r.end_rule is EndRule.COUNT_OUT and not r.count_out_order:
-        raise _fail(
-            f"end_rule=count_out needs an order for counting out, and {vid} has none (only pedro_sancho "
-            "and dom_pedro define one)",
-            _end_rules_allowed(r),
-        )
-    if r.bgo_threshold is not None and r.end_rule is not EndRule.BIDDER_GOES_OUT:
-        raise _fail(
-            f"bgo_threshold only matters with end_rule=bidder_goes_out, but end_rule={_plain(r.end_rule)}",
-            "bgo_threshold=null, or end_rule=bidder_goes_out",
-        )
-    if r.excess_trumps is ExcessTrumps.PASS_TO_PARTNER and not r.partnerships:
-        allowed = [t for t in _enum_choices(ExcessTrumps) if t != ExcessTrumps.PASS_TO_PARTNER.value]
-        raise _fail(
-            "excess_trumps=pass_to_partner needs partnerships, but everyone plays alone here",
-            ", ".join(allowed),
-        )
-    if (
-        r.discarded_scoring_trumps is not DiscardedScoringTrumps.FORBIDDEN
-        and r.excess_trumps is not ExcessTrumps.MUST_DISCARD_TO_6
-    ):
-        raise _fail(
-            "discarded_scoring_trumps=to_opponents only applies with excess_trumps=must_discard_to_6",
-            "discarded_scoring_trumps=forbidden, or add excess_trumps=must_discard_to_6",
-        )
-    if r.trump_discard_claim is not TrumpDiscardClaim.NONE and not (
-        r.discards_face_up and r.trump_discards_face_up
-    ):
-        raise _fail(
-            f"trump_discard_claim={_plain(r.trump_discard_claim)} needs discards made face up",
-            "trump_discard_claim=none, or add discards_face_up=true",
-        )
-    if r.keep_nontrumps and r.discard is not DiscardPolicy.ALL_NONTRUMPS:
-        raise _fail(
-            f"keep_nontrumps only changes the discard-all-non-trumps rule, and {vid} discards by "
-            f"{_plain(r.discard)}",
-            "keep_nontrumps=false",
-        )
-    robbing = (
-        FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
-        FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
-        FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
-    )
-    if r.dealer_robs_discards and r.fill not in robbing:
-        raise _fail(
-            f"dealer_robs_discards needs a fill in which the dealer completes his hand himself, and "
-            f"{vid} fills by {_plain(r.fill)}",
-            "dealer_robs_discards=false",
-        )
-    if r.fill is FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS and not r.dealer_robs_discards:
-        raise _fail(
-            f"in {vid} the dealer's pick from the discards is built into the fill",
-            "dealer_robs_discards=true",
-        )
-    if r.discard is DiscardPolicy.NONE and (
-        r.discards_face_up != base.discards_face_up or r.trump_discards_face_up != base.trump_discards_face_up
-    ):
-        raise _fail(
-            f"{vid} has no discarding, so discard visibility cannot be set",
-            "the variant's own visibility, or add discard_and_fill=true",
-        )
-    if r.deal_all_out and r.discard is not DiscardPolicy.NONE:
-        raise _fail(
-            "deal_all_out leaves no stock, so it cannot be combined with discard_and_fill",
-            "deal_all_out=true or discard_and_fill=true, not both",
-        )
-    if r.protect_may_equal and not r.protect:
-        raise _fail("protect_may_equal needs protect=true", "protect_may_equal=false, or protect=true")
-    if r.out_of_trumps is OutOfTrumps.COLD_ON_TURN and not r.first_lead_trump:
-        raise _fail(
-            f"in {vid} only trumps are ever played, so the first lead is a trump", "first_lead_trump=true"
-        )
-
-
-def _end_rules_allowed(r: Ruleset) -> str:
-    rules = [EndRule.FIRST_TO_TARGET_BIDDER_PRIORITY.value, EndRule.SUCCESSFUL_BID_ONLY.value]
-    if r.num_sides == 2:
-        rules.append(EndRule.BIDDER_GOES_OUT.value)
-    if r.count_out_order:
-        rules.append(EndRule.COUNT_OUT.value)
-    return ", ".join(rules)
+def _check_constraints(base: Ruleset, rules: Ruleset, given: Mapping[str, OptionValue]) -> None:
+    """Refuse the combinations of docs/rules.md §option-constraints, saying what is allowed."""
+    broken = first_broken(base, rules, given)
+    if broken is not None:
+        raise OptionError(broken.message(rules))

@@ -31,6 +31,7 @@ from pedro.variants.model import (
     Scoring,
     TrumpDiscardClaim,
 )
+from pedro.variants.options import option_text
 
 _ROLE_NOTES = {"L5": "left pedro", "OJ": "off-jack", "JK": "joker", "BJ": "big joker", "SJ": "small joker"}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -149,7 +150,7 @@ def _intro(rules: Ruleset) -> list[str]:
     if rules.summary:
         out.append(rules.summary)
     if rules.options:
-        shown = ", ".join(f"`{name}={_show(value)}`" for name, value in rules.options)
+        shown = ", ".join(f"`{name}={option_text(value)}`" for name, value in rules.options)
         out.append(f"House rules in force: {shown}. The sheet below already includes their effect.")
     else:
         out.append(f"No house rules: these are the standard rules of {rules.name}.")
@@ -160,14 +161,6 @@ def _intro(rules: Ruleset) -> list[str]:
         )
         out.append(text + (", and §house-rules for the house rules." if rules.options else "."))
     return out
-
-
-def _show(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _players(rules: Ruleset) -> list[str]:
