@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, parse_card
 from pedro.engine.actions import (
+    CARD_BITS,
     ActionError,
     Verb,
     action_words,
@@ -41,7 +42,7 @@ from pedro.engine.actions import (
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.deal import SeededDeals
 from pedro.engine.phases import Phase, Status
-from pedro.engine.scoring import CARD_BITS, Contract
+from pedro.engine.scoring import Contract
 from pedro.engine.state import GameState
 from pedro.variants.model import LowRule, Ruleset
 
