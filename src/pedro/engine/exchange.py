@@ -226,7 +226,8 @@ class _NontrumpsOut:
 class _GiveLimits:
     """A gift of trumps to partner: enough scoring trumps to keep six, and the partner held to six.
 
-    ``most`` follows from the partner's hand, which the legal gifts show anyway.
+    ``most`` follows from the partner's hidden hand: it is kept only as far as it
+    decides which gifts are legal, which the gifts offered show anyway.
     """
 
     scoring_mask: int
@@ -533,7 +534,9 @@ def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     scoring = tt.scoring_mask
     own_scoring = (trumps & scoring).bit_count()
     partner_scoring = (state.hands[partner] & tt.trump_mask & scoring).bit_count()
-    check = _GiveLimits(scoring, own_scoring - SIX, SIX - partner_scoring)
+    least = own_scoring - SIX
+    most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
+    check = _GiveLimits(scoring, least, most)
     sizes = list(range(1, over + 1))
     alternatives = (PASS,) if own_scoring <= SIX else ()
     return CardChoice(
