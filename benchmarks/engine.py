@@ -1,8 +1,10 @@
 """Random-play throughput of the engine, per variant, on one core.
 
 Prints decisions per second (every ``apply`` of a player's decision) and hands
-per second. If OpenSpiel is importable, also runs its ``euchre`` with random
-play in the same process and prints our cinch rate relative to it.
+per second, and the cost of ``GameState.clone()`` in the first hand's card play
+and in the card play after 8 hands (it should stay under 30 µs anywhere). If
+OpenSpiel is importable, also runs its ``euchre`` with random play in the same
+process and prints our cinch rate relative to it.
 
     python benchmarks/engine.py [--seconds 2] [--variant cinch ...]
 """
@@ -14,6 +16,7 @@ import random
 import time
 
 from pedro.engine.choices import CardChoice
+from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.variants.catalog import VARIANTS
 
@@ -39,6 +42,21 @@ def random_play(variant: str, seconds: float) -> tuple[int, int, float]:
             decisions += 1
         hands += len(state.results)
     return decisions, hands, time.perf_counter() - start
+
+
+def clone_cost(variant: str, hands: int, repeat: int = 2000) -> float | None:
+    """Microseconds per ``clone()`` early in the card play of hand ``hands`` (None: the game ended)."""
+    state = GameState(VARIANTS[variant], seed=0)
+    rng = random.Random(0)
+    while not state.is_over and (state.hand_index < hands or state.phase != Phase.PLAY or not state.written):
+        legal = state.legal()
+        state.apply(legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal))
+    if state.is_over:
+        return None
+    start = time.perf_counter()
+    for _ in range(repeat):
+        state.clone()
+    return (time.perf_counter() - start) / repeat * 1e6
 
 
 def openspiel_euchre(seconds: float) -> float | None:
@@ -73,13 +91,17 @@ def main() -> None:
     )
     args = parser.parse_args()
     variants = args.variant or list(VARIANTS)
-    print(f"{'variant':22} {'decisions/s':>12} {'hands/s':>9} {'decisions/hand':>15}")
+    header = f"{'variant':22} {'decisions/s':>12} {'hands/s':>9} {'decisions/hand':>15}"
+    print(f"{header} {'clone µs':>9} {'8 hands':>8}")
     rates: dict[str, float] = {}
     for variant in variants:
         decisions, hands, elapsed = random_play(variant, args.seconds)
         rates[variant] = decisions / elapsed
         per_hand = decisions / max(hands, 1)
-        print(f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {per_hand:15.1f}")
+        clones = [clone_cost(variant, h) for h in (0, 8)]
+        start, later = (f"{c:.1f}" if c is not None else "-" for c in clones)
+        rate = f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {per_hand:15.1f}"
+        print(f"{rate} {start:>9} {later:>8}")
     euchre = openspiel_euchre(args.seconds)
     if euchre is None:
         print("OpenSpiel is not installed: no euchre comparison (pip install open-spiel).")

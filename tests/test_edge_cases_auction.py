@@ -197,7 +197,7 @@ def test_edge_case_34_king_pedro_all_pass_redeal_by_next_dealer() -> None:
     assert state.hand_index == 1
     assert state.dealer == W  # the next dealer, left of S
     assert state.scores == [0, 0]
-    assert state.results[0].bidder is None and state.results[0].change == [0, 0]
+    assert state.results[0].bidder is None and state.results[0].change == (0, 0)
     assert state.phase == Phase.AUCTION and turn(state) == "N"
 
 

@@ -383,7 +383,7 @@ def test_edge_case_57_pidro_remaining_points_to_the_side_with_trumps() -> None:
     assert later and all(t.winner in (N, S) for t in later)
     assert all(s in (N, S) for t in later for s, _ in t.plays)
     # 5 (5D) + 1 (ten) before, then 5 + 1 (J) + 1 (Low) for NS; EW only the ace
-    assert result.points == [13, 1]
+    assert result.points == (13, 1)
 
 
 def test_edge_case_58_pidro_trumpless_bidder_goes_cold() -> None:

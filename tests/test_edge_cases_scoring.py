@@ -124,11 +124,11 @@ def king_31_13(bid_value: int, scores: list[int], by: int = 0) -> GameState:
 
 def test_scripted_hands_score_as_designed() -> None:
     state = cinch_7_7(rules("cinch"), 7)
-    assert state.results[0].points == [7, 7] and state.results[0].made
+    assert state.results[0].points == (7, 7) and state.results[0].made
     state = king_31_13(30, [0, 0])
-    assert state.results[0].points == [31, 13]
+    assert state.results[0].points == (31, 13)
     state = king_31_13(30, [0, 0], by=1)
-    assert state.results[0].points == [13, 31]
+    assert state.results[0].points == (13, 31)
 
 
 # ---------------------------------------------------------------- §cases-scoring
@@ -137,8 +137,8 @@ def test_scripted_hands_score_as_designed() -> None:
 def test_edge_case_64_cinch_set_bidders_lose_bid_defenders_score() -> None:
     state = cinch_7_7(rules("cinch"), 8)
     result = state.results[0]
-    assert result.points == [7, 7] and result.made is False
-    assert result.change == [-8, 7]
+    assert result.points == (7, 7) and result.made is False
+    assert result.change == (-8, 7)
     assert state.scores == [-8, 7]
     r = rules("cinch")
     assert score_hand(r, bid(N, 8), [7, 7]) == ([-8, 7], False)
@@ -148,7 +148,7 @@ def test_edge_case_65_cinch_made_bid_scores_points_taken() -> None:
     r = rules("cinch")
     assert score_hand(r, bid(N, 9), [9, 5]) == ([9, 5], True)
     state = cinch_7_7(r, 7)
-    assert state.results[0].change == [7, 7]  # made: the points taken, not the bid
+    assert state.results[0].change == (7, 7)  # made: the points taken, not the bid
 
 
 def test_edge_case_66_cinch_difference_scoring() -> None:
@@ -157,9 +157,9 @@ def test_edge_case_66_cinch_difference_scoring() -> None:
     assert score_hand(r, bid(N, 7), [6, 8]) == ([0, 15], False)
     assert score_hand(r, bid(N, 7), [7, 7]) == ([0, 0], True)
     state = cinch_7_7(r, 7)
-    assert state.results[0].change == [0, 0] and state.scores == [0, 0]
+    assert state.results[0].change == (0, 0) and state.scores == [0, 0]
     state = cinch_7_7(r, 8)
-    assert state.results[0].change == [0, 15]  # set: defenders score bid + their points
+    assert state.results[0].change == (0, 15)  # set: defenders score bid + their points
 
 
 def test_edge_case_67_difference_made_but_defenders_took_more() -> None:
@@ -561,7 +561,7 @@ def until_keep(state: GameState) -> None:
 
 def choice_verb(state: GameState) -> Verb | None:
     legal = state.legal()
-    return None if isinstance(legal, list) else legal.verb
+    return None if isinstance(legal, tuple) else legal.verb
 
 
 def test_edge_case_101_dealer_robs_discards() -> None:

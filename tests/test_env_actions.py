@@ -44,7 +44,9 @@ CHECKED_OPTIONS = [
 LIST_LIMIT = 400  # decisions with at most this many legal actions are checked exhaustively
 
 
-def _expected_ids(space: ActionSpace, legal: list[int] | CardChoice, selection: tuple[int, ...]) -> set[int]:
+def _expected_ids(
+    space: ActionSpace, legal: tuple[int, ...] | CardChoice, selection: tuple[int, ...]
+) -> set[int]:
     """The legal ids after ``selection``, worked out from the engine's full list of legal actions."""
     actions = list(legal)
     plain = not isinstance(legal, CardChoice)
@@ -267,7 +269,7 @@ def test_searched_masks_match_the_engine(monkeypatch: pytest.MonkeyPatch) -> Non
         assert _play(variant, options, range(2), hands=2) > 10
 
 
-def _every_completion(space: ActionSpace, legal: list[int] | CardChoice) -> set[int]:
+def _every_completion(space: ActionSpace, legal: tuple[int, ...] | CardChoice) -> set[int]:
     """Every engine action reachable by any id sequence, checking each mask on the way."""
     reached: set[int] = set()
 

@@ -284,7 +284,7 @@ def _discarding(table: Table) -> bool:
     if engine is None or engine.phase.name != "EXCHANGE":
         return False
     legal = engine.legal()
-    return not isinstance(legal, list) and legal.verb.name == "DISCARD" and 1 in legal.sizes
+    return not isinstance(legal, tuple) and legal.verb.name == "DISCARD" and 1 in legal.sizes
 
 
 def test_strings_and_tensors_per_player() -> None:

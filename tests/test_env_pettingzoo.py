@@ -112,7 +112,7 @@ def test_only_the_acting_agent_has_a_mask_and_it_is_the_engines() -> None:
         assert np.array_equal(mask, e.action_mask(agent))
         assert mask.any() == (agent == acting)
     legal = e.game.legal()
-    assert isinstance(legal, list)
+    assert isinstance(legal, tuple)
     ids = sorted(e.space.id_of(a) for a in legal)
     assert list(np.flatnonzero(e.action_mask(acting))) == ids
 

@@ -42,7 +42,7 @@ from pedro.variants.options import make_ruleset
 def first_legal_text(game: TerminalGame) -> str:
     """The first legal action, written as a person would type it (``bid 7``, ``discard 3C``, ``play 5H``)."""
     legal = game.state.legal()
-    action = legal[0] if isinstance(legal, list) else next(iter(legal))
+    action = legal[0] if isinstance(legal, tuple) else next(iter(legal))
     return action_words(action, game.rules.max_bid)
 
 
@@ -141,7 +141,7 @@ def test_illegal_and_unknown_cards_in_play_are_refused_with_the_reason(tmp_path:
         state = game.state
         if state.phase == Phase.PLAY and not asked.get("done"):
             legal = state.legal()
-            assert isinstance(legal, list)
+            assert isinstance(legal, tuple)
             hand = state.observation(game.human).hand
             tops = {play_top(a) for a in legal}
             if any(c not in tops for c in hand) and all(len(play_cards(a)) == 1 for a in legal):
@@ -479,7 +479,7 @@ def test_single_top_card_stands_for_the_only_legal_stack(tmp_path: Path) -> None
             state.apply(players[seat].act(state.observation(seat)))
         while not state.tricks and state.phase == Phase.PLAY:
             legal = state.legal()
-            assert isinstance(legal, list)
+            assert isinstance(legal, tuple)
             stacks = [a for a in legal if len(play_cards(a)) > 1]
             if stacks:
                 top = play_top(stacks[0])

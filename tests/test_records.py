@@ -145,7 +145,7 @@ def test_special_calls_round_trip(
         players = [make_player("random", seed * 16 + s) for s in range(rules.players)]
         while len(state.results) < 1:
             legal = state.legal()
-            special = [a for a in legal if verb_of(a) == verb] if isinstance(legal, list) else []
+            special = [a for a in legal if verb_of(a) == verb] if isinstance(legal, tuple) else []
             seat = state.current_player
             state.apply(special[0] if special else players[seat].act(state.observation(seat)))
         if state.results[0].call == call:

@@ -659,7 +659,7 @@ def _replay(
             )
         wash = checked.washes[k]
         used = state.washes[k]
-        if hand_over and wash != used:
+        if hand_over and wash != list(used):
             raise ReplayError(
                 f"hand {k + 1}: the wash lists {_count(len(wash), 'card')} ({_cards(wash) or 'none'}) but "
                 f"{len(used)} were dealt from the discard pile ({_cards(used) or 'none'})",

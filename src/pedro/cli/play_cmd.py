@@ -45,7 +45,7 @@ from pedro.engine.actions import (
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
-from pedro.engine.state import GameState, IllegalActionError
+from pedro.engine.state import GameState, IllegalActionError, PlayedTrick, Trick
 from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
@@ -509,10 +509,10 @@ class TerminalGame:
         # the hand ended (and maybe the game): its last trick, then the summary
         result = state.results[hand_index] if hand_index < len(state.results) else None
         if result is not None and result.tricks and result.trump is not None:
-            trick = result.tricks[-1]
-            plays = [(s, play_cards(a)) for s, a in trick.plays]
+            last = result.tricks[-1]
+            plays = [(s, play_cards(a)) for s, a in last.plays]
             tt = self.rules.tables(result.trump)
-            self.say("  " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
+            self.say("  " + terminal.won_markup(plays, last.winner, self.rules, self.names, tt))
         if hand_index < len(after.history):
             self.say(terminal.hand_summary(after.history[hand_index], scores, self.rules, self.names))
         if not state.is_over:
@@ -660,7 +660,7 @@ class TerminalGame:
 
     def _show_last(self) -> None:
         state = self.state
-        trick = state.tricks[-1] if state.tricks else None
+        trick: Trick | PlayedTrick | None = state.tricks[-1] if state.tricks else None
         trump = state.trump
         if trick is None:
             for result in reversed(state.results):
@@ -833,7 +833,7 @@ def _parse_trump(words: list[str]) -> int:
     return trump_action(suit)
 
 
-def _parse_exchange(words: list[str], legal: list[int] | CardChoice, rules: Ruleset) -> int:
+def _parse_exchange(words: list[str], legal: tuple[int, ...] | CardChoice, rules: Ruleset) -> int:
     first = words[0].lower()
     if len(words) == 1 and first in ("pass", "p", "none"):
         return PASS
@@ -845,7 +845,7 @@ def _parse_exchange(words: list[str], legal: list[int] | CardChoice, rules: Rule
     else:
         verb = _expected_verb(legal)
     if not words:
-        offers = [a for a in legal if verb_of(a) == verb] if isinstance(legal, list) else []
+        offers = [a for a in legal if verb_of(a) == verb] if isinstance(legal, tuple) else []
         if len(offers) == 1:
             return offers[0]
         raise InputError(f"name the cards to {verb.name.lower()}, e.g. {verb.name.lower()} 3c 4d")
@@ -875,7 +875,7 @@ def _read_cards(words: list[str], rules: Ruleset) -> list[int]:
     return cards
 
 
-def _expected_verb(legal: list[int] | CardChoice) -> Verb:
+def _expected_verb(legal: tuple[int, ...] | CardChoice) -> Verb:
     if isinstance(legal, CardChoice):
         return legal.verb
     for action in legal:
@@ -893,7 +893,7 @@ def _parse_play(words: list[str], state: GameState) -> int:
         raise InputError("a card is named twice")
     action = play_action(cards)
     legal = state.legal()
-    if len(cards) == 1 and isinstance(legal, list) and action not in legal:
+    if len(cards) == 1 and isinstance(legal, tuple) and action not in legal:
         # on a multi-card first trick, a top card with only one legal stack is enough
         stacks = [a for a in legal if play_top(a) == cards[0] and len(play_cards(a)) > 1]
         if len(stacks) == 1:

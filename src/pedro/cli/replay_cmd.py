@@ -19,7 +19,7 @@ from rich.rule import Rule
 from pedro.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty_card
 from pedro.engine.actions import Verb, action_cards, arg_of, play_cards, verb_of
 from pedro.engine.phases import Phase, Status
-from pedro.engine.state import HandResult, Trick
+from pedro.engine.state import HandResult, PlayedTrick
 from pedro.records import ReplayError, ReplayResult, ReplayStep, replay, replay_json
 from pedro.variants.model import Ruleset
 from pedro.variants.options import option_text
@@ -203,7 +203,7 @@ def _print_partial_hand(console: Console, result: ReplayResult, k: int, steps: l
 _DROPPED = {Status.COLD: "is cold", Status.UP: "is up", Status.OUT: "is out"}
 
 
-def _trick_words(names: list[str], trick: Trick) -> str:
+def _trick_words(names: list[str], trick: PlayedTrick) -> str:
     plays = []
     for seat, action in trick.plays:
         cards = play_cards(action)

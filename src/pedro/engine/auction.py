@@ -31,6 +31,13 @@ class Auction:
         n = rules.players
         return cls(dealer=dealer, players=n, turn=(dealer + 1) % n, passed=[False] * n)
 
+    def copy(self) -> Auction:
+        """An independent copy (for ``GameState.clone``): its lists are copied, the rest is immutable."""
+        return Auction(
+            self.dealer, self.players, self.turn, self.passed[:], self.high_value, self.high_seat,
+            self.high_verb, self.spoken, self.suits_28_56, self.calls[:],
+        )  # fmt: skip
+
     def is_forced(self, rules: Ruleset, seat: int) -> bool:
         return (
             seat == self.dealer

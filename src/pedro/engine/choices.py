@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
@@ -29,14 +29,16 @@ class CardChoice:
     """Choose a subset of ``pool`` whose size is in ``sizes`` and that passes ``check``.
 
     ``alternatives`` are other legal actions of the same decision (``pass``,
-    ``fold``) offered beside the card sets.
+    ``fold``) offered beside the card sets. A choice is part of an observation,
+    so ``check`` is a module function or a frozen object of plain values, never a
+    closure (which could reach the state): a choice pickles and compares whole.
     """
 
     verb: Verb
     pool: int
     sizes: tuple[int, ...]
     rule: str
-    check: Check = field(default=_always, compare=False)
+    check: Check = _always
     alternatives: tuple[int, ...] = ()
     #: cards every chosen set must contain (part of ``pool``)
     required: int = 0

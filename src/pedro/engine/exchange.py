@@ -9,6 +9,7 @@ seat clockwise from the dealer's left, the dealer last.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pedro.cards import cards_of, format_cards
@@ -174,23 +175,79 @@ def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
     return tuple(sorted(discard_category(tt, c) for c in cards_of(pool))[:k])
 
 
-def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check, str]:
-    cheapest = _category_minimal(tt, pool, k)
+# A card choice's check is an object of plain values, never a closure: a choice is part of an
+# observation, which must not reach the state (nor, through it, a hidden card).
 
-    def check(mask: int) -> str | None:
-        trumps = mask & tt.trump_mask
-        got = tuple(sorted(discard_category(tt, c) for c in cards_of(trumps)))
-        if got != cheapest:
-            return f"{what}: non-scoring trumps first, then the two, then 1-point trumps"
+
+@dataclass(frozen=True)
+class _CheapestTrumps:
+    """The trumps chosen are the cheapest of the pool, by category (note J6 / K19 order)."""
+
+    tt: TrumpTables
+    cheapest: tuple[int, ...]  # sorted categories of the cheapest trumps
+    what: str
+
+    def __call__(self, mask: int) -> str | None:
+        tt = self.tt
+        got = tuple(sorted(discard_category(tt, c) for c in cards_of(mask & tt.trump_mask)))
+        if got != self.cheapest:
+            return f"{self.what}: non-scoring trumps first, then the two, then 1-point trumps"
         return None
 
-    return check, what
+
+def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check, str]:
+    return _CheapestTrumps(tt, _category_minimal(tt, pool, k), what), what
+
+
+def _any_trumps(_mask: int) -> str | None:
+    """Any trumps may be laid aside (a check all sets pass, but one that must be asked)."""
+    return None
+
+
+@dataclass(frozen=True)
+class _NontrumpsOut:
+    """``all_nontrumps``: every non-trump goes, or under ``keep_nontrumps`` at most six cards are kept
+    unless all of them are trumps."""
+
+    hand: int
+    trump_mask: int
+    keep_nontrumps: bool
+
+    def __call__(self, mask: int) -> str | None:
+        kept = self.hand & ~mask
+        if self.keep_nontrumps:
+            if kept.bit_count() > SIX and kept & ~self.trump_mask:
+                return f"keep at most {SIX} cards unless all of them are trumps"
+        elif kept & ~self.trump_mask:
+            return f"every non-trump must be discarded ({_fmt(self.hand & ~self.trump_mask)})"
+        return None
+
+
+@dataclass(frozen=True)
+class _GiveLimits:
+    """A gift of trumps to partner: enough scoring trumps to keep six, and the partner held to six.
+
+    ``most`` follows from the partner's hidden hand: it is kept only as far as it
+    decides which gifts are legal, which the gifts offered show anyway.
+    """
+
+    scoring_mask: int
+    least: int  # scoring trumps that must be given
+    most: int  # scoring trumps the partner may take
+
+    def __call__(self, mask: int) -> str | None:
+        given = (mask & self.scoring_mask).bit_count()
+        if given < self.least:
+            return f"you hold {self.least + SIX} scoring trumps and may keep only {SIX}: give the excess"
+        if given > self.most:
+            return "your partner would hold more than 6 scoring trumps"
+        return None
 
 
 # ---------------------------------------------------------------- fold (king_pedro_canadian)
 
 
-def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     rules = state.rules
     tt = _tt(state)
     if state.status[seat] != _ACTIVE:
@@ -202,7 +259,7 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
         if rules.fold_mandatory:
             _fold(state, seat)
             return None
-        return [PASS, FOLD]
+        return (PASS, FOLD)
     low = any(tt.roles[c] == "2" for c in cards_of(trumps))
     partner = _partner(state, seat)
     if (
@@ -212,7 +269,7 @@ def _fold_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
         and not any(frm == partner for frm, _ in state.received[seat])
         and not _leaves_partner_stuck(state, partner, trumps)
     ):
-        return [PASS, cards_action(Verb.GIVE, trumps)]
+        return (PASS, cards_action(Verb.GIVE, trumps))
     return None
 
 
@@ -251,7 +308,7 @@ def _give(state: GameState, seat: int, mask: int) -> None:
 # ---------------------------------------------------------------- discard
 
 
-def _discard_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     rules = state.rules
     if state.status[seat] != _ACTIVE:
         return None
@@ -295,24 +352,11 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
         return None
     pool = hand if throw_trumps else nontrumps
     keep_rule = rules.keep_nontrumps
-
-    too_many = f"keep at most {SIX} cards unless all of them are trumps"
-    must_discard = f"every non-trump must be discarded ({_fmt(nontrumps)})"
-
-    def check(mask: int) -> str | None:
-        kept = hand & ~mask
-        if keep_rule:
-            if kept.bit_count() > SIX and kept & ~tt.trump_mask:
-                return too_many
-        elif kept & ~tt.trump_mask:
-            return must_discard
-        return None
-
     rule = "discard every non-trump" if not keep_rule else f"discard non-trumps to keep at most {SIX} cards"
     if throw_trumps:
         rule += "; trumps may be thrown away too"
     sizes = list(range(pool.bit_count() + 1))
-    return _card_choice(Verb.DISCARD, pool, sizes, rule, check)
+    return _card_choice(Verb.DISCARD, pool, sizes, rule, _NontrumpsOut(hand, tt.trump_mask, keep_rule))
 
 
 def _card_choice(
@@ -377,7 +421,7 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
         policy == ExcessTrumps.MUST_DISCARD_TO_6
         and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS
     ):
-        return (lambda mask: None), "any trumps (scoring ones are credited to the opponents)"
+        return _any_trumps, "any trumps (scoring ones are credited to the opponents)"
     if policy in (
         ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
         ExcessTrumps.KILL_NONSCORING_FACE_UP,
@@ -385,7 +429,7 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
         ExcessTrumps.PASS_TO_PARTNER,
     ):
         return _minimal_check(tt, trumps, over, "non-scoring trumps only, where possible")
-    return (lambda mask: None), "any trumps"
+    return _any_trumps, "any trumps"
 
 
 def _apply_discard(state: GameState, seat: int, action: int) -> None:
@@ -425,7 +469,7 @@ def _claims_step(state: GameState, seat: int) -> None:
     return None
 
 
-def _claim_step(state: GameState, seat: int) -> list[int] | None:
+def _claim_step(state: GameState, seat: int) -> tuple[int, ...] | None:
     """A face-up discarded trump may be taken by giving a non-trump face up for it."""
     tt = _tt(state)
     kind, _ = state.ex_steps[state.ex_index]
@@ -437,7 +481,7 @@ def _claim_step(state: GameState, seat: int) -> list[int] | None:
     claims = [
         cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
     ]
-    return [PASS, *claims]
+    return (PASS, *claims)
 
 
 def _apply_claim(state: GameState, seat: int, action: int) -> None:
@@ -476,7 +520,7 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
 # ---------------------------------------------------------------- give (pass_to_partner)
 
 
-def _give_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     tt = _tt(state)
     if state.status[seat] != _ACTIVE:
         return None
@@ -491,14 +535,9 @@ def _give_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
     scoring = tt.scoring_mask
     own_scoring = (trumps & scoring).bit_count()
     partner_scoring = (state.hands[partner] & tt.trump_mask & scoring).bit_count()
-
-    def check(mask: int) -> str | None:
-        if own_scoring - (mask & scoring).bit_count() > SIX:
-            return f"you hold {own_scoring} scoring trumps and may keep only {SIX}: give the excess"
-        if partner_scoring + (mask & scoring).bit_count() > SIX:
-            return "your partner would hold more than 6 scoring trumps"
-        return None
-
+    least = own_scoring - SIX
+    most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
+    check = _GiveLimits(scoring, least, most)
     sizes = list(range(1, over + 1))
     alternatives = (PASS,) if own_scoring <= SIX else ()
     return CardChoice(
@@ -679,7 +718,7 @@ def _finish_pick(state: GameState, seat: int) -> None:
 # ---------------------------------------------------------------- excess trumps after the fill
 
 
-def _excess_step(state: GameState, seat: int) -> list[int] | CardChoice | None:
+def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     rules = state.rules
     if state.status[seat] != _ACTIVE:
         return None

@@ -134,8 +134,7 @@ class SeatSecrets:
 def seat_secrets(state: GameState, seat: int) -> SeatSecrets:
     legal: tuple[int, ...] | CardChoice | None = None
     if state.current_player == seat and not state.is_over:
-        raw = state.legal()
-        legal = raw if isinstance(raw, CardChoice) else tuple(raw)
+        legal = state.legal()  # a tuple, or a card choice of plain values
     seen = state.known[seat]
     n = state.players
     for frm, mask in state.received[(seat + 2) % n] if state.rules.partnerships else ():

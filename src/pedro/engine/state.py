@@ -9,9 +9,10 @@ history, except plays, which are always written (records list every play).
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
@@ -28,7 +29,7 @@ from pedro.engine.actions import (
 )
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals, deal_getters
+from pedro.engine.deal import DealSource, SeededDeals, deal_getters, pack_from_deal
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import (
@@ -73,9 +74,21 @@ class Trick:
     winner: int = -1
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class PlayedTrick:
+    """A trick of a finished hand: frozen, as finished hands are shared by every clone."""
+
+    leader: int
+    plays: tuple[tuple[int, int], ...]  # (seat, play action)
+    winner: int
+
+
+@dataclass(frozen=True)
 class HandResult:
-    """Everything a record or a score sheet needs to know about a finished hand."""
+    """Everything a record or a score sheet needs to know about a finished hand.
+
+    Frozen, and made of tuples: clones of a game share their finished hands.
+    """
 
     index: int
     dealer: int
@@ -84,15 +97,15 @@ class HandResult:
     call: str | None
     trump: int | None
     #: each seat's cards at the first lead, as masks (see ``hands_at_play``)
-    play_masks: list[int]
-    tricks: list[Trick]
-    points: list[int]
+    play_masks: tuple[int, ...]
+    tricks: tuple[PlayedTrick, ...]
+    points: tuple[int, ...]
     made: bool | None
-    change: list[int]
-    score: list[int]
+    change: tuple[int, ...]
+    score: tuple[int, ...]
     bidder_goes_out: bool = False
     #: each seat's status when the hand ended (folded, cold, up, out or still active)
-    statuses: list[Status] = field(default_factory=list)
+    statuses: tuple[Status, ...] = ()
 
     @property
     def hands_at_play(self) -> list[list[int]]:
@@ -103,8 +116,7 @@ class HandResult:
     def seen(self) -> SeenHand:
         """The hand as everyone saw it; built once, as every observation repeats the whole history."""
         return SeenHand(
-            self.dealer, self.bidder, self.bid, self.call, self.trump,
-            tuple(self.points), self.made, tuple(self.score),
+            self.dealer, self.bidder, self.bid, self.call, self.trump, self.points, self.made, self.score,
         )  # fmt: skip
 
 
@@ -122,28 +134,28 @@ class GameState:
     is_over: bool
     written: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
     first_dealer: int
-    force_bgo: bool
     hand_index: int
-    #: Per hand, the written decisions in order: (seat, action).
-    histories: list[list[tuple[int, int]]]
+    #: Per hand, the written decisions in order: (seat, action); a tuple once the hand is over.
+    histories: list[Sequence[tuple[int, int]]]
     #: Per hand: the first deal, kitty and stock (for records).
-    deal_records: list[tuple[list[list[int]], list[int], list[int]]]
-    #: Per hand: the discarded cards dealt from the wash, in order.
-    washes: list[list[int]]
+    deal_records: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]]
+    #: Per hand: the discarded cards dealt from the wash, in order; a tuple once the hand is over.
+    washes: list[Sequence[int]]
+    wash_dealt: list[int]  # this hand's cards dealt from the wash (the last of ``washes``)
     ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
 
-    # the current hand (set up by ``_start_hand``)
+    # the current hand (set up by ``_deal``)
     phase: Phase
     current_player: int
     dealer: int
     bgo_hand: bool
     hands: list[int]  # card masks per seat
-    dealt_hands: list[int]  # each seat's first-deal hand
+    dealt_hands: tuple[int, ...]  # each seat's first-deal hand
     dealt_to: dict[int, int]  # first receivers of cards given after the first deal
-    kitty: list[int]
-    stock: list[int]  # top first; cards before ``stock_pos`` have been dealt
+    kitty: tuple[int, ...]
+    stock: tuple[int, ...]  # top first; cards before ``stock_pos`` have been dealt
     stock_pos: int
-    wash_order: list[int] | None
+    wash_order: tuple[int, ...] | None
     wash_pos: int
     #: the discards gathered face down into the wash when the stock ran dry (0 before): from then
     #: on nobody can tell where a gathered card went, so no view follows them one by one
@@ -167,7 +179,7 @@ class GameState:
     ex_steps: list[tuple[str, int]]
     ex_index: int
     ex_done: set[tuple[str, int]]
-    ex_choice: list[int] | CardChoice | None
+    ex_choice: tuple[int, ...] | CardChoice | None
     ex_committed: int
     tricks: list[Trick]
     trick: Trick | None
@@ -179,8 +191,7 @@ class GameState:
     best_key: int
     all_active: bool
     up_rule: bool  # ``out_of_trumps == up``: checked after every play
-    kitty_taken: bool
-    _legal: list[int] | CardChoice | None
+    _legal: tuple[int, ...] | CardChoice | None
     _seen_history: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
 
     # Slots make attribute access faster than a dict of some sixty attributes.
@@ -197,7 +208,6 @@ class GameState:
         self.winner = None
         self.first_dealer = self.deals.first_dealer(rules.players)
         self.up_rule = rules.out_of_trumps == _UP
-        self.force_bgo = False
         self.hand_index = -1
         self.histories = []
         self.deal_records = []
@@ -205,14 +215,14 @@ class GameState:
         self.ex_plans = {}
         self.is_over = False
         self._seen_history = ()
-        self._start_hand()
+        self._deal(0, self.deals.pack(0, rules.deck), self._bgo_next(False))
 
     # ------------------------------------------------------------------ public API
 
     @property
     def history(self) -> list[tuple[int, int]]:
         """The current hand's written decisions."""
-        return self.histories[-1]
+        return self.written
 
     def seen_history(self) -> tuple[SeenHand, ...]:
         """Every finished hand as everyone saw it: extended as hands end, as every observation repeats it."""
@@ -223,8 +233,8 @@ class GameState:
             seen = self._seen_history = kept + tuple(r.seen for r in self.results[len(kept) :])
         return seen
 
-    def legal(self) -> list[int] | CardChoice:
-        """The current decision's legal actions: a list, or a rule for choosing cards."""
+    def legal(self) -> tuple[int, ...] | CardChoice:
+        """The current decision's legal actions: a tuple (the engine's own, so immutable), or a card rule."""
         legal = self._legal
         if legal is None:
             if self.phase == _PLAY:  # the common case, without a detour
@@ -233,10 +243,10 @@ class GameState:
                 legal = self._legal = self._compute_legal()
         return legal
 
-    def legal_actions(self) -> list[int]:
-        """All legal actions as a list (may be long for card-set choices)."""
+    def legal_actions(self) -> tuple[int, ...]:
+        """All legal actions (may be long for card-set choices)."""
         legal = self.legal()
-        return legal if isinstance(legal, list) else list(legal)
+        return legal if isinstance(legal, tuple) else tuple(legal)
 
     def why_illegal(self, action: int) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
@@ -250,9 +260,13 @@ class GameState:
         return self._explain(action, legal)
 
     def apply(self, action: int) -> None:
-        """Play ``action`` for the current player; raises IllegalActionError and changes nothing."""
+        """Play ``action`` for the current player; raises IllegalActionError and changes nothing.
+
+        Should the ``DealSource`` raise (a record's next deal missing), the state is
+        left as it was too (``_undo``).
+        """
         if self.phase == _PLAY:
-            # the hot path of simulations: plays are always in a plain list
+            # the hot path of simulations: plays are always in a plain tuple
             legal = self._legal
             if legal is None:
                 legal = self._legal = self._legal_plays(self.current_player)
@@ -261,18 +275,42 @@ class GameState:
             seat = self.current_player
             self.written.append((seat, action))
             self._legal = None
-            self._apply_play(seat, action)
-            if self.phase != _PLAY:
-                return  # the hand is over and the next one set up (``_start_hand`` advanced it)
-            if self.all_active or self._prepare_play_turn():
-                return  # everyone plays every trick: the next seat (or the trick's winner) simply plays
-            self._advance()
+            try:
+                self._apply_play(seat, action)
+                if self.phase != _PLAY:
+                    return  # the hand is over and the next one set up (``_deal`` advanced it)
+                if self.all_active or self._prepare_play_turn():
+                    return  # everyone plays every trick: the next seat (or the trick's winner) simply plays
+                self._advance()
+            except BaseException:
+                self._undo()
+                raise
             return
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(reason, self.describe_legal())
-        self._apply(action, written=True)
-        self._advance()
+        try:
+            self._apply(action, written=True)
+            self._advance()
+        except BaseException:
+            self._undo()
+            raise
+
+    def _undo(self) -> None:
+        """Undo an apply that raised half-way: deal this hand again and replay its decisions but the last.
+
+        A hand's end changes nothing until the next pack is in hand (``_finish_hand``),
+        so only the current hand, whose last written decision is the one that raised,
+        is rebuilt. Its pack comes from its deal record: the source is not asked again.
+        """
+        rules = self.rules
+        deal, kitty, stock = self.deal_records[-1]
+        size = rules.first_deal_size
+        pack = pack_from_deal(self.players, self.dealer, size, self._packets(), deal, kitty, stock)
+        done = self.written[:-1]
+        self._deal(self.hand_index, pack, self.bgo_hand)
+        for _seat, action in done:
+            self.apply(action)
 
     def describe_legal(self, limit: int = 40) -> str:
         """Legal actions as record text, for messages."""
@@ -293,37 +331,78 @@ class GameState:
         return action_words(action, self.rules.max_bid)
 
     def clone(self) -> GameState:
-        new = copy.copy(self)
-        for name in _MUTABLE_FIELDS:
-            setattr(new, name, copy.deepcopy(getattr(self, name)))
-        new.written = new.histories[-1]
+        """A copy to play on: this hand's mutable data is copied, everything else is immutable and shared.
+
+        ``_COPIED`` names the fields copied here; every other field holds immutable
+        values or is in ``_SHARED`` (tests/test_engine_clone.py checks both).
+        """
+        new = _new_state(GameState)
+        for name, value in zip(_SLOTS, _get_all(self), strict=True):
+            _set(new, name, value)
+        new.scores = self.scores[:]
+        new.results = self.results[:]
+        new.written = self.written[:]
+        new.histories = [*self.histories[:-1], new.written]
+        new.wash_dealt = self.wash_dealt[:]
+        new.washes = [*self.washes[:-1], new.wash_dealt]
+        new.deal_records = self.deal_records[:]
+        new.hands = self.hands[:]
+        new.auction = self.auction.copy()
+        new.status = self.status[:]
+        new.discards = self.discards[:]
+        new.wash_from = self.wash_from[:]
+        new.credits = self.credits[:]
+        new.known = self.known[:]
+        new.received = [r[:] for r in self.received]
+        new.ex_steps = self.ex_steps[:]
+        new.ex_done = self.ex_done.copy()
+        new.tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self.tricks]
+        trick = self.trick
+        new.trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
+        new.hands_at_play = self.hands_at_play[:]
+        new.dealt_to = self.dealt_to.copy()
+        new.laid_down = self.laid_down[:]
+        new.killed = self.killed[:]
         return new
 
     # ------------------------------------------------------------------ hand set-up
 
-    def _start_hand(self) -> None:
+    def _packets(self) -> tuple[int, ...]:
+        """The first deal's packet sizes."""
+        return (1,) if self.rules.deal_all_out else self.rules.packets
+
+    def _bgo_next(self, force: bool) -> bool:
+        """Whether the next hand is played under bidder-goes-out (forced, or both sides near the target)."""
+        rules = self.rules
+        return force or (rules.num_sides == 2 and min(self.scores) >= rules.effective_bgo_threshold)
+
+    def _deal(self, index: int, pack: list[int], bgo: bool) -> None:
+        """Set up hand ``index`` dealt from ``pack`` (dealt again when an apply is undone).
+
+        The hand before it is over: its history and wash are frozen into tuples.
+        """
         rules = self.rules
         n = self.players
-        self.hand_index += 1
-        self.dealer = (self.first_dealer + self.hand_index) % n
-        self.bgo_hand = self.force_bgo or (
-            rules.num_sides == 2 and min(self.scores) >= rules.effective_bgo_threshold
-        )
-        self.force_bgo = False
-        pack = self.deals.pack(self.hand_index, rules.deck)
-        packets = (1,) if rules.deal_all_out else rules.packets
-        deal = [list(take(pack)) for take in deal_getters(n, self.dealer, rules.first_deal_size, packets)]
+        del self.histories[index:], self.washes[index:], self.deal_records[index:]
+        if index:
+            self.histories[-1] = tuple(self.histories[-1])
+            self.washes[-1] = tuple(self.washes[-1])
+        self.hand_index = index
+        self.dealer = (self.first_dealer + index) % n
+        self.bgo_hand = bgo
+        getters = deal_getters(n, self.dealer, rules.first_deal_size, self._packets())
+        deal = tuple(take(pack) for take in getters)
         bit = _BITS.__getitem__
         hands = [sum(map(bit, cards)) for cards in deal]  # distinct cards: the sum is the union
         pos = n * rules.first_deal_size
-        self.dealt_hands = list(hands)
+        self.dealt_hands = tuple(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
         self.dealt_to = {}
-        kitty = pack[pos : pos + rules.kitty_size]
+        kitty = tuple(pack[pos : pos + rules.kitty_size])
         pos += len(kitty)
         self.hands = hands
         self.kitty = kitty
-        self.stock = pack[pos:]
+        self.stock = tuple(pack[pos:])
         self.stock_pos = 0
         self.wash_order = None
         self.wash_pos = 0
@@ -331,8 +410,9 @@ class GameState:
         self.wash_from = [0] * n
         self.written = []
         self.histories.append(self.written)
-        self.washes.append([])
-        self.deal_records.append((deal, kitty, self.stock))  # neither list is changed later
+        self.wash_dealt = []
+        self.washes.append(self.wash_dealt)
+        self.deal_records.append((deal, kitty, self.stock))
         self.auction = Auction.start(rules, self.dealer)
         self.trump = -1
         self.tt = None
@@ -357,7 +437,10 @@ class GameState:
         self.trick = None
         self.hands_at_play = []
         self.first_lead_pending = False
+        self.normal_hand = 0  # set when the play starts
         self.led = -1
+        self.best_seat = -1
+        self.best_key = 0
         self.all_active = False
         self.phase = _AUCTION
         self.current_player = self.auction.turn
@@ -390,21 +473,21 @@ class GameState:
                 return
             self._apply(only, written=False)
 
-    def _compute_legal(self) -> list[int] | CardChoice:
+    def _compute_legal(self) -> tuple[int, ...] | CardChoice:
         seat = self.current_player
         phase = self.phase
         if phase == _PLAY:
             return self._legal_plays(seat)
         if phase == _AUCTION:
-            return legal_calls(self.rules, self.auction, seat, self.hands[seat])
+            return tuple(legal_calls(self.rules, self.auction, seat, self.hands[seat]))
         if phase == _TRUMP:
             if self.contract and self.contract.verb == Verb.BID_28_56:
-                return [trump_action(s) for s in self.auction.suits_28_56]
-            return list(_TRUMP_ACTIONS)
+                return tuple(trump_action(s) for s in self.auction.suits_28_56)
+            return _TRUMP_ACTIONS
         if phase == _EXCHANGE:
             assert self.ex_choice is not None
             return self.ex_choice
-        return []
+        return ()
 
     def _apply(self, action: int, written: bool) -> None:
         seat = self.current_player
@@ -448,7 +531,6 @@ class GameState:
         for c in self.kitty:
             self.hands[bidder] |= 1 << c
             self.dealt_to.setdefault(c, bidder)
-        self.kitty_taken = True
 
     def _name_trump(self, suit: int) -> None:
         rules = self.rules
@@ -466,13 +548,13 @@ class GameState:
 
     # ------------------------------------------------------------------ stock and wash
 
-    def stock_left(self) -> list[int]:
+    def stock_left(self) -> tuple[int, ...]:
         return self.stock[self.stock_pos :]
 
     def give_from_stock(self, seat: int, count: int) -> None:
         """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
         pos = self.stock_pos
-        cards = self.stock[pos : pos + count]
+        cards = list(self.stock[pos : pos + count])
         self.stock_pos = pos + len(cards)
         if len(cards) < count:
             cards += [self._draw_wash() for _ in range(count - len(cards))]
@@ -486,8 +568,8 @@ class GameState:
         from pedro.engine.deal import DealError
 
         if self.wash_order is None:
-            self.wash_order = self._gather_wash()
-        dealt = self.washes[-1]
+            self.wash_order = tuple(self._gather_wash())
+        dealt = self.wash_dealt
         while True:
             if self.wash_pos >= len(self.wash_order):
                 raise DealError(f"hand {self.hand_index + 1}: the stock and the wash ran out of cards")
@@ -533,7 +615,7 @@ class GameState:
         out = 0
         for d in self.discards:
             out |= d
-        return out & self.wash_gathered & ~mask_of(self.washes[-1])
+        return out & self.wash_gathered & ~mask_of(self.wash_dealt)
 
     def _is_trump(self, c: int) -> bool:
         return self.tt is not None and bool(self.tt.trump_mask >> c & 1)
@@ -609,18 +691,18 @@ class GameState:
                 return False
         return True
 
-    def _legal_plays(self, seat: int) -> list[int]:
+    def _legal_plays(self, seat: int) -> tuple[int, ...]:
         assert self.tt is not None
         hand = self.hands[seat]
         led = self.led
         if self.tricks:
-            return single_plays(legal_play_mask(self.rules, self.tt, hand, led, False))
+            return tuple(single_plays(legal_play_mask(self.rules, self.tt, hand, led, False)))
         must_trump = led < 0 and self.first_lead_pending
         mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
         size = hand.bit_count() - (self.normal_hand - 1)
         if size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
-            return stack_plays(self.rules, self.tt, hand, mask, size)
-        return single_plays(mask)
+            return tuple(stack_plays(self.rules, self.tt, hand, mask, size))
+        return tuple(single_plays(mask))
 
     def _apply_play(self, seat: int, action: int) -> None:
         tt = self.tt
@@ -693,41 +775,54 @@ class GameState:
     # ------------------------------------------------------------------ scoring
 
     def _finish_hand(self, thrown_in: bool) -> None:
+        """Score the hand, then end the game or deal the next hand.
+
+        The next pack is asked for before anything changes, so a ``DealSource``
+        that raises leaves the finished hand as it was (``_undo`` rebuilds it).
+        """
         rules = self.rules
-        before = list(self.scores)
+        scores = self.scores
+        zeros = (0,) * rules.num_sides
+        winner, force = None, False
         if thrown_in:
             result = HandResult(
-                self.hand_index, self.dealer, None, None, None, None, [], [], [0] * rules.num_sides,
-                None, [0] * rules.num_sides, list(self.scores),
+                self.hand_index, self.dealer, None, None, None, None, (), (), zeros, None, zeros,
+                tuple(scores),
             )  # fmt: skip
-            self.results.append(result)
-            self._next_hand_or_end(None)
-            return
-        assert self.contract is not None and self.tt is not None
-        points, taken = count_points(
-            rules,
-            self.tt,
-            self.tricks,
-            self._holders() if rules.low_rule == _HOLDER else {},
-            self._first_receivers() if rules.low_rule == _DEALT else {},
-            self.credits,
-            self.credited,
-        )
-        change, made = score_hand(rules, self.contract, points)
-        self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
-        contract = self.contract
-        call = _CALL_NAMES.get(contract.verb)
-        if call == "double":
-            call = f"{rules.max_bid}-double"
-        result = HandResult(
-            self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
-            self.hands_at_play, self.tricks, points, made, change,
-            list(self.scores), self.bgo_hand, list(self.status),
-        )  # fmt: skip
+        else:
+            assert self.contract is not None and self.tt is not None
+            points, taken = count_points(
+                rules,
+                self.tt,
+                self.tricks,
+                self._holders() if rules.low_rule == _HOLDER else {},
+                self._first_receivers() if rules.low_rule == _DEALT else {},
+                self.credits,
+                self.credited,
+            )
+            change, made = score_hand(rules, self.contract, points)
+            scores = [a + b for a, b in zip(scores, change, strict=True)]
+            contract = self.contract
+            call = _CALL_NAMES.get(contract.verb)
+            if call == "double":
+                call = f"{rules.max_bid}-double"
+            tricks = tuple(PlayedTrick(t.leader, tuple(t.plays), t.winner) for t in self.tricks)
+            result = HandResult(
+                self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
+                tuple(self.hands_at_play), tricks, tuple(points), made, tuple(change),
+                tuple(scores), self.bgo_hand, tuple(self.status),
+            )  # fmt: skip
+            winner, force = decide_winner(rules, self.scores, scores, contract, made, self.bgo_hand, taken)
+        pack = self.deals.pack(self.hand_index + 1, rules.deck) if winner is None else None
         self.results.append(result)
-        winner, force = decide_winner(rules, before, self.scores, contract, made, self.bgo_hand, taken)
-        self.force_bgo = force
-        self._next_hand_or_end(winner)
+        self.scores = scores
+        if pack is None:
+            self.winner = winner
+            self.phase = _GAME_OVER
+            self.is_over = True
+            self.current_player = -1
+            return
+        self._deal(self.hand_index + 1, pack, self._bgo_next(force))
 
     def _low_card(self) -> int:
         assert self.tt is not None
@@ -747,18 +842,9 @@ class GameState:
             return {low: dealt}
         return {low: self.dealt_to[low]} if low in self.dealt_to else {}
 
-    def _next_hand_or_end(self, winner: int | None) -> None:
-        if winner is not None:
-            self.winner = winner
-            self.phase = _GAME_OVER
-            self.is_over = True
-            self.current_player = -1
-            return
-        self._start_hand()
-
     # ------------------------------------------------------------------ messages
 
-    def _explain(self, action: int, legal: list[int]) -> str:
+    def _explain(self, action: int, legal: Sequence[int]) -> str:
         """Why an action that is not in ``legal`` is refused, in a player's words."""
         if action < 0 or action >> 64 >= len(Verb):
             return f"{action} is not an action (see pedro.engine.actions)"
@@ -797,7 +883,7 @@ class GameState:
             return names[verb]
         return "that is not a call; call pass or bid a number"
 
-    def _explain_play(self, action: int, legal: list[int]) -> str:
+    def _explain_play(self, action: int, legal: Sequence[int]) -> str:
         assert self.tt is not None and self.trick is not None
         seat = self.current_player
         cards = play_mask(action)
@@ -869,7 +955,7 @@ class GameState:
 _CALL_NAMES = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
 
 
-def _first_with(masks: list[int], card: int) -> int:
+def _first_with(masks: Sequence[int], card: int) -> int:
     """The first seat whose mask holds ``card`` (none: -1, also for card -1)."""
     if card >= 0:
         for seat, mask in enumerate(masks):
@@ -884,8 +970,15 @@ _BITS = tuple(1 << c for c in range(NUM_CARDS))
 _TOP_SHIFT = 56
 
 
-_MUTABLE_FIELDS = (
-    "scores", "results", "histories", "deal_records", "washes", "hands", "kitty", "stock", "wash_order",
-    "auction", "status", "discards", "wash_from", "credits", "known", "received", "ex_steps", "ex_done",
-    "tricks", "trick", "hands_at_play", "dealt_to", "dealt_hands", "laid_down", "killed",
-)  # fmt: skip
+#: Fields ``clone`` copies: the current hand's mutable data.
+_COPIED = frozenset({
+    "scores", "results", "written", "histories", "wash_dealt", "washes", "deal_records", "hands", "auction",
+    "status", "discards", "wash_from", "credits", "known", "received", "ex_steps", "ex_done", "tricks",
+    "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
+})  # fmt: skip
+#: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
+_SHARED = frozenset({"rules", "deals", "ex_plans"})
+_SLOTS: tuple[str, ...] = GameState.__slots__
+_get_all = attrgetter(*_SLOTS)
+_set = setattr
+_new_state = object.__new__

@@ -340,7 +340,8 @@ class Table:
         try:
             engine.apply(action)
         except ChanceWanted as want:
-            self._credit(engine.results)  # a hand that ended before the next pack was wanted
+            if want.kind == "pack":
+                self._credit(self._ended_by(action, want))  # the hand ended before the next pack was wanted
             self.engine = self._rebuild()
             if want.kind == "pack" and want.hand >= self.hand_limit:
                 self.over = True
@@ -363,6 +364,17 @@ class Table:
         if engine.is_over:
             self.over = True
         self._log_step()
+
+    def _ended_by(self, action: int, want: ChanceWanted) -> list[HandResult]:
+        """The results once ``action`` ends the hand: the engine, whose apply raised for want of
+        the next pack, is as it was, so a clone is dealt a stand-in pack to finish the hand."""
+        assert self.engine is not None
+        stand_in = self.deals.copy()
+        stand_in.packs[want.hand] = list(want.cards)
+        probe = self.engine.clone()
+        probe.deals = stand_in
+        probe.apply(action)
+        return probe.results
 
     def _start_of_hand(self) -> None:
         engine = self.engine

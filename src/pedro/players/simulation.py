@@ -118,7 +118,7 @@ def play_out(state: GameState, players: Sequence[Player]) -> tuple[int, ...]:
     while not state.is_over and len(state.results) == start:
         seat = state.current_player
         legal = state.legal()
-        if isinstance(legal, list) and len(legal) == 1:
+        if isinstance(legal, tuple) and len(legal) == 1:
             state.apply(legal[0])  # a forced play needs no observation (the costly part of a turn)
             continue
         state.apply(players[seat].act(state.observation(seat)))

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from pedro.engine.actions import play_cards
-from pedro.engine.state import Trick
+from pedro.engine.state import PlayedTrick
 from pedro.observation_json import (
     LIST_LIMIT,
     PHASE_NAMES,
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-def trick_json(trick: Trick) -> dict[str, Any]:
+def trick_json(trick: PlayedTrick) -> dict[str, Any]:
     """A finished trick of the engine (all its cards were played face up)."""
     return {
         "leader": trick.leader,
