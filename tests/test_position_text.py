@@ -85,7 +85,7 @@ def test_the_text_of_a_hand_in_play() -> None:
     assert state.contract is not None and (state.contract.bidder, state.contract.value) == (2, 9)
     assert [t.winner for t in state.tricks] == [3]  # the jack of trumps beats the pedro
     assert state.trick is not None and state.trick.leader == 3
-    assert state.legal_actions() == [play_action(parse_cards("7D"))]  # trumps were led
+    assert state.legal_actions() == (play_action(parse_cards("7D")),)  # trumps were led
     assert state.hands_at_play[0] == mask_of(parse_cards("AS 7D 5D"))
     obs = state.observation(1)
     assert obs.face_up == ((), (3,), (), ()) and obs.own_discards == (3,) and obs.discarded == (3, 1, 0, 0)
@@ -174,4 +174,4 @@ def test_a_bidder_goes_out_hand_and_credits_count() -> None:
             state.apply(state.legal_actions()[0])
         result = state.results[0]
         ends[name] = (result.made, result.points, state.winner)
-    assert ends == {"plain": (True, [7, 0], None), "bgo": (True, [7, 0], 0), "credits": (True, [7, 3], None)}
+    assert ends == {"plain": (True, (7, 0), None), "bgo": (True, (7, 0), 0), "credits": (True, (7, 3), None)}

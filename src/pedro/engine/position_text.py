@@ -17,7 +17,7 @@ engine's reason.
 >>> text = ("play scores=0,0 hand=1 dealer=3 calls=0:pass,1:7,2:pass,3:pass trump=H size=6"
 ...         " hands=5H4C/AH/9H/KH tricks=1:2H,2:TH,3:JH,0:3H trick=3:QH turn=0")
 >>> state = parse_state(rules, text)
->>> state.legal_actions() == [play_action(parse_cards("5H"))]
+>>> state.legal_actions() == (play_action(parse_cards("5H")),)
 True
 >>> format_position(rules, position_of(state)) == text
 True
@@ -416,11 +416,11 @@ def _set_fields(state: GameState, pos: Position) -> None:
     state.trump = pos.trump
     state.tt = tt
     state.hands = [h | p for h, p in zip(pos.hands, played, strict=True)]
-    state.dealt_hands = [0] * n
+    state.dealt_hands = (0,) * n
     state.dealt_to = {tt.low_card: pos.low} if pos.low >= 0 and tt.low_card >= 0 else {}
-    state.kitty = []
-    state.stock = []
-    state.deal_records[-1] = ([[] for _ in range(n)], [], [])
+    state.kitty = ()
+    state.stock = ()
+    state.deal_records[-1] = (tuple(() for _ in range(n)), (), ())
     state.status = [Status.FOLDED if st == Status.FOLDED else Status.ACTIVE for st in pos.statuses]
     state.discards = [d | u for d, u in zip(pos.discards, pos.face_up, strict=True)]
     state.killed = list(pos.killed)
