@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from pedro.engine.phases import Status
-from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, turn_plays
+from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
 from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
 
 #: ``turn``'s answer when the card play is over.
@@ -57,18 +57,9 @@ class TurnOrder:
     drop_status: Status
 
     @staticmethod
-    @lru_cache(maxsize=512)
     def of(rules: Ruleset, trump_mask: int) -> TurnOrder:
-        ot = rules.out_of_trumps
-        return TurnOrder(
-            rules.players,
-            trump_mask,
-            -1 if ot == OutOfTrumps.CONTINUE else trump_mask,
-            ot == OutOfTrumps.COLD_ON_TURN,
-            ot == OutOfTrumps.OUT_ON_TRUMP_LEAD,
-            ot == OutOfTrumps.UP,
-            _DROP_STATUS[ot],
-        )
+        # keyed by the few fields it reads: hashing a whole Ruleset costs microseconds
+        return _turn_order(rules.players, rules.out_of_trumps, trump_mask)
 
     def next_active(self, hands: list[int], active: int, seat: int) -> int:
         """``seat`` itself if still playing, else the next playing seat clockwise; -1 if none."""
@@ -148,11 +139,25 @@ class TurnOrder:
 
     def next_leader(self, hands: list[int], active: int, winner: int, all_active: bool) -> tuple[int, int]:
         """(leader of the next trick or ``END``, active) once ``winner`` took a trick."""
-        active = self.drop_up(hands, active)
+        if self.up:
+            active = self.drop_up(hands, active)
         if self.play_over(hands, active):
             return END, active
         # everyone still holds cards when all play every trick: the winner leads
         return (winner if all_active else self.next_active(hands, active, winner)), active
+
+
+@lru_cache(maxsize=512)
+def _turn_order(players: int, ot: OutOfTrumps, trump_mask: int) -> TurnOrder:
+    return TurnOrder(
+        players,
+        trump_mask,
+        -1 if ot == OutOfTrumps.CONTINUE else trump_mask,
+        ot == OutOfTrumps.COLD_ON_TURN,
+        ot == OutOfTrumps.OUT_ON_TRUMP_LEAD,
+        ot == OutOfTrumps.UP,
+        _DROP_STATUS[ot],
+    )
 
 
 def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
@@ -251,10 +256,10 @@ class PlayTurns:
 
     def _legal_plays(self, seat: int) -> list[int]:
         assert self.tt is not None
-        return turn_plays(
-            self.rules, self.tt, self.hands[seat], self.led, not self.tricks, self.first_lead_pending,
-            self.normal_hand,
-        )  # fmt: skip
+        if self.tricks:  # the common case (``turn_plays`` after the first trick), without a detour
+            return single_plays(legal_play_mask(self.rules, self.tt, self.hands[seat], self.led, False))
+        return turn_plays(self.rules, self.tt, self.hands[seat], self.led, True, self.first_lead_pending,
+                          self.normal_hand)  # fmt: skip
 
     def _apply_play(self, seat: int, action: int) -> None:
         """``seat`` plays ``action`` (legal): the trick's winner so far and the turn move on.
