@@ -167,6 +167,8 @@ def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
 
 @dataclass
 class Trick:
+    """One trick: its leader (who closes it), the plays so far and, once closed, the winner."""
+
     leader: int
     plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, play action)
     winner: int = -1
@@ -178,7 +180,9 @@ class PlayTurns:
     Subclasses hold the attributes below and say what ending the play means
     (``_end_play``); ``_lay_down`` is where a seat drops out (the engine also
     records the cards it shows). The attributes are the subclasses' own (slots
-    in ``GameState``, dataclass fields in ``PlayMachine``).
+    in ``GameState``, instance attributes in ``PlayMachine``): this class has no
+    ``__slots__`` of its own, as mypy rejects assignments to names an empty
+    ``__slots__`` does not list.
     """
 
     rules: Ruleset
@@ -231,6 +235,7 @@ class PlayTurns:
         self.status[seat] = status
 
     def _end_play(self) -> None:
+        """The card play is over (the engine scores the hand, the sampler stops)."""
         raise NotImplementedError
 
     def _prepare_play_turn(self) -> bool:
