@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pedro.engine.actions import play_top
+from pedro.engine.actions import PLAY_BASE, play_top
 from pedro.engine.phases import Status
-from pedro.engine.play import card_key, effective_suit, turn_plays
+from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_plays
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.engine.state import GameState
 from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
@@ -110,6 +110,13 @@ class Solver:
     def _moves(self, hand: int, seat: int, led: int, first: bool, flp: bool) -> list[tuple[int, int, int]]:
         """Legal plays as (cards, top, action)."""
         out = []
+        if not first:  # the common case (``turn_plays`` after the first trick), without a detour
+            mask = legal_play_mask(self.rules, self.tt, hand, led, False)
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                out.append((low, low.bit_length() - 1, PLAY_BASE | low))
+            return out
         for a in turn_plays(self.rules, self.tt, hand, led, first, flp, self.normal_hand):
             cards = a & _CARD_BITS
             top = ((a >> _TOP_SHIFT) & 0xFF) - 1
@@ -173,25 +180,23 @@ class Solver:
     def _close(self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int) -> int:
         """The current trick is complete, won by ``winner`` with ``tpts`` points in it."""
         self._trick_cards = 0  # (``_play`` restores it)
-        if self.additive:
-            return self._next_trick(hands, active, winner, tpts, alpha, beta)
-        self.history.append((winner, tuple(self._cur_plays)))
-        saved_plays = self._cur_plays
-        self._cur_plays = []
+        additive = self.additive
+        if additive:
+            gain = tpts if self.max_seats >> winner & 1 else 0
+        else:
+            gain = 0
+            self.history.append((winner, tuple(self._cur_plays)))
+            saved_plays = self._cur_plays
+            self._cur_plays = []
         try:
-            return self._next_trick(hands, active, winner, tpts, alpha, beta)
+            leader, active = self.order.next_leader(hands, active, winner, self.all_active)
+            if leader == END:
+                return gain + self._end()
+            return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
         finally:
-            self._cur_plays = saved_plays
-            self.history.pop()
-
-    def _next_trick(
-        self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int
-    ) -> int:
-        gain = tpts if self.additive and self.max_seats >> winner & 1 else 0
-        leader, active = self.order.next_leader(hands, active, winner, self.all_active)
-        if leader == END:
-            return gain + self._end()
-        return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
+            if not additive:
+                self._cur_plays = saved_plays
+                self.history.pop()
 
     def _boundary(self, hands: list[int], active: int, leader: int, alpha: int, beta: int) -> int:
         """A new trick led by ``leader``: the transposition table and the bound."""
