@@ -180,23 +180,25 @@ class Solver:
     def _close(self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int) -> int:
         """The current trick is complete, won by ``winner`` with ``tpts`` points in it."""
         self._trick_cards = 0  # (``_play`` restores it)
-        additive = self.additive
-        if additive:
-            gain = tpts if self.max_seats >> winner & 1 else 0
-        else:
-            gain = 0
-            self.history.append((winner, tuple(self._cur_plays)))
-            saved_plays = self._cur_plays
-            self._cur_plays = []
+        if self.additive:
+            return self._next_trick(hands, active, winner, tpts, alpha, beta)
+        self.history.append((winner, tuple(self._cur_plays)))
+        saved_plays = self._cur_plays
+        self._cur_plays = []
         try:
-            leader, active = self.order.next_leader(hands, active, winner, self.all_active)
-            if leader == END:
-                return gain + self._end()
-            return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
+            return self._next_trick(hands, active, winner, tpts, alpha, beta)
         finally:
-            if not additive:
-                self._cur_plays = saved_plays
-                self.history.pop()
+            self._cur_plays = saved_plays
+            self.history.pop()
+
+    def _next_trick(
+        self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int
+    ) -> int:
+        gain = tpts if self.additive and self.max_seats >> winner & 1 else 0
+        leader, active = self.order.next_leader(hands, active, winner, self.all_active)
+        if leader == END:
+            return gain + self._end()
+        return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
 
     def _boundary(self, hands: list[int], active: int, leader: int, alpha: int, beta: int) -> int:
         """A new trick led by ``leader``: the transposition table and the bound."""
