@@ -2,7 +2,9 @@
 
 Both must agree on the value and on the whole set of best actions, in every
 catalog variant and in house rules that change the card play; the cases the
-kernel does not handle must go to the Python search.
+kernel does not handle must go to the Python search. The Python search follows
+the engine's own turn order (``pedro.engine.turns``), which the kernel mirrors:
+random positions of every variant and option set hold the kernel to it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import random
 
 import pytest
 from tests.helpers import with_hands
+from tests.test_properties import RULESET_IDS, RULESETS, random_action
 from tests.test_solver import at_play, positions
 
-from pedro.engine.phases import Phase
+from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState
 from pedro.solver import PlayPosition, solve
 from pedro.solver.fast import supports
@@ -179,3 +182,55 @@ def test_a_kept_table_gives_the_same_answers_for_the_plays_of_one_deal(
             assert (a.value, set(a.best)) == (b.value, set(b.best))
         checked += len(after) > 1
     assert checked >= 3
+
+
+#: Cards still held by seats in the play at most, for the Python search to be quick.
+RANDOM_CARDS_LEFT = 14
+#: Positions per ruleset.
+RANDOM_POSITIONS = 10
+
+
+def random_positions(name: str, count: int) -> list[GameState]:
+    """Play positions of random games, one a game (random legal actions from the deal on, as in the
+    property tests): seats folded, cold, up or out, odd discards, inside tricks and at their start."""
+    rules = RULESETS[name]
+    out: list[GameState] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        state = GameState(rules, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.hand_index < 4:
+            if state.phase == Phase.PLAY and rng.random() < 0.3:
+                live = sum(h.bit_count() for h, st in zip(state.hands, state.status, strict=True) if st == 0)
+                if live <= RANDOM_CARDS_LEFT:
+                    out.append(state)
+                    break
+            state.apply(random_action(state, rng))
+    return out
+
+
+@pytest.mark.parametrize("name", RULESET_IDS)
+def test_kernel_follows_the_turn_order_in_random_positions_of_every_ruleset(name: str) -> None:
+    """Every variant and option set of the property tests: the kernel's value and best plays are
+    the Python search's, which plays by the engine's turn order."""
+    states = random_positions(name, RANDOM_POSITIONS)
+    for state in states:
+        if supports(PlayPosition.from_state(state)):
+            agree(state)
+        else:  # relative_high_low: the Python search answers
+            assert RULESETS[name].relative_high_low
+            auto, python = solve(state), solve(state, engine="python")
+            assert (auto.value, set(auto.best)) == (python.value, set(python.best))
+
+
+def test_random_positions_reach_every_turn_order_case() -> None:
+    """The random positions above hold seats gone cold, up and out, and tricks under way."""
+    seen: set[Status] = set()
+    inside = 0
+    for name in RULESET_IDS:
+        for state in random_positions(name, RANDOM_POSITIONS):
+            seen.update(state.status)
+            inside += bool(state.trick is not None and state.trick.plays)
+    assert {Status.FOLDED, Status.COLD, Status.UP, Status.OUT} <= seen
+    assert inside >= len(RULESET_IDS)

@@ -10,7 +10,16 @@ from itertools import combinations
 
 from pedro.cards import SUIT_MASKS, cards_of
 from pedro.engine.actions import PLAY_BASE, play_action
-from pedro.variants.model import BuryRule, OutOfTrumps, PlainLead, Ruleset, TrumpTables
+from pedro.variants.model import (
+    BuryRule,
+    DiscardPolicy,
+    ExcessTrumps,
+    FillPolicy,
+    OutOfTrumps,
+    PlainLead,
+    Ruleset,
+    TrumpTables,
+)
 
 TRUMP_SUIT = 4
 
@@ -144,3 +153,40 @@ def trick_winner(rules: Ruleset, tt: TrumpTables, leader: int, tops: list[tuple[
         if key > best:
             best, best_seat = key, seat
     return best_seat
+
+
+def normal_hand_size(rules: Ruleset) -> int:
+    """Cards in a normal hand at the first lead (docs/rules.md §hand-size-at-the-first-lead).
+
+    Hands cut by an exchange hold ``play_hand_size``; without one, the first deal's size.
+    A hand holding more plays a stack to the first trick (``keep_and_bury``).
+    """
+    exchanged = rules.discard != DiscardPolicy.NONE or rules.fill != FillPolicy.NONE
+    return rules.play_hand_size if exchanged else rules.first_deal_size
+
+
+def turn_plays(
+    rules: Ruleset,
+    tt: TrumpTables,
+    hand: int,
+    led: int,
+    first_trick: bool,
+    first_lead_pending: bool,
+    normal_hand: int,
+) -> list[int]:
+    """The legal plays of a seat holding ``hand``: stacks where it holds more than ``normal_hand``."""
+    if not first_trick:
+        return single_plays(legal_play_mask(rules, tt, hand, led, False))
+    mask = legal_play_mask(rules, tt, hand, led, led < 0 and first_lead_pending)
+    size = stack_size(rules, hand, normal_hand)
+    if size > 1:
+        return stack_plays(rules, tt, hand, mask, size)
+    return single_plays(mask)
+
+
+def stack_size(rules: Ruleset, hand: int, normal_hand: int) -> int:
+    """Cards ``hand`` plays to the first trick: one, or under ``keep_and_bury`` its excess over
+    ``normal_hand`` and one more (a top card and the cards buried under it)."""
+    if rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY:
+        return 1
+    return max(1, hand.bit_count() - (normal_hand - 1))

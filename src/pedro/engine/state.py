@@ -10,7 +10,7 @@ history, except plays, which are always written (records list every play).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -32,16 +32,11 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealSource, SeededDeals, deal_getters, pack_from_deal
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Phase, Status
-from pedro.engine.play import (
-    TRUMP_SUIT,
-    card_key,
-    effective_suit,
-    legal_play_mask,
-    single_plays,
-    stack_plays,
-)
+from pedro.engine.play import TRUMP_SUIT, normal_hand_size, stack_size
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
-from pedro.variants.model import AllPassAction, ExcessTrumps, LowRule, OutOfTrumps, Ruleset, TrumpTables
+from pedro.engine.turns import PlayTurns, TurnOrder
+from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
+from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
@@ -52,10 +47,6 @@ if TYPE_CHECKING:
 _AUCTION, _TRUMP, _EXCHANGE, _PLAY, _GAME_OVER = Phase
 _ACTIVE = Status.ACTIVE
 _HOLDER, _DEALT = LowRule.HOLDER, LowRule.DEALT
-_UP = OutOfTrumps.UP
-_CONTINUE = OutOfTrumps.CONTINUE
-_COLD_ON_TURN = OutOfTrumps.COLD_ON_TURN
-_OUT_ON_TRUMP_LEAD = OutOfTrumps.OUT_ON_TRUMP_LEAD
 
 
 class IllegalActionError(ValueError):
@@ -65,13 +56,6 @@ class IllegalActionError(ValueError):
         super().__init__(f"{reason}; legal: {legal}")
         self.reason = reason
         self.legal = legal
-
-
-@dataclass
-class Trick:
-    leader: int
-    plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, play action)
-    winner: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +104,11 @@ class HandResult:
         )  # fmt: skip
 
 
-class GameState:
-    """A whole game of one variant; mutate with ``apply``, copy with ``clone``."""
+class GameState(PlayTurns):
+    """A whole game of one variant; mutate with ``apply``, copy with ``clone``.
+
+    The card play's turn order is ``PlayTurns``'s (``pedro.engine.turns``).
+    """
 
     # the game
     rules: Ruleset
@@ -190,7 +177,8 @@ class GameState:
     best_seat: int  # the seat winning the current trick so far
     best_key: int
     all_active: bool
-    up_rule: bool  # ``out_of_trumps == up``: checked after every play
+    order: TurnOrder  # the card play's turn order (a placeholder before the first lead)
+    active: int  # the seats still playing, as a bit mask (during the card play)
     _legal: tuple[int, ...] | CardChoice | None
     _seen_history: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
 
@@ -207,7 +195,6 @@ class GameState:
         self.results = []
         self.winner = None
         self.first_dealer = self.deals.first_dealer(rules.players)
-        self.up_rule = rules.out_of_trumps == _UP
         self.hand_index = -1
         self.histories = []
         self.deal_records = []
@@ -442,6 +429,9 @@ class GameState:
         self.best_seat = -1
         self.best_key = 0
         self.all_active = False
+        # set at the first lead (``_start_turns``); every field is set here, as ``clone`` reads them all
+        self.order = TurnOrder.of(rules, 0)
+        self.active = 0
         self.phase = _AUCTION
         self.current_player = self.auction.turn
         self._legal = None
@@ -623,151 +613,15 @@ class GameState:
     # ------------------------------------------------------------------ play
 
     def start_play(self) -> None:
-        rules = self.rules
         assert self.contract is not None and self.tt is not None
         self.phase = _PLAY
         self.hands_at_play = list(self.hands)
-        exchanged = rules.discard != "none" or rules.fill != "none"  # (str enums)
-        self.normal_hand = rules.play_hand_size if exchanged else rules.first_deal_size
-        if rules.out_of_trumps == _UP:
-            self._check_up()
-        self.first_lead_pending = rules.first_lead_trump
-        self.all_active = rules.out_of_trumps == _CONTINUE and self.status.count(_ACTIVE) == self.players
-        leader = self._next_active(self.contract.bidder)
-        self.trick = Trick(leader, [])
-        self.led = -1
-        self.current_player = leader
-
-    def _next_active(self, seat: int) -> int:
-        """``seat`` itself if still playing, else the next playing seat clockwise; -1 if none."""
-        n = self.players
-        for i in range(n):
-            s = (seat + i) % n
-            if self.status[s] == _ACTIVE and self.hands[s]:
-                return s
-        return -1
-
-    def _check_up(self) -> None:
-        assert self.tt is not None
-        for s in range(self.players):
-            if self.status[s] == _ACTIVE and not self.hands[s] & self.tt.trump_mask:
-                self._lay_down(s, Status.UP)
+        self.normal_hand = normal_hand_size(self.rules)
+        self._start_turns(self.contract.bidder)
 
     def _lay_down(self, seat: int, status: Status) -> None:
         self.status[seat] = status
         self.laid_down[seat] = self.hands[seat]
-
-    def _play_over(self) -> bool:
-        assert self.tt is not None
-        if self.all_active:
-            return not any(self.hands)
-        # over when no seat still playing holds a card (or, unless play continues without trumps, a trump)
-        needed = self.tt.trump_mask if self.rules.out_of_trumps != _CONTINUE else -1
-        status = self.status
-        playing = [s for s, hand in enumerate(self.hands) if hand & needed and status[s] == _ACTIVE]
-        return not playing
-
-    def _prepare_play_turn(self) -> bool:
-        """Move to the next seat that must play; False if the engine acted instead."""
-        assert self.tt is not None and self.trick is not None
-        rules = self.rules
-        if not self.trick.plays and self._play_over():
-            self._end_play()
-            return False
-        seat = self.current_player
-        led = self.led
-        if self.status[seat] != _ACTIVE or not self.hands[seat]:
-            self._next_in_trick(seat)
-            return False
-        trumps = self.hands[seat] & self.tt.trump_mask
-        if not trumps:
-            if rules.out_of_trumps == _COLD_ON_TURN:
-                self._lay_down(seat, Status.COLD)
-                self._next_in_trick(seat)
-                return False
-            if rules.out_of_trumps == _OUT_ON_TRUMP_LEAD and led == TRUMP_SUIT:
-                self._lay_down(seat, Status.OUT)
-                self._next_in_trick(seat)
-                return False
-        return True
-
-    def _legal_plays(self, seat: int) -> tuple[int, ...]:
-        assert self.tt is not None
-        hand = self.hands[seat]
-        led = self.led
-        if self.tricks:
-            return tuple(single_plays(legal_play_mask(self.rules, self.tt, hand, led, False)))
-        must_trump = led < 0 and self.first_lead_pending
-        mask = legal_play_mask(self.rules, self.tt, hand, led, must_trump)
-        size = hand.bit_count() - (self.normal_hand - 1)
-        if size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
-            return tuple(stack_plays(self.rules, self.tt, hand, mask, size))
-        return tuple(single_plays(mask))
-
-    def _apply_play(self, seat: int, action: int) -> None:
-        tt = self.tt
-        trick = self.trick
-        assert trick is not None and tt is not None
-        cards = action & _CARD_BITS
-        hand = self.hands[seat] & ~cards
-        self.hands[seat] = hand
-        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
-        if top < 0:
-            top = cards.bit_length() - 1
-        strength = tt.strength[top]
-        if not trick.plays:
-            self.first_lead_pending = False
-            self.led = effective_suit(top, tt.trump_mask)
-            self.best_seat = seat
-            self.best_key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, True)
-        else:
-            # a trump's key is 1000 + its strength (``card_key``), the common case inlined
-            key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, False)
-            if key > self.best_key:
-                self.best_key = key
-                self.best_seat = seat
-        trick.plays.append((seat, action))
-        if self.up_rule and not hand & tt.trump_mask:
-            self._lay_down(seat, Status.UP)
-        nxt = (seat + 1) % self.players
-        if self.all_active and nxt != trick.leader:
-            self.current_player = nxt
-            return
-        self._next_in_trick(seat)
-
-    def _next_in_trick(self, seat: int) -> None:
-        """Pass the turn on, or close the trick when everyone still playing has been asked."""
-        assert self.trick is not None
-        n = self.players
-        trick = self.trick
-        nxt = (seat + 1) % n
-        if nxt == trick.leader or (not trick.plays and self._next_active(nxt) in (-1, trick.leader)):
-            self._close_trick()
-            return
-        if not trick.plays:
-            # the leader could not lead (went cold): the next seat leads instead
-            trick.leader = nxt
-        self.current_player = nxt
-
-    def _close_trick(self) -> None:
-        assert self.trick is not None and self.tt is not None
-        trick = self.trick
-        if not trick.plays:
-            # nobody could lead: the card play is over
-            self._end_play()
-            return
-        trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
-        self.tricks.append(trick)
-        if self.up_rule:
-            self._check_up()
-        if self._play_over():
-            self._end_play()
-            return
-        # everyone still holds cards when all play every trick: the winner leads
-        leader = trick.winner if self.all_active else self._next_active(trick.winner)
-        self.trick = Trick(leader, [])
-        self.led = -1
-        self.current_player = leader
 
     def _end_play(self) -> None:
         self._finish_hand(thrown_in=False)
@@ -891,9 +745,7 @@ class GameState:
             return "that names no card of this pack"
         if cards & ~self.hands[seat]:
             return f"{format_cards(cards_of(cards & ~self.hands[seat]))} not in hand"
-        need = self.hands[seat].bit_count() - (self.normal_hand - 1)
-        if self.rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY:
-            need = 1
+        need = stack_size(self.rules, self.hands[seat], self.normal_hand)
         if not self.tricks and need > 1 and cards.bit_count() != need:
             return f"holding {self.hands[seat].bit_count()} cards, play {need} cards to the first trick"
         if cards.bit_count() != 1 and (self.tricks or need <= 1):
@@ -965,9 +817,7 @@ def _first_with(masks: Sequence[int], card: int) -> int:
 
 
 _TRUMP_ACTIONS = tuple(trump_action(s) for s in range(4))
-_CARD_BITS = (1 << 56) - 1
 _BITS = tuple(1 << c for c in range(NUM_CARDS))
-_TOP_SHIFT = 56
 
 
 #: Fields ``clone`` copies: the current hand's mutable data.

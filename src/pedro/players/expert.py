@@ -277,21 +277,23 @@ def position_of(obs: Observation, machine: PlayMachine) -> PlayPosition:
     """The solver's position for a world, at the machine's turn."""
     assert obs.trump is not None and obs.bidder is not None
     credits, credited = credits_of(obs)
+    trick = machine.trick
+    assert trick is not None
     return PlayPosition(
         rules=obs.rules,
         trump=obs.trump,
         bidder=obs.bidder,
         hands=tuple(machine.hands),
         statuses=tuple(machine.status),
-        tricks=tuple((winner, tuple(plays)) for _leader, plays, winner in machine.tricks),
-        leader=machine.leader,
-        plays=tuple(machine.plays),
-        to_move=machine.current,
+        tricks=tuple((t.winner, tuple(t.plays)) for t in machine.tricks),
+        leader=trick.leader,
+        plays=tuple(trick.plays),
+        to_move=machine.current_player,
         first_lead_pending=machine.first_lead_pending,
         credits=credits,
         credited=credited,
         low_dealt_to=_low_dealt_to(obs, machine),
-        hand_size=machine.hand_size,
+        hand_size=machine.normal_hand,
     )
 
 
@@ -350,7 +352,7 @@ def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int
             value = solve(position_of(obs, m), same_deal=solved).value
             solved = True
         else:
-            done = [TrickCards(w, tuple((s, a & CARD_BITS) for s, a in plays)) for _l, plays, w in m.tricks]
+            done = [TrickCards(t.winner, tuple((s, a & CARD_BITS) for s, a in t.plays)) for t in m.tricks]
             value = _points(obs, m, done)[bidder_side]
         out[action] = float(value if mine else total - value)
     return out

@@ -39,7 +39,8 @@ def _seen(plays: Sequence[tuple[int, int]]) -> tuple[tuple[int, tuple[int, ...]]
 
 def seat_view(obs: Observation, m: PlayMachine, seat: int, legal: Sequence[int]) -> Observation:
     """What ``seat`` saw when it played at the machine's turn, in the world the machine replays."""
-    tricks = tuple(SeenTrick(leader, _seen(plays), winner) for leader, plays, winner in m.tricks)
+    tricks = tuple(SeenTrick(t.leader, _seen(t.plays), t.winner) for t in m.tricks)
+    assert m.trick is not None
     return replace(
         obs,
         seat=seat,
@@ -50,7 +51,7 @@ def seat_view(obs: Observation, m: PlayMachine, seat: int, legal: Sequence[int])
         seen=(),
         statuses=tuple(m.status),
         tricks=tricks,
-        trick=SeenTrick(m.leader, _seen(m.plays), -1),
+        trick=SeenTrick(m.trick.leader, _seen(m.trick.plays), -1),
         legal=tuple(legal),
     )
 

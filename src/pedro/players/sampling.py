@@ -63,16 +63,18 @@ nothing.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, Verb, arg_of, play_action, verb_of
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
-from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, stack_plays
+from pedro.engine.play import effective_suit, legal_play_mask, normal_hand_size, stack_plays
+from pedro.engine.turns import PlayTurns, Trick
 from pedro.players.basic import expected_points, nontrump_keep_value
 from pedro.variants.model import (
     DiscardPolicy,
@@ -89,8 +91,6 @@ _FOLDED = int(Status.FOLDED)
 _COLD = int(Status.COLD)
 _UP = int(Status.UP)
 _OUT = int(Status.OUT)
-_CARD_BITS = (1 << 56) - 1
-_TOP_SHIFT = 56
 #: The "seat" of cards out of play (undealt, discarded face down by others).
 OUT_OF_PLAY = -1
 #: Above every ``keep_rank``.
@@ -99,177 +99,55 @@ _ABOVE_ALL = 1 << 16
 _KEEP_TRIES = 30
 
 
-def normal_hand_size(rules: Ruleset) -> int:
-    """Cards in a normal hand at the first lead (``GameState.start_play``)."""
-    exchanged = rules.discard != DiscardPolicy.NONE or rules.fill != FillPolicy.NONE
-    return rules.play_hand_size if exchanged else rules.first_deal_size
-
-
 # ---------------------------------------------------------------- the card play, over masks
 
 
-@dataclass
-class PlayMachine:
-    """The engine's card play over card masks: turn order, legal plays, tricks and statuses.
-
-    It mirrors ``GameState``'s play (``start_play``, ``_prepare_play_turn``,
-    ``_apply_play``, ``_next_in_trick``, ``_close_trick``) so that a guessed
-    world can be replayed and played on without a ``GameState``.
+class PlayMachine(PlayTurns):
+    """The engine's card play over card masks, so that a guessed world can be replayed and
+    played on without a ``GameState``: the turn order, legal plays and tricks are ``PlayTurns``'s.
     """
 
     rules: Ruleset
     tt: TrumpTables
-    bidder: int
-    hands: list[int]
-    status: list[int]
-    hand_size: int
-    first_lead_pending: bool = False
-    all_active: bool = False
-    #: finished tricks: (leader, plays, winner)
-    tricks: list[tuple[int, list[tuple[int, int]], int]] = field(default_factory=list)
-    leader: int = -1
-    plays: list[tuple[int, int]] = field(default_factory=list)
-    led: int = -1
-    best_seat: int = -1
-    best_key: int = 0
-    current: int = -1
-    over: bool = False
+    #: the play has ended (``prepare`` is False from then on)
+    over: bool
 
-    @staticmethod
-    def start(
-        rules: Ruleset, tt: TrumpTables, bidder: int, hands: list[int], status: list[int]
-    ) -> PlayMachine:
-        """The first lead of a hand (``start_play``): ``status`` holds who folded."""
-        m = PlayMachine(rules, tt, bidder, list(hands), list(status), normal_hand_size(rules))
-        if rules.out_of_trumps == OutOfTrumps.UP:
-            m._check_up()
-        m.first_lead_pending = rules.first_lead_trump
-        m.all_active = rules.out_of_trumps == OutOfTrumps.CONTINUE and all(s == _ACTIVE for s in m.status)
-        m.leader = m._next_active(bidder)
-        m.current = m.leader
-        return m
+    def __init__(
+        self, rules: Ruleset, tt: TrumpTables, bidder: int, hands: list[int], status: list[Status]
+    ) -> None:
+        """The first lead of a hand: ``status`` holds who folded."""
+        self.rules = rules
+        self.tt = tt
+        self.hands = list(hands)
+        self.status = list(status)
+        self.normal_hand = normal_hand_size(rules)
+        self.tricks = []
+        self.over = False
+        self._start_turns(bidder)
 
     def copy(self) -> PlayMachine:
-        return PlayMachine(
-            self.rules, self.tt, self.bidder, list(self.hands), list(self.status), self.hand_size,
-            self.first_lead_pending, self.all_active, list(self.tricks), self.leader, list(self.plays),
-            self.led, self.best_seat, self.best_key, self.current, self.over,
-        )  # fmt: skip
+        new = copy.copy(self)
+        new.hands = list(self.hands)
+        new.status = list(self.status)
+        new.tricks = list(self.tricks)  # a finished trick does not change
+        if self.trick is not None:
+            new.trick = Trick(self.trick.leader, list(self.trick.plays), self.trick.winner)
+        return new
 
-    # ---- turn order
-
-    def _next_active(self, seat: int) -> int:
-        n = self.rules.players
-        for i in range(n):
-            s = (seat + i) % n
-            if self.status[s] == _ACTIVE and self.hands[s]:
-                return s
-        return -1
-
-    def _check_up(self) -> None:
-        for s in range(self.rules.players):
-            if self.status[s] == _ACTIVE and not self.hands[s] & self.tt.trump_mask:
-                self.status[s] = _UP
-
-    def _play_over(self) -> bool:
-        if self.all_active:
-            return not any(self.hands)
-        needed = self.tt.trump_mask if self.rules.out_of_trumps != OutOfTrumps.CONTINUE else -1
-        return not any(h & needed and self.status[s] == _ACTIVE for s, h in enumerate(self.hands))
+    def _end_play(self) -> None:
+        self.over = True
 
     def prepare(self) -> bool:
         """Move on to the next seat that must play (True), or end the play (False)."""
-        ot = self.rules.out_of_trumps
-        while not self.over:
-            if not self.plays and self._play_over():
-                self.over = True
-                return False
-            seat = self.current
-            if self.status[seat] != _ACTIVE or not self.hands[seat]:
-                self._next_in_trick(seat)
-                continue
-            if not self.hands[seat] & self.tt.trump_mask:
-                if ot == OutOfTrumps.COLD_ON_TURN:
-                    self.status[seat] = _COLD
-                    self._next_in_trick(seat)
-                    continue
-                if ot == OutOfTrumps.OUT_ON_TRUMP_LEAD and self.led == TRUMP_SUIT:
-                    self.status[seat] = _OUT
-                    self._next_in_trick(seat)
-                    continue
-            return True
-        return False
+        return not self.over and self._prepare_play_turn()
 
-    def _next_in_trick(self, seat: int) -> None:
-        nxt = (seat + 1) % self.rules.players
-        if nxt == self.leader or (not self.plays and self._next_active(nxt) in (-1, self.leader)):
-            self._close_trick()
-            return
-        if not self.plays:
-            self.leader = nxt
-        self.current = nxt
-
-    def _close_trick(self) -> None:
-        if not self.plays:
-            self.over = True
-            return
-        self.tricks.append((self.leader, self.plays, self.best_seat))
-        if self.rules.out_of_trumps == OutOfTrumps.UP:
-            self._check_up()
-        if self._play_over():
-            self.over = True
-            self.plays = []
-            return
-        winner = self.best_seat
-        self.leader = winner if self.all_active else self._next_active(winner)
-        self.plays = []
-        self.led = -1
-        self.current = self.leader
-
-    # ---- plays
-
-    def legal(self) -> list[int]:
-        """The current seat's legal plays (``GameState._legal_plays``)."""
-        seat = self.current
-        hand = self.hands[seat]
-        if self.tricks:
-            return single_plays(legal_play_mask(self.rules, self.tt, hand, self.led, False))
-        must_trump = self.led < 0 and self.first_lead_pending
-        mask = legal_play_mask(self.rules, self.tt, hand, self.led, must_trump)
-        size = hand.bit_count() - (self.hand_size - 1)
-        if size > 1 and self.rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
-            return stack_plays(self.rules, self.tt, hand, mask, size)
-        return single_plays(mask)
+    def legal(self) -> tuple[int, ...]:
+        """The current seat's legal plays."""
+        return self._legal_plays(self.current_player)
 
     def play(self, action: int) -> None:
         """The current seat plays ``action`` (assumed legal); call ``prepare`` before the next play."""
-        seat = self.current
-        cards = action & _CARD_BITS & ((1 << _TOP_SHIFT) - 1)
-        self.hands[seat] &= ~cards
-        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
-        if top < 0:
-            top = cards.bit_length() - 1
-        strength = self.tt.strength[top]
-        if not self.plays:
-            self.first_lead_pending = False
-            self.led = effective_suit(top, self.tt.trump_mask)
-            self.best_seat = seat
-            self.best_key = (
-                1000 + strength if strength else card_key(self.rules, self.tt, self.led, top, True)
-            )
-        else:
-            key = 1000 + strength if strength else card_key(self.rules, self.tt, self.led, top, False)
-            if key > self.best_key:
-                self.best_key = key
-                self.best_seat = seat
-        self.plays = [*self.plays, (seat, action)]
-        if self.rules.out_of_trumps == OutOfTrumps.UP and not self.hands[seat] & self.tt.trump_mask:
-            self.status[seat] = _UP
-        nxt = (seat + 1) % self.rules.players
-        if self.all_active and nxt != self.leader:
-            self.current = nxt
-            return
-        self._next_in_trick(seat)
+        self._apply_play(self.current_player, action)
 
 
 # ---------------------------------------------------------------- what the observation fixes
@@ -602,12 +480,12 @@ def replay(
     assert obs.bidder is not None
     played = played_by(obs)
     at_play = [h | p for h, p in zip(hands, played, strict=True)]
-    status = [_FOLDED if s == _FOLDED else _ACTIVE for s in obs.statuses]
-    m = PlayMachine.start(rules, tt, obs.bidder, at_play, status)
+    status = [Status.FOLDED if s == _FOLDED else Status.ACTIVE for s in obs.statuses]
+    m = PlayMachine(rules, tt, obs.bidder, at_play, status)
     tricks = _all_tricks(obs)
     for t in tricks:
         for seat, cards in t.plays:
-            if not m.prepare() or m.current != seat:
+            if not m.prepare() or m.current_player != seat:
                 return None
             action = play_action(list(cards))
             if action not in m.legal():
@@ -615,15 +493,15 @@ def replay(
             if on_play is not None:
                 on_play(m, seat, action)
             m.play(action)
-    if not m.prepare() or m.current != obs.current_player:
+    if not m.prepare() or m.current_player != obs.current_player:
         return None
     if tuple(m.status) != tuple(obs.statuses) or len(m.tricks) != len(obs.tricks):
         return None
-    for (leader, _plays, winner), seen in zip(m.tricks, obs.tricks, strict=True):
-        if leader != seen.leader or winner != seen.winner:
+    for trick, seen in zip(m.tricks, obs.tricks, strict=True):
+        if trick.leader != seen.leader or trick.winner != seen.winner:
             return None
-    assert obs.trick is not None
-    if m.leader != obs.trick.leader:
+    assert obs.trick is not None and m.trick is not None
+    if m.trick.leader != obs.trick.leader:
         return None
     return m
 

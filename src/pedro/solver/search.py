@@ -7,9 +7,9 @@ This is the reference search: ``pedro.solver.solve`` runs the compiled copy
 The search runs on a compact copy of the play: the hands as card masks, the
 seats still playing as a bit mask, and the current trick's leader, led suit,
 winning seat and key. The rules come from ``pedro.engine.play`` (legal plays,
-stacks of the multi-card first trick, card keys), and the turn order mirrors
-``GameState._prepare_play_turn``, ``_next_in_trick`` and ``_close_trick``
-(cold, up and out players, a leader who cannot lead).
+stacks of the multi-card first trick, card keys), and the turn order is the
+engine's own (``pedro.engine.turns.TurnOrder``: cold, up and out players, a
+leader who cannot lead, the end of a trick and of the play).
 
 The value is the points taken by the bidder's side. Partnership variants are a
 two-sided zero-sum game in it. Individual variants are searched "paranoid":
@@ -31,11 +31,12 @@ from dataclasses import dataclass
 
 from pedro.engine.actions import PLAY_BASE, play_top
 from pedro.engine.phases import Status
-from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, stack_plays
+from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_plays
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.engine.state import GameState
+from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
 from pedro.solver.position import PlayPosition
-from pedro.variants.model import ExcessTrumps, LowRule, OutOfTrumps, Ruleset, TrumpTables
+from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 _CARD_BITS = (1 << 56) - 1
 _TOP_SHIFT = 56
@@ -86,14 +87,9 @@ class Solver:
         self.points = tt.points
         self.strength = tt.strength
         self.plain_ranking = rules.plain_ranking
-        ot = rules.out_of_trumps
-        self.cold_on_turn = ot == OutOfTrumps.COLD_ON_TURN
-        self.out_on_trump_lead = ot == OutOfTrumps.OUT_ON_TRUMP_LEAD
-        self.up_rule = ot == OutOfTrumps.UP
-        self.needed = -1 if ot == OutOfTrumps.CONTINUE else tt.trump_mask
+        self.order = TurnOrder.of(rules, tt.trump_mask)
         # with ``continue`` nobody leaves the play, so "all active" at the first lead is "all active" now
-        self.all_active = ot == OutOfTrumps.CONTINUE and all(s == Status.ACTIVE for s in pos.statuses)
-        self.keep_and_bury = rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY
+        self.all_active = all_play_every_trick(rules, pos.statuses)
         self.normal_hand = pos.hand_size
         self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.nodes = 0
@@ -113,26 +109,20 @@ class Solver:
 
     def _moves(self, hand: int, seat: int, led: int, first: bool, flp: bool) -> list[tuple[int, int, int]]:
         """Legal plays as (cards, top, action)."""
-        rules, tt = self.rules, self.tt
-        if first:
-            mask = legal_play_mask(rules, tt, hand, led, led < 0 and flp)
-            size = hand.bit_count() - (self.normal_hand - 1)
-            if size > 1 and self.keep_and_bury:
-                out = []
-                for a in stack_plays(rules, tt, hand, mask, size):
-                    top = ((a >> _TOP_SHIFT) & 0xFF) - 1
-                    cards = a & _CARD_BITS
-                    if top < 0:
-                        top = cards.bit_length() - 1
-                    out.append((cards & ((1 << _TOP_SHIFT) - 1), top, a))
-                return out
-        else:
-            mask = legal_play_mask(rules, tt, hand, led, False)
         out = []
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            out.append((low, low.bit_length() - 1, PLAY_BASE | low))
+        if not first:  # the common case (``turn_plays`` after the first trick), without a detour
+            mask = legal_play_mask(self.rules, self.tt, hand, led, False)
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                out.append((low, low.bit_length() - 1, PLAY_BASE | low))
+            return out
+        for a in turn_plays(self.rules, self.tt, hand, led, first, flp, self.normal_hand):
+            cards = a & _CARD_BITS
+            top = ((a >> _TOP_SHIFT) & 0xFF) - 1
+            if top < 0:
+                top = cards.bit_length() - 1
+            out.append((cards, top, a))
         return out
 
     def _key(self, led: int, card: int, leads: bool) -> int:
@@ -140,18 +130,6 @@ class Solver:
         if s:
             return 1000 + s
         return card_key(self.rules, self.tt, led, card, leads)
-
-    def _next_active(self, hands: list[int], active: int, seat: int) -> int:
-        n = self.n
-        for i in range(n):
-            s = (seat + i) % n
-            if active >> s & 1 and hands[s]:
-                return s
-        return -1
-
-    def _play_over(self, hands: list[int], active: int) -> bool:
-        needed = self.needed
-        return all(not (active >> s & 1 and hands[s] & needed) for s in range(self.n))
 
     # ------------------------------------------------------------------ search
 
@@ -171,31 +149,12 @@ class Solver:
         alpha: int,
         beta: int,
     ) -> int:
-        """Future bidder points from ``seat``'s turn (``_prepare_play_turn`` onwards)."""
-        n = self.n
-        trump_mask = self.trump_mask
-        while True:
-            skip = False
-            if not plays and self._play_over(hands, active):
-                return self._end()
-            if not (active >> seat & 1) or not hands[seat]:
-                skip = True
-            elif not hands[seat] & trump_mask and (
-                self.cold_on_turn or (self.out_on_trump_lead and led == TRUMP_SUIT)
-            ):
-                active &= ~(1 << seat)
-                skip = True
-            if not skip:
-                break
-            # _next_in_trick
-            nxt = (seat + 1) % n
-            if nxt == leader or (not plays and self._next_active(hands, active, nxt) in (-1, leader)):
-                if not plays:
-                    return self._end()
-                return self._close(hands, active, bseat, tpts, alpha, beta)
-            if not plays:
-                leader = nxt
-            seat = nxt
+        """Future bidder points from ``seat``'s turn (``TurnOrder.turn`` onwards)."""
+        seat, leader, active = self.order.turn(hands, active, leader, plays, seat, led)
+        if seat == END:
+            return self._end()
+        if seat == CLOSE:
+            return self._close(hands, active, bseat, tpts, alpha, beta)
         return self._decide(
             hands, active, leader, plays, seat, led, bseat, bkey, tpts, first, flp, alpha, beta
         )
@@ -219,14 +178,26 @@ class Solver:
         return pts[self.bidder_side] - self.base
 
     def _close(self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int) -> int:
+        """The current trick is complete, won by ``winner`` with ``tpts`` points in it."""
+        self._trick_cards = 0  # (``_play`` restores it)
+        if self.additive:
+            return self._next_trick(hands, active, winner, tpts, alpha, beta)
+        self.history.append((winner, tuple(self._cur_plays)))
+        saved_plays = self._cur_plays
+        self._cur_plays = []
+        try:
+            return self._next_trick(hands, active, winner, tpts, alpha, beta)
+        finally:
+            self._cur_plays = saved_plays
+            self.history.pop()
+
+    def _next_trick(
+        self, hands: list[int], active: int, winner: int, tpts: int, alpha: int, beta: int
+    ) -> int:
         gain = tpts if self.additive and self.max_seats >> winner & 1 else 0
-        if self.up_rule:
-            for s in range(self.n):
-                if active >> s & 1 and not hands[s] & self.trump_mask:
-                    active &= ~(1 << s)
-        if self._play_over(hands, active):
+        leader, active = self.order.next_leader(hands, active, winner, self.all_active)
+        if leader == END:
             return gain + self._end()
-        leader = winner if self.all_active else self._next_active(hands, active, winner)
         return gain + self._boundary(hands, active, leader, alpha - gain, beta - gain)
 
     def _boundary(self, hands: list[int], active: int, leader: int, alpha: int, beta: int) -> int:
@@ -424,7 +395,7 @@ class Solver:
         alpha: int,
         beta: int,
     ) -> int:
-        """Play ``cards`` for ``seat`` (``_apply_play``) and search on."""
+        """Play ``cards`` for ``seat`` (``PlayTurns._apply_play``) and search on."""
         hand = hands[seat]
         new_hand = hand & ~cards
         hands[seat] = new_hand
@@ -444,25 +415,12 @@ class Solver:
             low = counted & -counted
             counted ^= low
             tpts += self.points[low.bit_length() - 1]
-        if self.up_rule and not new_hand & self.trump_mask:
-            active &= ~(1 << seat)
-        nxt = (seat + 1) % self.n
+        nxt, active = self.order.after_play(new_hand, active, leader, seat)
         additive = self.additive
         if not additive:
             self._cur_plays.append((seat, cards))
         try:
-            if nxt == leader:
-                # the trick closes (``_next_in_trick``)
-                self._trick_cards = 0
-                if not additive:
-                    self.history.append((bseat, tuple(self._cur_plays)))
-                    saved_plays = self._cur_plays
-                    self._cur_plays = []
-                    try:
-                        return self._close(hands, active, bseat, tpts, alpha, beta)
-                    finally:
-                        self._cur_plays = saved_plays
-                        self.history.pop()
+            if nxt == CLOSE:
                 return self._close(hands, active, bseat, tpts, alpha, beta)
             return self._turn(hands, active, leader, plays + 1, nxt, led, bseat, bkey, tpts, first, False,
                               alpha, beta)  # fmt: skip

@@ -1,0 +1,321 @@
+"""The card play's turn order: the one definition the engine, the sampler and the solver follow.
+
+Who leads, who plays next, which seats drop out of the play (cold, up, out),
+when a trick is complete and when the play is over (docs/rules.md §play).
+Everything works on card masks and plain ints, with the seats still playing
+as a bit mask (``active``), so that a search can hold a position in a few
+integers: ``TurnOrder`` holds one ruleset's out-of-trumps rule with one
+trump suit, and its methods are the steps of the play. ``PlayTurns`` drives
+them over a whole hand's play state; ``GameState`` and the sampler's
+``PlayMachine`` are both ``PlayTurns``, and ``pedro.solver.search`` calls the
+steps directly. The compiled solver (``pedro.solver.kernel``) is a mirror,
+held to this one by tests/test_solver_kernel.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from pedro.engine.phases import Status
+from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
+from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
+
+#: ``turn``'s answer when the card play is over.
+END = -1
+#: ``turn``'s and ``after_play``'s answer when the trick is complete.
+CLOSE = -2
+
+_CARD_BITS = (1 << 56) - 1
+_TOP_SHIFT = 56
+_ACTIVE = Status.ACTIVE
+#: The status of a seat dropping out of the play under each out-of-trumps rule.
+_DROP_STATUS = {
+    OutOfTrumps.CONTINUE: Status.ACTIVE,  # nobody drops out
+    OutOfTrumps.UP: Status.UP,
+    OutOfTrumps.COLD_ON_TURN: Status.COLD,
+    OutOfTrumps.OUT_ON_TRUMP_LEAD: Status.OUT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOrder:
+    """The turn order of one ruleset with one trump suit (``TurnOrder.of``)."""
+
+    players: int
+    trump_mask: int
+    #: cards a playing seat must hold to keep the play going (-1: any card, under ``continue``)
+    needed: int
+    #: a seat without trumps drops out when its turn comes (``cold_on_turn``)
+    cold_on_turn: bool
+    #: ... when its turn comes in a trick led with a trump (``out_on_trump_lead``)
+    out_on_trump_lead: bool
+    #: ... as soon as it holds no trump, at the first lead and after each play (``up``)
+    up: bool
+    #: the status a seat takes when it drops out
+    drop_status: Status
+
+    @staticmethod
+    def of(rules: Ruleset, trump_mask: int) -> TurnOrder:
+        # keyed by the few fields it reads: hashing a whole Ruleset costs microseconds
+        return _turn_order(rules.players, rules.out_of_trumps, trump_mask)
+
+    def next_active(self, hands: list[int], active: int, seat: int) -> int:
+        """``seat`` itself if still playing, else the next playing seat clockwise; -1 if none."""
+        n = self.players
+        for i in range(n):
+            s = (seat + i) % n
+            if active >> s & 1 and hands[s]:
+                return s
+        return -1
+
+    def play_over(self, hands: list[int], active: int) -> bool:
+        """Whether no seat still playing holds a card it needs (a trump, unless play continues without)."""
+        needed = self.needed
+        for s, hand in enumerate(hands):  # noqa: SIM110 (a loop: no generator on the hot path)
+            if active >> s & 1 and hand & needed:
+                return False
+        return True
+
+    def drop_up(self, hands: list[int], active: int) -> int:
+        """``active`` without the seats gone up (holding no trump), under the up rule."""
+        if self.up:
+            trump_mask = self.trump_mask
+            for s, hand in enumerate(hands):
+                if active >> s & 1 and not hand & trump_mask:
+                    active &= ~(1 << s)
+        return active
+
+    def start(self, hands: list[int], active: int, bidder: int) -> tuple[int, int]:
+        """(first leader, active) at the first lead: the bidder leads, or the next seat still playing.
+
+        The leader is -1 when nobody plays (``turn`` then ends the play).
+        """
+        active = self.drop_up(hands, active)
+        return self.next_active(hands, active, bidder), active
+
+    def turn(
+        self, hands: list[int], active: int, leader: int, plays: int, seat: int, led: int
+    ) -> tuple[int, int, int]:
+        """(seat to play, leader, active) from ``seat``'s turn in a trick of ``plays`` plays so far.
+
+        Seats that no longer play are passed over; a seat without trumps drops
+        out here under ``cold_on_turn`` (and, in a trump-led trick, under
+        ``out_on_trump_lead``); when a leader cannot lead, the next seat leads.
+        The seat is ``CLOSE`` when the trick is complete, ``END`` when the
+        play is over (nobody left to lead).
+        """
+        n = self.players
+        while True:
+            if not plays and self.play_over(hands, active):
+                return END, leader, active
+            hand = hands[seat]
+            if active >> seat & 1 and hand:
+                if hand & self.trump_mask or not (
+                    self.cold_on_turn or (self.out_on_trump_lead and led == TRUMP_SUIT)
+                ):
+                    return seat, leader, active
+                active &= ~(1 << seat)
+            nxt = (seat + 1) % n
+            if nxt == leader:
+                return (CLOSE if plays else END), leader, active
+            if not plays:
+                if self.next_active(hands, active, nxt) in (-1, leader):
+                    return END, leader, active
+                leader = nxt  # the leader could not lead: the next seat leads instead
+            seat = nxt
+
+    def after_play(self, hand_left: int, active: int, leader: int, seat: int) -> tuple[int, int]:
+        """(next seat or ``CLOSE``, active) once ``seat`` has played and holds ``hand_left``.
+
+        The next seat's turn still goes through ``turn`` unless everyone plays
+        every trick (``PlayTurns.all_active``).
+        """
+        if self.up and not hand_left & self.trump_mask:
+            active &= ~(1 << seat)
+        nxt = (seat + 1) % self.players
+        return (CLOSE if nxt == leader else nxt), active
+
+    def next_leader(self, hands: list[int], active: int, winner: int, all_active: bool) -> tuple[int, int]:
+        """(leader of the next trick or ``END``, active) once ``winner`` took a trick."""
+        if self.up:
+            active = self.drop_up(hands, active)
+        if self.play_over(hands, active):
+            return END, active
+        # everyone still holds cards when all play every trick: the winner leads
+        return (winner if all_active else self.next_active(hands, active, winner)), active
+
+
+@lru_cache(maxsize=512)
+def _turn_order(players: int, ot: OutOfTrumps, trump_mask: int) -> TurnOrder:
+    return TurnOrder(
+        players,
+        trump_mask,
+        -1 if ot == OutOfTrumps.CONTINUE else trump_mask,
+        ot == OutOfTrumps.COLD_ON_TURN,
+        ot == OutOfTrumps.OUT_ON_TRUMP_LEAD,
+        ot == OutOfTrumps.UP,
+        _DROP_STATUS[ot],
+    )
+
+
+def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
+    """Whether every seat plays every trick: play continues without trumps and nobody folded."""
+    return rules.out_of_trumps == OutOfTrumps.CONTINUE and all(s == _ACTIVE for s in status)
+
+
+@dataclass
+class Trick:
+    """One trick: its leader (who closes it), the plays so far and, once closed, the winner."""
+
+    leader: int
+    plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, play action)
+    winner: int = -1
+
+
+class PlayTurns:
+    """A hand's card play over card masks, driven by ``TurnOrder``: ``GameState`` and ``PlayMachine``.
+
+    Subclasses hold the attributes below and say what ending the play means
+    (``_end_play``); ``_lay_down`` is where a seat drops out (the engine also
+    records the cards it shows). The attributes are the subclasses' own (slots
+    in ``GameState``, instance attributes in ``PlayMachine``): this class has no
+    ``__slots__`` of its own, as mypy rejects assignments to names an empty
+    ``__slots__`` does not list.
+    """
+
+    rules: Ruleset
+    tt: TrumpTables | None
+    order: TurnOrder
+    hands: list[int]
+    status: list[Status]
+    #: the seats still playing, as a bit mask (``status`` is ACTIVE)
+    active: int
+    #: cards in a normal hand at the first lead (``play.normal_hand_size``): more make a stack
+    normal_hand: int
+    first_lead_pending: bool
+    all_active: bool
+    tricks: list[Trick]
+    trick: Trick | None
+    led: int  # effective suit of the current trick's lead, -1 before the lead
+    best_seat: int  # the seat winning the current trick so far
+    best_key: int
+    current_player: int
+
+    def _start_turns(self, bidder: int) -> None:
+        """The first lead: who is up already, who leads."""
+        tt = self.tt
+        assert tt is not None
+        self.order = order = TurnOrder.of(self.rules, tt.trump_mask)
+        self.first_lead_pending = self.rules.first_lead_trump
+        active = 0
+        for s, st in enumerate(self.status):
+            if st == _ACTIVE:
+                active |= 1 << s
+        self.active = active
+        leader, active = order.start(self.hands, active, bidder)
+        self._drop(active)
+        self.all_active = all_play_every_trick(self.rules, self.status)
+        self.trick = Trick(leader, [])
+        self.led = -1
+        self.current_player = leader
+
+    def _drop(self, active: int) -> None:
+        """Lay down the seats that left ``self.active`` for ``active``."""
+        gone = self.active & ~active
+        if gone:
+            self.active = active
+            status = self.order.drop_status
+            for s in range(self.order.players):
+                if gone >> s & 1:
+                    self._lay_down(s, status)
+
+    def _lay_down(self, seat: int, status: Status) -> None:
+        self.status[seat] = status
+
+    def _end_play(self) -> None:
+        """The card play is over (the engine scores the hand, the sampler stops)."""
+        raise NotImplementedError
+
+    def _prepare_play_turn(self) -> bool:
+        """Move on to the next seat that must play (True), or end the play (False)."""
+        trick = self.trick
+        assert trick is not None
+        order = self.order
+        while True:
+            seat, leader, active = order.turn(
+                self.hands, self.active, trick.leader, len(trick.plays), self.current_player, self.led
+            )
+            if active != self.active:
+                self._drop(active)
+            if seat >= 0:
+                trick.leader = leader
+                self.current_player = seat
+                return True
+            if seat == END or not self._close_trick():
+                self._end_play()
+                return False
+            trick = self.trick
+            assert trick is not None
+
+    def _legal_plays(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s legal plays, as a tuple: the engine hands them out (``GameState.legal``)."""
+        tt = self.tt
+        assert tt is not None
+        hand = self.hands[seat]
+        if self.tricks:  # the common case (``turn_plays`` after the first trick), without a detour
+            return tuple(single_plays(legal_play_mask(self.rules, tt, hand, self.led, False)))
+        flp = self.first_lead_pending
+        return tuple(turn_plays(self.rules, tt, hand, self.led, True, flp, self.normal_hand))
+
+    def _apply_play(self, seat: int, action: int) -> None:
+        """``seat`` plays ``action`` (legal): the trick's winner so far and the turn move on.
+
+        The next seat's turn is prepared by ``_prepare_play_turn`` unless all play every trick.
+        """
+        tt = self.tt
+        trick = self.trick
+        assert trick is not None and tt is not None
+        cards = action & _CARD_BITS
+        hand = self.hands[seat] & ~cards
+        self.hands[seat] = hand
+        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
+        if top < 0:
+            top = cards.bit_length() - 1
+        strength = tt.strength[top]
+        if not trick.plays:
+            self.first_lead_pending = False
+            self.led = effective_suit(top, tt.trump_mask)
+            self.best_seat = seat
+            self.best_key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, True)
+        else:
+            # a trump's key is 1000 + its strength (``card_key``), the common case inlined
+            key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, False)
+            if key > self.best_key:
+                self.best_key = key
+                self.best_seat = seat
+        trick.plays.append((seat, action))
+        nxt, active = self.order.after_play(hand, self.active, trick.leader, seat)
+        if active != self.active:
+            self._drop(active)
+        if nxt >= 0:
+            self.current_player = nxt
+        elif not self._close_trick():
+            self._end_play()
+
+    def _close_trick(self) -> bool:
+        """Close the complete current trick and set up the next; False if the play is over."""
+        trick = self.trick
+        assert trick is not None
+        trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
+        self.tricks.append(trick)
+        leader, active = self.order.next_leader(self.hands, self.active, trick.winner, self.all_active)
+        if active != self.active:
+            self._drop(active)
+        if leader == END:
+            return False
+        self.trick = Trick(leader, [])
+        self.led = -1
+        self.current_player = leader
+        return True
