@@ -14,7 +14,7 @@ from itertools import combinations
 from math import comb
 
 from pedro.cards import cards_of
-from pedro.engine.actions import Verb, cards_action
+from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
 
 #: Returns None when a chosen mask is allowed, else the reason it is not.
 Check = Callable[[int], "str | None"]
@@ -46,9 +46,9 @@ class CardChoice:
     def reason_illegal(self, action: int) -> str | None:
         if action in self.alternatives:
             return None
-        if action >> 64 != self.verb:
+        if action >> VERB_SHIFT != self.verb:
             return f"expected {self._expected()}"
-        mask = action & ((1 << 64) - 1)
+        mask = action & ARG_MASK
         if mask & ~self.pool:
             return f"only these cards may be chosen: {_fmt(self.pool)}; {self.rule}"
         if mask.bit_count() not in self.sizes:
@@ -61,7 +61,7 @@ class CardChoice:
         from pedro.engine.actions import VERB_WORDS
 
         words = [VERB_WORDS[self.verb] + " CARDS"]
-        words += [VERB_WORDS[Verb(a >> 64)] for a in self.alternatives]
+        words += [VERB_WORDS[Verb(a >> VERB_SHIFT)] for a in self.alternatives]
         return " or ".join(words)
 
     def __contains__(self, action: int) -> bool:

@@ -19,6 +19,7 @@ from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
 from pedro.engine import exchange
 from pedro.engine.actions import (
     PASS,
+    VERB_SHIFT,
     Verb,
     action_words,
     arg_of,
@@ -700,7 +701,7 @@ class GameState(PlayTurns):
 
     def _explain(self, action: int, legal: Sequence[int]) -> str:
         """Why an action that is not in ``legal`` is refused, in a player's words."""
-        if action < 0 or action >> 64 >= len(Verb):
+        if action < 0 or action >> VERB_SHIFT >= len(Verb):
             return f"{action} is not an action (see pedro.engine.actions)"
         verb = verb_of(action)
         if self.phase == _PLAY and verb == Verb.PLAY:

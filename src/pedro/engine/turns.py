@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from pedro.engine.actions import CARD_BITS, TOP_SHIFT
 from pedro.engine.phases import Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
 from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
@@ -27,8 +28,6 @@ END = -1
 #: ``turn``'s and ``after_play``'s answer when the trick is complete.
 CLOSE = -2
 
-_CARD_BITS = (1 << 56) - 1
-_TOP_SHIFT = 56
 _ACTIVE = Status.ACTIVE
 #: The status of a seat dropping out of the play under each out-of-trumps rule.
 _DROP_STATUS = {
@@ -277,10 +276,10 @@ class PlayTurns:
         tt = self.tt
         trick = self.trick
         assert trick is not None and tt is not None
-        cards = action & _CARD_BITS
+        cards = action & CARD_BITS
         hand = self.hands[seat] & ~cards
         self.hands[seat] = hand
-        top = ((action >> _TOP_SHIFT) & 0xFF) - 1
+        top = ((action >> TOP_SHIFT) & 0xFF) - 1
         if top < 0:
             top = cards.bit_length() - 1
         strength = tt.strength[top]

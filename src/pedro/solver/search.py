@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pedro.engine.actions import PLAY_BASE, play_top
+from pedro.engine.actions import CARD_BITS, PLAY_BASE, TOP_SHIFT, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_plays
 from pedro.engine.scoring import TrickCards, count_points
@@ -38,8 +38,6 @@ from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
 from pedro.solver.position import PlayPosition
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
-_CARD_BITS = (1 << 56) - 1
-_TOP_SHIFT = 56
 _INF = 1 << 20
 
 
@@ -96,7 +94,7 @@ class Solver:
         self._between = _between_masks(rules, tt) if self.additive else None
         self.holder_of, self.dealt_to = low_owners(pos)
         self.done_tricks = [
-            TrickCards(w, tuple((s, a & _CARD_BITS) for s, a in plays)) for w, plays in pos.tricks
+            TrickCards(w, tuple((s, a & CARD_BITS) for s, a in plays)) for w, plays in pos.tricks
         ]
         base, _ = count_points(
             rules, tt, self.done_tricks, self.holder_of, self.dealt_to, list(pos.credits), pos.credited
@@ -118,8 +116,8 @@ class Solver:
                 out.append((low, low.bit_length() - 1, PLAY_BASE | low))
             return out
         for a in turn_plays(self.rules, self.tt, hand, led, first, flp, self.normal_hand):
-            cards = a & _CARD_BITS
-            top = ((a >> _TOP_SHIFT) & 0xFF) - 1
+            cards = a & CARD_BITS
+            top = ((a >> TOP_SHIFT) & 0xFF) - 1
             if top < 0:
                 top = cards.bit_length() - 1
             out.append((cards, top, a))
@@ -448,7 +446,7 @@ class Solver:
         tcards = 0
         self._cur_plays = []
         for s, a in pos.plays:
-            cards = a & _CARD_BITS & ((1 << _TOP_SHIFT) - 1)
+            cards = a & CARD_BITS
             tcards |= cards
             self._cur_plays.append((s, cards))
             for c in range(56):
