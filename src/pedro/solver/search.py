@@ -33,7 +33,6 @@ from pedro.engine.actions import CARD_BITS, PLAY_BASE, TOP_SHIFT, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_plays
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.engine.state import GameState
 from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
 from pedro.solver.position import PlayPosition
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
@@ -563,9 +562,3 @@ def low_owners(pos: PlayPosition) -> tuple[dict[int, int], dict[int, int]]:
     if low >= 0 and pos.rules.low_rule == LowRule.DEALT and pos.low_dealt_to >= 0:
         dealt[low] = pos.low_dealt_to
     return holder, dealt
-
-
-def solve_python(position: PlayPosition | GameState) -> SolveResult:
-    """The reference search in plain Python (``pedro.solver.solve`` picks the compiled one when it can)."""
-    pos = position if isinstance(position, PlayPosition) else PlayPosition.from_state(position)
-    return Solver(pos).solve()
