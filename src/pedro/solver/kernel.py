@@ -494,7 +494,7 @@ def node(
         mem[vals + WORK] = work
         return gain + v
 
-    # ---- whose turn (``_prepare_play_turn`` and ``_next_in_trick``)
+    # ---- whose turn (``TurnOrder.turn``)
     while True:
         if nplays == 0 and _play_over(mem, active, n):
             return 0
