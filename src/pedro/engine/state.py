@@ -178,7 +178,7 @@ class GameState(PlayTurns):
     best_seat: int  # the seat winning the current trick so far
     best_key: int
     all_active: bool
-    order: TurnOrder  # the card play's turn order (a placeholder before the first lead)
+    order: TurnOrder  # the card play's turn order (before the first lead: the order with no trump)
     active: int  # the seats still playing, as a bit mask (during the card play)
     _legal: tuple[int, ...] | CardChoice | None
     _seen_history: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end

@@ -14,6 +14,7 @@ held to this one by tests/test_solver_kernel.py.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -233,9 +234,11 @@ class PlayTurns:
     def _lay_down(self, seat: int, status: Status) -> None:
         self.status[seat] = status
 
+    @abstractmethod
     def _end_play(self) -> None:
-        """The card play is over (the engine scores the hand, the sampler stops)."""
-        raise NotImplementedError
+        """The card play is over (the engine scores the hand, the sampler stops): each subclass's own
+        (marked abstract for mypy, which then refuses a subclass without it; no ABC metaclass, which
+        would slow every ``isinstance`` on a state)."""
 
     def _prepare_play_turn(self) -> bool:
         """Move on to the next seat that must play (True), or end the play (False)."""
