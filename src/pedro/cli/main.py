@@ -259,6 +259,11 @@ def serve(
     shutdown_timeout: float = typer.Option(
         10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
     ),
+    idle_hours: float = typer.Option(
+        24.0, "--idle-hours", min=0.01,
+        help="an unfinished table with no move, no new player and nobody connected this long leaves "
+        "the lobby and memory; its link still opens it and the game goes on",
+    ),
 ) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -285,6 +290,7 @@ def serve(
             root_path=root_path,
             proxy_headers=proxy_headers,
             shutdown_timeout=shutdown_timeout,
+            idle_hours=idle_hours,
         )
     )
 

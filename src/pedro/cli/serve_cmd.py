@@ -63,6 +63,7 @@ def run(
     root_path: str = "",
     proxy_headers: bool = True,
     shutdown_timeout: float = 10.0,
+    idle_hours: float = 24.0,
 ) -> int:
     import uvicorn
 
@@ -102,6 +103,7 @@ def run(
         bot_delay=bot_delay,
         limits=limits,
         shutdown_timeout=shutdown_timeout,
+        idle_seconds=idle_hours * 3600,
     )
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

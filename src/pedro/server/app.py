@@ -65,7 +65,7 @@ from pedro.server.protocol import (
     load_json,
     parse_client_message,
 )
-from pedro.server.registry import TableRegistry
+from pedro.server.registry import IDLE_SECONDS, TableRegistry
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
@@ -106,6 +106,8 @@ class ServerSettings:
     #: is taken for dead (its tables' computer players are taken over)
     heartbeat_seconds: float = HEARTBEAT_SECONDS
     lease_seconds: float = LEASE_SECONDS
+    #: an unfinished table untouched this long leaves the lobby and memory (its link still opens it)
+    idle_seconds: float = IDLE_SECONDS
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -707,7 +709,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         room_settings = RoomSettings(settings.away_seconds, settings.bot_delay, prebuild)
         # other server processes may share a PostgreSQL database (never an SQLite file)
         process_id = None if store.is_sqlite else new_process_id()
-        registry = TableRegistry(storage, room_settings, process_id)
+        registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)

@@ -1,6 +1,7 @@
 """The server's loaded tables, and what the other server processes on the same database tell of them.
 
-Unfinished tables stay loaded; finished ones are loaded on request. When
+Unfinished tables stay loaded while they are in use; finished ones, and
+unfinished ones left alone for ``idle_seconds``, are loaded on request. When
 several processes share a PostgreSQL database, each loads every unfinished
 table (the lobby is the same everywhere), applies the actions the others
 commit as their news arrives (``on_news``), and drives the computer players
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pedro.server.async_store import AsyncStore
@@ -21,14 +23,24 @@ from pedro.server.store import StoreError, TableRow
 
 log = logging.getLogger("pedro.server")
 
-#: How often finished tables nobody looks at are let go (they are read again when asked for).
+#: How often finished and idle tables nobody looks at are let go (they are read again when asked for).
 SWEEP_SECONDS = 30.0
+#: An unfinished table untouched this long is idle (``pedro serve --idle-hours``).
+IDLE_SECONDS = 24 * 3600.0
 
 
 class TableRegistry:
-    def __init__(self, store: AsyncStore, settings: RoomSettings, process_id: str | None = None) -> None:
+    def __init__(
+        self,
+        store: AsyncStore,
+        settings: RoomSettings,
+        process_id: str | None = None,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.store = store
         self.settings = settings
+        #: an unfinished table with no action, claim or visitor this long leaves the lobby and memory
+        self.idle_seconds = idle_seconds
         #: this process's id among several sharing the database (None: it is alone)
         self.process_id = process_id
         self.rooms: dict[str, Room] = {}
@@ -37,22 +49,29 @@ class TableRegistry:
 
     def load(self) -> None:
         """At start, before anything is served (so the loop may wait on the database)."""
-        for row in self.store.store.load_tables(unfinished_only=True):
+        since = datetime.now(UTC) - timedelta(seconds=self.idle_seconds)
+        for row in self.store.store.load_tables(unfinished_only=True, active_since=since):
             room = self._restore(row)
             if room is not None:
                 self.rooms[row.id] = room
         for room in self.rooms.values():
             self._started(room)
-        log.info("%d unfinished tables restored", len(self.rooms))
+        log.info("%d unfinished tables restored (idle ones are read when opened)", len(self.rooms))
         self._sweeper = asyncio.get_running_loop().call_later(SWEEP_SECONDS, self._sweep)
 
     def _sweep(self) -> None:
         """Now and then, so that a server whose lobby nobody opens does not keep every game played."""
-        self._let_go_finished()
+        self._let_go_unused()
         self._sweeper = asyncio.get_running_loop().call_later(SWEEP_SECONDS, self._sweep)
 
-    def _let_go_finished(self) -> None:
-        for table_id in [t for t, r in self.rooms.items() if r.finished and not r.has_clients]:
+    def _let_go_unused(self) -> None:
+        """Finished tables nobody watches, and idle ones: their link still opens them (``get``)."""
+        unused = [
+            table_id
+            for table_id, room in self.rooms.items()
+            if (room.finished and not room.has_clients) or room.idle_for(self.idle_seconds)
+        ]
+        for table_id in unused:
             self.rooms.pop(table_id).stop()
 
     def _started(self, room: Room) -> None:
@@ -101,8 +120,8 @@ class TableRegistry:
         return room
 
     def listed(self) -> list[Room]:
-        """Open tables for the lobby; finished rooms nobody is looking at are let go meanwhile."""
-        self._let_go_finished()
+        """Open tables for the lobby; finished and idle rooms nobody is looking at are let go meanwhile."""
+        self._let_go_unused()
         return [r for r in self.rooms.values() if r.row.listed and not r.finished]
 
     def unfinished(self) -> list[str]:

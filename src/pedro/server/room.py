@@ -144,6 +144,8 @@ class Room:
         self.stopped = False
         #: this process drives the computer players (always, unless other processes share the table)
         self.driving = not settings.shared
+        #: monotonic time of the latest action, seat claim or departure here (see ``idle_for``)
+        self.active_at = now
 
     # ------------------------------------------------------------------ facts
 
@@ -178,6 +180,17 @@ class Room:
     @property
     def has_clients(self) -> bool:
         return bool(self.spectators) or any(s.client is not None for s in self.seats)
+
+    def idle_for(self, seconds: float) -> bool:
+        """An unfinished game nobody has touched for ``seconds``: no action, no claim, nobody
+        connected here or to another server process. Such a table may be let go and read again
+        when someone opens it, so abandoned tables neither fill the lobby nor cost memory."""
+        return (
+            not self.finished
+            and not self.has_clients
+            and not any(s.elsewhere for s in self.seats)
+            and self.clock() - self.active_at >= seconds
+        )
 
     def computer_turn(self) -> bool:
         if self.finished or not self.started:
@@ -215,6 +228,7 @@ class Room:
                 self.settings.presence(self.id, seat, False)
             if not s.present:
                 s.away_since = self.clock()
+            self.active_at = self.clock()
             log.info(
                 "table %s: seat %d disconnected",
                 self.id,
@@ -229,7 +243,7 @@ class Room:
         s = self.seats[seat]
         s.row.name = name
         s.row.secret_hash = secret_hash
-        s.away_since = self.clock()
+        s.away_since = self.active_at = self.clock()
         self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         self.broadcast()
@@ -292,6 +306,7 @@ class Room:
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
+        self.active_at = self.clock()
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:

@@ -33,15 +33,19 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     insert,
+    or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.sql.elements import ColumnElement
 
 log = logging.getLogger("pedro.server")
 
@@ -468,8 +472,21 @@ class Store:
         rows = self._load(tables_table.c.id == table_id)
         return rows[0] if rows else None
 
-    def load_tables(self, *, unfinished_only: bool = False) -> list[TableRow]:
-        return self._load(tables_table.c.finished.is_(False) if unfinished_only else None)
+    def load_tables(
+        self, *, unfinished_only: bool = False, active_since: datetime | None = None
+    ) -> list[TableRow]:
+        """Every table, or the unfinished ones; with ``active_since``, only those created or
+        played on since then (the others are idle: read when someone opens them)."""
+        where: ColumnElement[bool] = tables_table.c.finished.is_(False) if unfinished_only else true()
+        if active_since is not None:
+            recent_action = (
+                select(actions_table.c.seq)
+                .where(actions_table.c.table_id == tables_table.c.id)
+                .where(actions_table.c.created_at >= active_since)
+                .exists()
+            )
+            where = and_(where, or_(tables_table.c.created_at >= active_since, recent_action))
+        return self._load(where)
 
     def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
         """A table's actions from number ``start`` on, and its seats: what another process may have
