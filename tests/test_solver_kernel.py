@@ -190,7 +190,7 @@ RANDOM_CARDS_LEFT = 14
 RANDOM_POSITIONS = 10
 
 
-def random_positions(name: str, count: int) -> list[GameState]:
+def random_positions(name: str, count: int, cards_left: int = RANDOM_CARDS_LEFT) -> list[GameState]:
     """Play positions of random games, one a game (random legal actions from the deal on, as in the
     property tests): seats folded, cold, up or out, odd discards, inside tricks and at their start."""
     rules = RULESETS[name]
@@ -203,7 +203,7 @@ def random_positions(name: str, count: int) -> list[GameState]:
         while not state.is_over and state.hand_index < 4:
             if state.phase == Phase.PLAY and rng.random() < 0.3:
                 live = sum(h.bit_count() for h, st in zip(state.hands, state.status, strict=True) if st == 0)
-                if live <= RANDOM_CARDS_LEFT:
+                if live <= cards_left:
                     out.append(state)
                     break
             state.apply(random_action(state, rng))
@@ -222,6 +222,38 @@ def test_kernel_follows_the_turn_order_in_random_positions_of_every_ruleset(name
             assert RULESETS[name].relative_high_low
             auto, python = solve(state), solve(state, engine="python")
             assert (auto.value, set(auto.best)) == (python.value, set(python.best))
+
+
+#: Cards still held by seats in the play at the start of a line, and lines per ruleset.
+LINE_CARDS_LEFT = 10
+LINES = 4
+
+
+@pytest.mark.parametrize("name", RULESET_IDS)
+def test_every_play_is_valued_alike_along_random_lines_of_every_ruleset(name: str) -> None:
+    """Along random lines to the end of the hand, every legal play's value, not only the best.
+
+    Value and best plays alone miss a kernel that hands the turn on wrongly
+    where that changes only a worse play's value (a seat gone cold or out,
+    the lead passing over a seat with no cards); every child's value does not.
+    """
+    compared = 0
+    for line, state in enumerate(random_positions(name, LINES, LINE_CARDS_LEFT)):
+        rng = random.Random(line)
+        hand = state.hand_index
+        while state.phase == Phase.PLAY and state.hand_index == hand and not state.is_over:
+            if not supports(PlayPosition.from_state(state)):
+                assert RULESETS[name].relative_high_low
+                return
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply(action)
+                if child.phase == Phase.PLAY and child.hand_index == hand and not child.is_over:
+                    kernel, python = solve(child, engine="kernel"), solve(child, engine="python")
+                    assert (kernel.value, set(kernel.best)) == (python.value, set(python.best)), action
+                    compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared >= LINES  # not vacuous
 
 
 def test_random_positions_reach_every_turn_order_case() -> None:
