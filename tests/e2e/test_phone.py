@@ -12,6 +12,7 @@ other seats are taken by people who never come, for whom the computer plays afte
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.conftest import BOT_DELAY
-from tests.e2e.driver import HUMAN, Player, create_table, seat_storage
+from tests.e2e.driver import HUMAN, Player, computer, create_table, seat_storage
 from tests.serving import ServerProcess, running_server
 
 pytestmark = pytest.mark.browser
@@ -133,3 +134,56 @@ def test_the_whole_hand_and_the_calls_fit_a_phone_screen_while_bidding_and_playi
     ann.assert_no_errors()
     assert "auction" in seen and "play" in seen, f"turns seen: {seen}"
     assert not problems, "the hand or the calls are not on the first screen:\n" + "\n".join(problems)
+
+
+#: each card's suit and colour, the hand's cards and a reference card of every suit drawn by cards.js
+COLOURS = """async () => {
+  const { cardFace } = await import(new URL("static/cards.js", document.baseURI).href);
+  let probe = document.getElementById("probe");
+  if (!probe) {
+    probe = document.createElement("div");
+    probe.id = "probe";
+    for (const code of ["5S", "5H", "5D", "5C"]) probe.append(cardFace(code));
+    document.body.append(probe);
+  }
+  return [...document.querySelectorAll(".hand [data-card], #probe [data-card]")]
+    .map((e) => [e.dataset.card, getComputedStyle(e).color]);
+}"""
+RED, BLACK, BLUE, GREEN = "rgb(198, 40, 40)", "rgb(27, 27, 27)", "rgb(21, 87, 176)", "rgb(35, 122, 46)"
+TWO_COLOURS = {"S": BLACK, "H": RED, "D": RED, "C": BLACK}
+FOUR_COLOURS = {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}
+
+
+def test_the_four_colour_deck_is_a_switch_on_the_page_kept_in_this_browser(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    table = create_table(server.url, [HUMAN, computer(), computer(), computer()])
+    ann = players("ann-deck", storage=seat_storage(server.url, table["table"], 0, table["secret"], "Ann"))
+    ann.goto(table["url"])
+    ann.page.locator(".hand [data-card]").first.wait_for()
+    switch = ann.page.get_by_role("switch", name=re.compile("Four-colour deck"))
+
+    def colours() -> None:
+        shown: list[list[str]] = ann.page.evaluate(COLOURS)
+        assert len(shown) > 4, shown
+        wrong = {card: colour for card, colour in shown if colour != expected[card[1]]}
+        assert not wrong, f"cards not in the {len(set(expected.values()))}-colour deck: {wrong}"
+
+    expected = TWO_COLOURS
+    assert not switch.is_checked()
+    colours()
+    switch.check()
+    expected = FOUR_COLOURS
+    colours()
+    screenshot(ann.page, "four-colour-deck")
+    assert ann.page.evaluate("localStorage.getItem('pedro-deck')") == "four"
+    # kept in this browser: the page drawn again starts in four colours
+    ann.page.reload()
+    ann.page.locator(".hand [data-card]").first.wait_for()
+    assert switch.is_checked()
+    colours()
+    switch.uncheck()
+    expected = TWO_COLOURS
+    colours()
+    assert ann.page.evaluate("localStorage.getItem('pedro-deck')") == "two"
+    ann.assert_no_errors()
