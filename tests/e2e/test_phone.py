@@ -69,23 +69,30 @@ def first_caller(players: Callable[..., Player], server: ServerProcess, variant:
     dealer = watcher.latest()["game"]["dealer"]
     watcher.page.close()
     ann_seat = (dealer + 1) % 4
-    secret = ""
-    for seat in range(4):
-        name = "Ann" if seat == ann_seat else f"Absent {seat + 1}"
-        claim = {"seat": seat, "name": name}
-        answer = httpx.post(f"{server.url}/api/tables/{tid}/seats", json=claim, timeout=10)
+
+    def claim(seat: int, name: str) -> str:
+        answer = httpx.post(
+            f"{server.url}/api/tables/{tid}/seats", json={"seat": seat, "name": name}, timeout=10
+        )
         assert answer.status_code == 200, answer.text
-        if seat == ann_seat:
-            secret = answer.json()["secret"]
+        secret: str = answer.json()["secret"]
+        return secret
+
+    # Ann is at the table before the others sit down, so the computer never plays for her
     ann = players(
         f"ann-{variant}",
-        storage=seat_storage(server.url, tid, ann_seat, secret, "Ann"),
+        storage=seat_storage(server.url, tid, ann_seat, claim(ann_seat, "Ann"), "Ann"),
         viewport=PHONE,
         is_mobile=True,
         has_touch=True,
         device_scale_factor=2,
     )
     ann.goto(table["url"])
+    ann.page.wait_for_selector('body[data-started="false"]', state="attached")
+    ann.poll(lambda: any(m.get("type") == "welcome" for m in ann.received), "the seat to be welcomed")
+    for seat in range(4):
+        if seat != ann_seat:
+            claim(seat, f"Absent {seat + 1}")
     return ann
 
 

@@ -215,7 +215,7 @@ const PLAIN_BID = /^bid \d+$/;
 
 /** The plain bids as a row of numbers ("Bid: 7 8 9 …"); each button's accessible name is its label ("Bid 7"). */
 function bidRow(bids, button) {
-  const many = bids.length > 10 ? " many" : "";
+  const many = bids.length > 9 ? " many" : "";
   return h(
     "div",
     { class: `bid-row${many}`, attrs: { role: "group", "aria-label": WORDS.bidRow } },
