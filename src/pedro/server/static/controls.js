@@ -37,7 +37,6 @@ export class Controls {
   /** A refusal or a dropped connection: let the player try again on the same state. */
   unlock() {
     this.pendingSeq = null;
-    installKeys();
   }
 
   act(state, action) {
