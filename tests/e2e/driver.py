@@ -33,6 +33,9 @@ T = TypeVar("T")
 WAIT = 20.0
 #: milliseconds given to a click that must do nothing, before checking that nothing happened
 NOTHING_MS = 400
+#: where a card is clicked: its corner index, which stays in sight when the hand overlaps like a
+#: fan on a narrow screen (the middle of the card may lie under the next one)
+CORNER = {"x": 8, "y": 12}
 
 SNAPSHOT_SCRIPT = """
 (() => {
@@ -294,7 +297,7 @@ class Player:
         action = choose(actions, rng)
         card = next((c for c, a in (legal.get("cards") or {}).items() if a == action), None)
         if card is not None:
-            self.page.locator(f'[data-card="{card}"].legal').click()
+            self.page.locator(f'[data-card="{card}"].legal').click(position=CORNER)
         else:
             self.page.locator(f'[data-action="{action}"]').click()
         return action
@@ -338,7 +341,7 @@ class Player:
         return " ".join([legal["verb"], *(c for c in pool if c in chosen)])
 
     def _select(self, card: str) -> None:
-        self.page.locator(f'[data-card="{card}"][aria-pressed="false"]').click()
+        self.page.locator(f'[data-card="{card}"][aria-pressed="false"]').click(position=CORNER)
         self.page.locator(f'[data-card="{card}"][aria-pressed="true"]').wait_for(
             state="attached", timeout=5000
         )
@@ -355,7 +358,7 @@ class Player:
         classes = element.get_attribute("class") or ""
         assert "legal" not in classes.split(), f"{self.name}: {card} is not playable but has class legal"
         seq, sent, received = state["seq"], len(self.sent), len(self.received)
-        element.click()
+        element.click(position=CORNER)
         self.page.wait_for_timeout(NOTHING_MS)
         assert self.sent[sent:] == [], f"{self.name}: clicking the unplayable {card} sent {self.sent[sent:]}"
         assert self.received[received:] == [], (

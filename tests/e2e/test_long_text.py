@@ -6,13 +6,14 @@ The forms take their length limits from ``/api/limits``, the numbers the server 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.e2e.driver import HUMAN, Player, computer, create_table
+from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
 from tests.serving import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -35,7 +36,8 @@ def overflow(player: Player) -> list[str]:
           if (doc > width) out.push(`document ${doc} px wide in a ${width} px window`);
           for (const el of document.querySelectorAll("body *")) {
             const r = el.getBoundingClientRect();
-            const name = `${el.tagName}.${el.className}`;
+            const parent = el.parentElement ? `${el.parentElement.className} > ` : "";
+            const name = `${parent}${el.tagName}.${el.className}`;
             if (r.width && r.right > width + 0.5) out.push(`${name} ends at ${r.right}`);
           }
           return out.slice(0, 10);
@@ -78,3 +80,43 @@ def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
                 assert field.evaluate("e => e.maxLength") == allowed["name_chars"]
             screenshot(visitor.page, f"table-long-title-{width}{'-watch' if 'watch' in path else ''}")
             assert overflow(visitor) == [], f"{path} at {width} px"
+
+
+def test_a_longest_name_and_title_at_a_phone_table_and_in_my_tables_are_cut_not_scrolled(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    """At 375 px, through a whole hand: the felt, the calls, the scores, the last trick, the sheet."""
+    allowed = limits(server)
+    title = "T" * allowed["title_chars"]
+    name = "N" * allowed["name_chars"]
+    table = create_table(server.url, [HUMAN, computer(), computer(), computer()], name=name, title=title)
+    ann = players(
+        "ann-long-375",
+        storage=seat_storage(server.url, table["table"], 0, table["secret"], name),
+        viewport={"width": 375, "height": 667},
+    )
+    ann.goto(table["url"])
+    problems: list[str] = []
+
+    def fits(seq: int) -> None:
+        phase = ann.page.evaluate("document.body.dataset.phase")
+        problems.extend(f"seq {seq} ({phase}): {p}" for p in overflow(ann))
+
+    ann.play_until(hand_over(0), random.Random(3), check=fits)
+    ann.page.locator('[data-testid="sheet"] tbody tr[data-hand]').first.wait_for()
+    problems.extend(f"after the hand: {p}" for p in overflow(ann))
+    screenshot(ann.page, "table-long-name-375", full_page=True)
+    assert not problems, "\n".join(problems[:20])
+    # the name is cut where it stands in a line of its own: on the felt and in the scores
+    for selector in ('[data-seat="0"] .name', ".score-list li.yours .who"):
+        cut = ann.page.locator(selector).first.evaluate("e => e.scrollWidth > e.clientWidth")
+        assert cut, f"{selector} is not ellipsized"
+    ann.assert_no_errors()
+
+    ann.goto("/")
+    mine = ann.page.locator(f'[data-my-table="{table["table"]}"]')
+    mine.wait_for()
+    assert mine.locator("h3").evaluate("e => e.scrollWidth > e.clientWidth"), "my table's title is not cut"
+    screenshot(ann.page, "lobby-my-tables-long-title-375")
+    assert overflow(ann) == [], "lobby with my tables at 375 px"
+    assert not ann.page_errors, ann.page_errors

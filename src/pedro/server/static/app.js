@@ -3,6 +3,7 @@ import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { h, fill } from "./dom.js";
+import { applyDeck, prefsFooter } from "./prefs.js";
 
 /** The address's path below the page's base (the server's root path, "/" unless served under a sub-path). */
 function pagePath() {
@@ -30,4 +31,7 @@ function route() {
   }
 }
 
+applyDeck();
 route();
+// outside #app, which each page fills as it likes
+document.body.append(prefsFooter());

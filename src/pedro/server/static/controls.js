@@ -1,7 +1,9 @@
 // The viewer's own hand and what they may do with it: click a card to play, press a button to bid,
 // or pick a set of cards to discard / keep / kill / give / claim.
 import { h, seatName } from "./dom.js";
-import { cardFace, cardText, cardsText } from "./cards.js";
+import { cardFace, cardName, actionName, cardsText } from "./cards.js";
+import { WORDS } from "./text.js";
+import { installKeys, itemKey, refocus, actionable, keyboardUse } from "./keyboard.js";
 
 const VERB_BUTTON = { discard: "Discard", keep: "Keep", kill: "Kill", give: "Give", claim: "Claim" };
 
@@ -29,6 +31,7 @@ export class Controls {
     this.selection = new Set();
     this.selectionSeq = null;
     this.pendingSeq = null;
+    installKeys();
   }
 
   /** A refusal or a dropped connection: let the player try again on the same state. */
@@ -59,6 +62,15 @@ export class Controls {
     }
     if (this.pendingSeq !== null && this.pendingSeq !== state.seq) this.pendingSeq = null;
     const pending = this.pendingSeq === state.seq;
+    // the page replaces these elements once they are returned: keep the keyboard's place
+    const focused = itemKey(document.activeElement);
+    queueMicrotask(() => {
+      if (refocus(focused)) return;
+      // a keyboard player whose focused card or button went with the redraw: on to the next choice
+      const lost = !document.activeElement || document.activeElement === document.body;
+      const items = actionable();
+      if (keyboardUse.active && lost && items.length) items[0].focus();
+    });
     if (legal && legal.kind === "cards") return this.renderChoice(state, legal, pending);
     return this.renderList(state, legal, pending);
   }
@@ -70,9 +82,11 @@ export class Controls {
     const hand = game.hand.map((code) => {
       const action = playable[code];
       if (action && !pending) {
-        return clickable(cardFace(code, { extraClass: "legal" }), () => this.act(state, action), `play ${cardText(code)}`);
+        return clickable(cardFace(code, { extraClass: "legal" }), () => this.act(state, action), `${cardName(code)}, ${WORDS.playable}`);
       }
-      return cardFace(code, { extraClass: action ? "legal" : anyPlayable ? "inactive" : "" });
+      const el = cardFace(code, { extraClass: action ? "legal" : anyPlayable ? "inactive" : "" });
+      if (anyPlayable) el.setAttribute("aria-label", `${cardName(code)}, ${action ? WORDS.playable : WORDS.notPlayable}`);
+      return el;
     });
     let panel;
     if (legal) {
@@ -86,17 +100,21 @@ export class Controls {
           text: text || a.label,
           disabled: pending,
           dataset: { action: a.action },
-          attrs: { "aria-label": a.label },
+          attrs: { "aria-label": actionName(a.action, a.label) },
           on: { click: () => this.act(state, a.action) },
         });
-      const buttons = rest.filter((a) => !isMultiPlay(a.action)).map((a) => button(a));
+      const single = rest.filter((a) => !isMultiPlay(a.action));
+      // plain bids are a row of numbers of their own (a long one scrolls sideways on a phone)
+      const bids = single.filter((a) => PLAIN_BID.test(a.action));
+      const buttons = single.filter((a) => !PLAIN_BID.test(a.action)).map((a) => button(a));
       panel = h(
         "div",
         { class: "panel-turn" },
         h("p", { class: "prompt", text: legal.prompt + (anyPlayable && !pending ? " — click a highlighted card" : "") }),
         buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+        bids.length ? bidRow(bids, button) : null,
         multi.length ? multiPlays(multi, button) : null,
-        pending ? h("p", { class: "muted", text: "Sent…" }) : null,
+        pending ? h("p", { class: "muted", text: "Sent…" }) : h("p", { class: "keys muted small", text: WORDS.keysHint }),
       );
     } else {
       panel = waitingPanel(state);
@@ -116,12 +134,20 @@ export class Controls {
       this.rerender();
     };
     const face = (code) => {
-      if (!pool.has(code)) return cardFace(code, { extraClass: "inactive" });
+      if (!pool.has(code)) {
+        const el = cardFace(code, { extraClass: "inactive" });
+        el.setAttribute("aria-label", `${cardName(code)}, ${WORDS.notChoosable}`);
+        return el;
+      }
       const selected = this.selection.has(code);
       const cls = ["selectable", selected ? "selected" : "", required.has(code) ? "locked" : ""].filter(Boolean).join(" ");
       const el = cardFace(code, { extraClass: cls });
       el.setAttribute("aria-pressed", String(selected));
-      return required.has(code) ? el : clickable(el, () => toggle(code), `${selected ? "unselect" : "select"} ${cardText(code)}`);
+      if (required.has(code)) {
+        el.setAttribute("aria-label", `${cardName(code)}, ${WORDS.required}`);
+        return el;
+      }
+      return clickable(el, () => toggle(code), cardName(code));
     };
     const hand = game.hand.map(face);
     const others = legal.pool.filter((c) => !inHand.has(c));
@@ -182,6 +208,19 @@ export class Controls {
     );
     return { hand: handBox(state, hand), panel };
   }
+}
+
+const PLAIN_BID = /^bid \d+$/;
+
+/** The plain bids as a row of numbers ("Bid: 7 8 9 …"); each button's accessible name is its label ("Bid 7"). */
+function bidRow(bids, button) {
+  const many = bids.length > 9 ? " many" : "";
+  return h(
+    "div",
+    { class: `bid-row${many}`, attrs: { role: "group", "aria-label": WORDS.bidRow } },
+    h("span", { class: "rowlabel", text: WORDS.bidRow, attrs: { "aria-hidden": "true" } }),
+    h("div", { class: "bids" }, bids.map((a) => button(a, a.action.split(" ")[1]))),
+  );
 }
 
 const isMultiPlay = (action) => action.startsWith("play ") && action.split(" ").length > 2;
@@ -247,7 +286,7 @@ function handBox(state, cards) {
   return h(
     "div",
     { class: "my-hand" },
-    h("div", { class: `hand cards n${cards.length}` }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
+    h("div", { class: `hand cards n${cards.length}`, attrs: { style: `--n: ${Math.max(cards.length, 1)}` } }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
     row("Your discards", discards),
     row("Face up", faceUp),
     row("Shown", (game.shown || [])[you]),

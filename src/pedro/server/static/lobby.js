@@ -5,6 +5,7 @@ import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
 import { limitLength } from "./limits.js";
 import { optionsText } from "./text.js";
+import { myTablesBox } from "./mytables.js";
 
 const REFRESH_MS = 4000;
 
@@ -23,6 +24,7 @@ export function lobbyPage(root) {
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: "Loading tables…" }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
   const formBox = h("div", {}, h("p", { class: "muted", text: "Loading games…" }));
+  const mine = myTablesBox();
 
   fill(
     root,
@@ -34,6 +36,7 @@ export function lobbyPage(root) {
     ),
     h("div", { class: "lobby" },
       h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: "Your name" }), nameInput)),
+      mine.box,
       h("section", { class: "box open-tables" }, h("h2", { text: "Open tables" }), tablesError, tablesBox),
       h("section", { class: "box new-table" }, h("h2", { text: "New table" }), formBox),
     ),
@@ -49,9 +52,12 @@ export function lobbyPage(root) {
     }
   };
   refresh();
+  mine.refresh();
   // the list changes as people sit down; a slow poll is enough for a lobby
   setInterval(() => {
-    if (!document.hidden) refresh();
+    if (document.hidden) return;
+    refresh();
+    mine.refresh();
   }, REFRESH_MS);
 
   api("api/variants")

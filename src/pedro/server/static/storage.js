@@ -1,4 +1,6 @@
-// What the browser remembers: a seat's secret per table (the only key to act for it) and the player's name (kept under "pedro-name", which cannot be a table's key).
+// What the browser remembers: a seat's secret per table (the only key to act for it), the player's
+// name and the display preferences (kept under "pedro-name" and "pedro-deck", which cannot be a
+// table's key: those are "pedro:" and the table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
 
@@ -13,8 +15,22 @@ export function loadSeat(tableId) {
 }
 
 export function saveSeat(tableId, seat, secret, name) {
-  localStorage.setItem(key(tableId), JSON.stringify({ seat, secret, name }));
+  // `since` orders "my tables", the latest seat first
+  localStorage.setItem(key(tableId), JSON.stringify({ seat, secret, name, since: Date.now() }));
   if (name) saveName(name);
+}
+
+/** Every table this browser holds a seat at, `{id, seat, name, since}`, the latest first. */
+export function mySeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (!k || !k.startsWith("pedro:")) continue;
+    const id = k.slice("pedro:".length);
+    const value = loadSeat(id);
+    if (value) seats.push({ id, seat: value.seat, name: value.name, since: value.since || 0 });
+  }
+  return seats.sort((a, b) => b.since - a.since || a.id.localeCompare(b.id));
 }
 
 export function forgetSeat(tableId) {
@@ -27,4 +43,13 @@ export function loadName() {
 
 export function saveName(name) {
   localStorage.setItem("pedro-name", name);
+}
+
+/** The card deck's colours: "four" (♦ blue, ♣ green) or "two" (the default: red and black). */
+export function loadDeck() {
+  return localStorage.getItem("pedro-deck") === "four" ? "four" : "two";
+}
+
+export function saveDeck(deck) {
+  localStorage.setItem("pedro-deck", deck);
 }

@@ -366,6 +366,7 @@ class TablePage {
     body.seq = String(state.seq);
     body.phase = game.phase;
     body.turn = myTurn ? "true" : "false";
+    body.started = started ? "true" : "false";
   }
 
   renderSide(view) {
