@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pedro.cards import JOKER_NAMES
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Status
-from pedro.variants.model import POINT_NAMES, Ruleset, TrumpTables, role_card
+from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, TrumpTables, role_card
 
 #: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
 DISPLAY_SUITS = (0, 1, 3, 2)
@@ -24,6 +24,13 @@ STATUS_WORDS = {
     Status.UP: "up",
     Status.OUT: "out",
 }
+
+#: Fill policies in which the dealer robs the rest of the pack instead of being dealt cards.
+DEALER_ROBS = frozenset({
+    FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
+    FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
+    FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
+})  # fmt: skip
 
 
 def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[int]:

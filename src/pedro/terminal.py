@@ -20,13 +20,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, parse_card, pretty_card
-from pedro.display import RED_SUITS, STATUS_WORDS, breakdown, sort_hand, took_text
+from pedro.display import DEALER_ROBS, RED_SUITS, STATUS_WORDS, breakdown, sort_hand, took_text
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
-from pedro.variants.model import FillPolicy, LowRule, Ruleset, TrumpTables
+from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 #: One played card per seat: (seat, cards with the top card first).
 Plays = Sequence[tuple[int, Sequence[int]]]
@@ -134,24 +134,16 @@ def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> s
         words = []
         if out:
             words.append(
-                f"laid aside {out}" if s == obs.dealer and rules.fill in _ROBS else f"discarded {out}"
+                f"laid aside {out}" if s == obs.dealer and rules.fill in DEALER_ROBS else f"discarded {out}"
             )
         if got:
             words.append(
                 f"robbed the pack and kept {got}"
-                if s == obs.dealer and rules.fill in _ROBS
+                if s == obs.dealer and rules.fill in DEALER_ROBS
                 else f"drew {got}"
             )
         parts.append(f"{escape(names[s])} {', '.join(words)}")
     return " · ".join(parts)
-
-
-#: Fill policies where the dealer takes from the rest of the pack instead of being dealt cards.
-_ROBS = frozenset({
-    FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
-    FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
-    FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
-})  # fmt: skip
 
 
 def contract_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:

@@ -250,7 +250,7 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
             delta["hands"] = changed_hands
         changed, grown = game.update(state.observation(0))
         if len(state.results) > ended:
-            grown["sheet"] = [sheet_row_json(r.seen) for r in state.results[ended:]]
+            grown["sheet"] = [sheet_row_json(r.seen, rules) for r in state.results[ended:]]
         if changed:
             delta["game"] = changed
         if grown:

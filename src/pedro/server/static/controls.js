@@ -2,6 +2,7 @@
 // or pick a set of cards to discard / keep / kill / give / claim.
 import { h, seatName } from "./dom.js";
 import { cardFace, cardText, cardsText } from "./cards.js";
+import { TEXT } from "./handend.js";
 
 const VERB_BUTTON = { discard: "Discard", keep: "Keep", kill: "Kill", give: "Give", claim: "Claim" };
 
@@ -248,10 +249,10 @@ function handBox(state, cards) {
     "div",
     { class: "my-hand" },
     h("div", { class: `hand cards n${cards.length}` }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
-    row("Your discards", discards),
-    row("Face up", faceUp),
-    row("Shown", (game.shown || [])[you]),
-    row("Seen", game.seen),
+    row(TEXT.rowDiscards, discards),
+    row(TEXT.rowFaceUp, faceUp),
+    row(TEXT.rowShown, (game.shown || [])[you]),
+    row(TEXT.rowSeen, game.seen),
   );
 }
 
