@@ -234,7 +234,7 @@ def public_json(obs: Observation, *, sheet: bool = True, memo: Memo = _build) ->
         "calls": memo(
             "calls",
             (obs.calls, obs.dealer),
-            lambda: _calls_json(obs.calls, obs.dealer, rules),
+            lambda: calls_json(obs.calls, obs.dealer, rules),
         ),
         "bidder": obs.bidder,
         "bid": obs.bid,
@@ -264,7 +264,7 @@ def _sheet_json(history: Sequence[SeenHand], rules: Ruleset) -> list[dict[str, A
     return [sheet_row_json(h, rules) for h in history]
 
 
-def _calls_json(calls: Sequence[tuple[int, int]], dealer: int, rules: Ruleset) -> list[dict[str, Any]]:
+def calls_json(calls: Sequence[tuple[int, int]], dealer: int, rules: Ruleset) -> list[dict[str, Any]]:
     """The auction so far; a dealer's bid made because everyone else passed has ``"forced": true``."""
     forced = forced_call(rules, calls, dealer)
     return [
