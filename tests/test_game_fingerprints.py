@@ -44,63 +44,63 @@ def fingerprint(name: str, seed: int) -> str:
 #: Each ruleset's name, then its games' hashes (one per seed).
 _PINS = """
 cinch
-    a73b6bd3921a3101 833a904f8487f6a2 8382720f0ad47866 79f435bf5a99ed07
+    afbc711d78cdc273 ad4d1693fb52fef9 ea91974a20861621 abe780c8d53fabe4
 pidro
-    6a201e0f15415c56 4b04020cf59caf26 e98a48d74193377d e0178f2ca0e24965
+    75a0e3f03639234f b28097f9871128cb bbb0b3b88c8970d2 9ae21fa47df6ade8
 nicaragua
-    3c3fbc53c031b0c9 9035babff77a4915 8212734f711b1801 b8dacf4e9ac5ed58
+    ed201e2fb3807627 6c9f0d6041be7bb3 2064fca1f080e016 59b8b0e039ccaa0e
 pitch_fives
-    8235754b915990b3 a1e50909c1352bb8 ee614f6af47d6d61 6fd990d6be8f4bf7
+    236e3fa0dbf296d0 d50d7309dcb91ceb 9c48341e372a3930 abad5521a03c3147
 pedro_sancho
-    4e12b86a8fd8f567 b48b2c3e8ac6bcc5 1808bb102497f07a 68892146363726bb
+    a25485926efb0c60 d4e93496ee012c41 b26d0821d327d444 33ec0aaccec2f64d
 dom_pedro
-    be253c1f4a25d4d3 20c5ce8367d0bcd5 20553afa0155f655 aadff318c59e18ec
+    2dc4f3c0d251766f d4b0315dea61b688 228f3186cec32f0b acfb728cf26dcc42
 king_pedro
-    ba6628a09e3461fc ee52bc915715111c 17e2b4fabde0f73d 942fa6f4b6eec5af
+    146cf0a4ddd71c86 4354581a47457c54 4ee7430988f93bdd b408b029aa21fd26
 king_pedro_canadian
-    5c865eaafacb25e2 43b8ffd8c54cc065 0e1592c084851656 99d2eb31ee923eea
+    c5a7883a403b30cc 8696897dcf6c2210 d445f3dd7651ace8 0319caff4d938786
 sixty_three
-    b566b718cf8e5590 3a4aa74d3187949a 53f5dd65d5248723 ccdff538551723c3
+    17e962d094c14114 12586723f933a110 a48a31b438eb49d4 389c9d38b0c615aa
 eighty_three
-    08a27e685241c94e 24c072fade910610 96c3ad1ca7b13113 667a6dfdaf1705e8
+    086051ae211b1ec7 aa4850d1b9404463 51ca872e38627d66 d7801b0aa58fb18e
 piedro_jokers
-    29f868491a7e1ab1 7ddfcb93fff7609f d8b97982a6275bb8 c717b8ef1ed0e1f4
+    683ed83c49a5bff7 dd2c5199b5c7294f d0cbeec05d23d517 49758f6daf06d2ad
 petro_russian
-    50ee8f3cc5daccd8 dc8041d5e63dfd06 abb77c135b70e44e 016583530b634096
+    1692f9f4bad3fb65 a8c6e64f398d85a4 d0fd2810e127f200 85b98df6ad5ac443
 cinch+discards_face_up=True
-    1b9e992ae5631f15 94e4c4f65a2c03ed d8873b5a0f017f04 f9f8f71b2305624a
+    af4667115bcd295a 87ffa9535224c956 04aa5597680a93ae 13b6fc20878b1044
 cinch+dealer_robs_discards=True
-    5f06ce296cdaf6fc fc289984c4c2d73b 2ae4f5716a93322c 8133bf62a70592e6
+    06939d71a12b49f7 f18b158380adb49b 55cfadf63bd5f91a 4f365e824dd69cf2
 cinch+excess_trumps=must_discard_to_6+discarded_scoring_trumps=to_opponents
-    7a73e215e21143fc c253f39fcf74517b a00334ade4384968 155b657f81dc3653
+    83607c09969f015e 44ebad939e9d2283 258d34d5efd571eb cce07d6d22070ed8
 cinch+keep_nontrumps=True+first_lead_trump=True
-    3d8e57d015c0b8e1 c68b857769d4a247 d8b8fcc88c3d59f4 bac9d79fd5ed5daf
+    25fcfb799d81d218 4d0e6cb14583bdf5 bbbce7afb73a4856 75b7552149db4e27
 cinch+slam=True+bid_28_56=True+scoring=difference+preset=cinch_min6_forced6
-    8acf6546b45291be 1fdc9b8efbcc8377 dc6a7d2d56c517d0 6e68b6de0e2d71b7
+    5fd894853fc10327 742f76c76fd3c434 ddbde11ad4fb1dd0 20569883d3242380
 eighty_three+nine_card_deal=True
-    9bc825a79d8369c4 171f2dbd90771db9 1853cfb0bd61d481 17d366d5677bf3e3
+    dda23cbca9a2ad62 20d4651e9b1c0ae3 93ae1c0a1c96236d 0012cd93bd79a4c0
 sixty_three+nine_card_deal=True
-    f4f4f73de2d47c50 44ef63b3847520e3 47e225d107e85436 6ed6f96748919808
+    097aaf9d798807aa dce98d4fa0b7df5b 720a62413e5e0ffd b1888ebbee9ddc6f
 sixty_three+joker=True+low_rule=holder
-    73305856e6f0b24e 20dffe5325a70381 3f7d5373251d516d a86c149e61bcea20
+    202aab93c90ee11a 95f47a5fc158bab8 57d568744b83f22c cf1a814f98d611c5
 pedro_sancho+deal_all_out=True+players=5
-    85822e4fe3916c1e 1a75b8585b9ba251 65eef07b2fd795c7 d0649fbc2b62bcf9
+    fdf89041234cecdc 9d488e821bae9349 b6501c48f1295679 0c681b7453d6ba30
 dom_pedro+discard_and_fill=True+players=7
-    989e49d0c44d36ff b79233cdf24ab60b 6ccadcd9c67e0b86 7b3d7b646ccb6afc
+    48e26681170f8ee6 3b55d13289805b0c 67bb35334895ea7e ee2ae640c10c3440
 king_pedro_canadian+fold_mandatory=False+made_scores=bid
-    326ba07a49cc8a1d 64dfbf206167ab87 abd78bd5d3509a56 81d83856d25c88b6
+    c6a298e54418b4cb 781978a156d338ed 0338a27f31066c6c 1520dde800ab3747
 king_pedro_canadian+excess_trumps=pass_to_partner
-    69be25cc5b4776ee 64666c1f6ebec2c0 1fd0dde037e7e72f 9e3db7fb9ab61094
+    daf2b8afdb9e567e 6d92224764a33846 f507bf6c2f89f62c 60c644a7fcef8736
 nicaragua+play_hand_size=6+low_rule=dealt
-    95bd8e5b25b211e7 ca9908a382788bfd 94fbd649910696af b26aa28cc768bd89
+    d2084e42465acd8d 62eb9202e5060e41 506fb9c10f3e4478 e04eacc5115a670b
 pitch_fives+relative_high_low=True
-    57a7689f20ad2cf6 cf018555a6b28085 451bdbf79daf3ca6 44ed7ac08eed69b9
+    693a61e59dffe0d0 5385267eddb829b7 a10c02badf100ee2 e2f965d284e36164
 petro_russian+plain_honours_score=True+fives_rank=standard+auction_model=single_round
-    affc10da3871bec9 d1765dd87e4f45b3 eb1b3b9c98820152 197cd4028907d8ec
+    dbc863b6218f6e06 3e2f6f3d5b66fd12 062c47215e0f5cd0 16ad66b7b9eeabeb
 petro_russian+discards_face=down
-    da3d8015b3f8f331 f66f1e9ec2c85595 2bbc787332d51975 df498c57430ff431
+    d1cfff632ec3095d 02fbeaf5fb9e2ae1 d055afbaed583bf5 7f57bcdd1b96428b
 pedro_sancho+partnerships=True+all_pass_action=redeal_next_dealer
-    409636ca7960abf3 7834760912eaeb3f ae8d6c5d4ff30428 ad6ea76a5db1cb4d
+    154e7ff38ce344af 9cb430ac299bb7ac a5655a53bc5766d8 e2b554a4fc49d855
 """
 _LINES = _PINS.split()
 PINNED: dict[str, tuple[str, ...]] = {

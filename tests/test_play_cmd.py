@@ -694,3 +694,74 @@ def test_a_record_without_players_resumes_with_players_given(tmp_path: Path) -> 
     result = CliRunner().invoke(app, args, input="quit\n")
     assert result.exit_code == 0, result.output
     assert read_record(path)["names"] == ["Ann (basic)", "Bo", "Cy (basic)", "Di (basic)"]
+
+
+def test_a_hand_result_shows_who_took_each_point_and_the_exchange_counts(tmp_path: Path) -> None:
+    """The table's score-sheet breakdown (High, Low, Jack, Game, each Pedro) and 'discarded 6, drew 4'."""
+    script = Script()
+    game, console = new_game(tmp_path, script, seed=2, target=11)
+    assert game.run() == 0
+    text = console.export_text()
+    first = game.state.results[0]
+    assert first.bidder is not None
+    took = [t for side in first.taken for t in side]
+    assert took and "took" in text
+    names = {"A": "High", "2": "Low", "J": "Jack", "T": "Game", "5": "Pedro", "L5": "Left pedro"}
+    for role, _ in took:
+        assert names[role] in text
+    # the counts of the first hand's exchange, said as play begins
+    line = next(line for line in text.splitlines() if line.startswith("The exchange:"))
+    for seat in range(4):
+        assert game.names[seat] in line
+    assert "robbed the pack and kept" in text or "drew" in line
+
+
+def test_the_result_stays_until_enter_when_pausing(tmp_path: Path) -> None:
+    script = Script()
+    game, console = new_game(tmp_path, script, seed=2, target=31)
+    game.pause = True
+    shown_at_pause: list[str] = []
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Press Enter for the next hand"):
+            shown_at_pause.append(console.export_text(clear=False))
+        return script(prompt)
+
+    game.ask = answer
+    assert game.run() == 0
+    assert len(game.state.results) > 1
+    assert len(shown_at_pause) == len(game.state.results) - 1
+    # the hand's result is the last thing on the screen: the next hand is announced after the pause
+    first = shown_at_pause[0]
+    assert "took" in first and "Hand 1:" in first and "Hand 2:" not in first
+
+
+def test_quit_at_the_pause_saves_and_leaves(tmp_path: Path) -> None:
+    script = Script()
+    game, console = new_game(tmp_path, script, seed=2, target=31)
+    game.pause = True
+    script.lines = []
+
+    def answer(prompt: str) -> str:
+        script.prompts.append(prompt)
+        if prompt.startswith("Press Enter"):
+            return "quit"
+        return first_legal_text(game)
+
+    game.ask = answer
+    assert game.run() == 0
+    assert len(game.state.results) == 1 and not game.state.is_over
+    assert "You leave the game." in console.export_text()
+
+
+def test_a_forced_dealer_bid_is_marked_forced(tmp_path: Path) -> None:
+    """Everyone passes to the dealer, who must bid: the game says so, and the table marks it."""
+    game, console = new_game(tmp_path, Script())
+    state = game.state
+    while state.phase == Phase.AUCTION:
+        game.apply(state.current_player, PASS if PASS in state.legal_actions() else state.legal_actions()[0])
+    assert [a for _, a in state.auction.calls[:3]] == [PASS] * 3
+    assert "(forced: everyone else passed)" in console.export_text()
+    panel = Console(record=True, width=120, color_system=None)
+    panel.print(terminal.table_panel(state.observation(0), state.rules, game.names))
+    assert "(forced)" in panel.export_text()

@@ -6,11 +6,13 @@ same way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from pedro.cards import JOKER_NAMES
+from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Status
-from pedro.variants.model import TrumpTables
+from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, TrumpTables, role_card
 
 #: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
 DISPLAY_SUITS = (0, 1, 3, 2)
@@ -22,6 +24,13 @@ STATUS_WORDS = {
     Status.UP: "up",
     Status.OUT: "out",
 }
+
+#: Fill policies in which the dealer robs the rest of the pack instead of being dealt cards.
+DEALER_ROBS = frozenset({
+    FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS,
+    FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
+    FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
+})  # fmt: skip
 
 
 def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[int]:
@@ -35,3 +44,63 @@ def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[in
         return (2 + DISPLAY_SUITS.index(c // 13), -(c % 13), 0)
 
     return sorted(cards, key=key)
+
+
+@dataclass(frozen=True)
+class Took:
+    """One line of a hand's breakdown: a scoring card (or a group of points) a side took."""
+
+    #: ``High``, ``Low``, ``Jack``, ``Game``, ``Pedro`` ...; ``card points`` for plain point cards,
+    #: ``laid-aside trumps`` for points credited when trumps were laid aside
+    name: str
+    points: int
+    #: the card that carried the points, when one card did (the ace of trumps for High ...)
+    card: int | None = None
+
+
+#: Roles whose card depends on the play, not the trump suit, under ``relative_high_low``.
+_RELATIVE_ROLES = frozenset({"A", "2", "T"})
+
+
+def breakdown(rules: Ruleset, hand: SeenHand) -> list[list[Took]]:
+    """Per side, what it took in the hand as a score sheet lists it: High, Low, Jack, Game, each
+    Pedro ... in the rule sheet's order, then plain card points and credited points.
+
+    Read from counting's own breakdown (``SeenHand.taken``), never counted again; what
+    ``points`` holds beyond it was credited for trumps laid aside.
+    """
+    sides = rules.num_sides
+    if hand.bidder is None or len(hand.taken) != sides:
+        return [[] for _ in range(sides)]
+    order = {role: i for i, (role, _) in enumerate(rules.points)}
+    out: list[list[Took]] = []
+    for side in range(sides):
+        taken = hand.taken[side]
+        named = sorted((it for it in taken if it[0] != "plain"), key=lambda it: order.get(it[0], len(order)))
+        rows = [
+            Took(POINT_NAMES.get(role, role), p, _role_card(rules, role, hand.trump))
+            for role, p in named
+            if p
+        ]
+        plain = sum(p for role, p in taken if role == "plain")
+        if plain:
+            rows.append(Took("card points", plain))
+        credited = hand.points[side] - sum(p for _, p in taken)
+        if credited > 0:
+            rows.append(Took("laid-aside trumps", credited))
+        out.append(rows)
+    return out
+
+
+def _role_card(rules: Ruleset, role: str, trump: int | None) -> int | None:
+    if trump is None or (rules.relative_high_low and role in _RELATIVE_ROLES):
+        return None
+    return role_card(role, trump)
+
+
+def took_text(took: Took, card_text: Callable[[int], str]) -> str:
+    """``High A♥``, ``Pedro 5♥ (5)``, ``card points 7``: the points shown when not 1."""
+    text = took.name + (f" {card_text(took.card)}" if took.card is not None else "")
+    if took.card is None:
+        return f"{text} {took.points}"
+    return text + (f" ({took.points})" if took.points != 1 else "")

@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Any
 
 from pedro.cards import SUITS, cards_of, format_card
-from pedro.display import STATUS_WORDS, sort_hand
+from pedro.display import DEALER_ROBS, STATUS_WORDS, Took, breakdown, sort_hand
 from pedro.engine.actions import (
     VERB_WORDS,
     Verb,
@@ -30,6 +30,7 @@ from pedro.engine.actions import (
     play_top,
     verb_of,
 )
+from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
@@ -106,8 +107,14 @@ def seen_trick_json(trick: SeenTrick) -> dict[str, Any]:
     }
 
 
-def sheet_row_json(hand: SeenHand) -> dict[str, Any]:
-    """One finished hand's row of the score sheet."""
+def sheet_row_json(hand: SeenHand, rules: Ruleset | None = None) -> dict[str, Any]:
+    """One finished hand's row of the score sheet; with ``rules``, also what each side took
+    (``taken``: per side, ``{"name", "card", "points"}`` as in ``pedro.display.breakdown``)."""
+    taken = (
+        {"taken": [[_took_json(t) for t in side] for side in breakdown(rules, hand)]}
+        if rules is not None
+        else {}
+    )
     return {
         "dealer": hand.dealer,
         "bidder": hand.bidder,
@@ -117,6 +124,15 @@ def sheet_row_json(hand: SeenHand) -> dict[str, Any]:
         "points": list(hand.points),
         "made": hand.made,
         "score": list(hand.score),
+        **taken,
+    }
+
+
+def _took_json(took: Took) -> dict[str, Any]:
+    return {
+        "name": took.name,
+        "card": format_card(took.card) if took.card is not None else None,
+        "points": took.points,
     }
 
 
@@ -217,8 +233,8 @@ def public_json(obs: Observation, *, sheet: bool = True, memo: Memo = _build) ->
         "hand_sizes": list(obs.hand_sizes),
         "calls": memo(
             "calls",
-            obs.calls,
-            lambda: [{"seat": s, "action": words(a, rules), "label": label(a, rules)} for s, a in obs.calls],
+            (obs.calls, obs.dealer),
+            lambda: calls_json(obs.calls, obs.dealer, rules),
         ),
         "bidder": obs.bidder,
         "bid": obs.bid,
@@ -229,12 +245,13 @@ def public_json(obs: Observation, *, sheet: bool = True, memo: Memo = _build) ->
         ),
         "shown": memo("shown", (obs.shown, trump), lambda: [cards_json(sort_hand(c, tt)) for c in obs.shown]),
         "discarded": list(obs.discarded),
+        "drawn": list(obs.drawn),
         "wash": obs.wash,
         "statuses": memo("statuses", obs.statuses, lambda: [STATUS_WORDS[Status(s)] for s in obs.statuses]),
         "trick": seen_trick_json(obs.trick) if obs.trick is not None else None,
         "tricks": memo("tricks", obs.tricks, lambda: [seen_trick_json(t) for t in obs.tricks]),
         "scores": list(obs.scores),
-        **({"sheet": memo("sheet", obs.history, lambda: _sheet_json(obs.history))} if sheet else {}),
+        **({"sheet": memo("sheet", obs.history, lambda: _sheet_json(obs.history, rules))} if sheet else {}),
         "winner": obs.winner,
     }
 
@@ -243,8 +260,22 @@ def _trumps_json(tt: TrumpTables | None) -> list[str]:
     return cards_json(sort_hand(cards_of(tt.trump_mask), tt)) if tt is not None else []
 
 
-def _sheet_json(history: Sequence[SeenHand]) -> list[dict[str, Any]]:
-    return [sheet_row_json(h) for h in history]
+def _sheet_json(history: Sequence[SeenHand], rules: Ruleset) -> list[dict[str, Any]]:
+    return [sheet_row_json(h, rules) for h in history]
+
+
+def calls_json(calls: Sequence[tuple[int, int]], dealer: int, rules: Ruleset) -> list[dict[str, Any]]:
+    """The auction so far; a dealer's bid made because everyone else passed has ``"forced": true``."""
+    forced = forced_call(rules, calls, dealer)
+    return [
+        {
+            "seat": s,
+            "action": words(a, rules),
+            "label": label(a, rules),
+            **({"forced": True} if i == forced else {}),
+        }
+        for i, (s, a) in enumerate(calls)
+    ]
 
 
 def private_json(secrets: SeatSecrets | None, obs: Observation, *, memo: Memo = _build) -> dict[str, Any]:
@@ -319,4 +350,6 @@ def rules_json(rules: Ruleset) -> dict[str, Any]:
         "partnerships": rules.partnerships,
         "sides": rules.sides(),
         "target": rules.target,
+        # the dealer robs the pack (the table says "robbed the pack and kept 3", not "drew 3")
+        "dealer_robs": rules.fill in DEALER_ROBS,
     }

@@ -20,8 +20,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, parse_card, pretty_card
-from pedro.display import RED_SUITS, STATUS_WORDS, sort_hand
+from pedro.display import DEALER_ROBS, RED_SUITS, STATUS_WORDS, breakdown, sort_hand, took_text
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
+from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
@@ -117,11 +118,41 @@ def call_markup(action: int, rules: Ruleset) -> str:
     return verb.name.lower()
 
 
+def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
+    """The exchange in public counts, seat by seat from the dealer's left: ``Bo discarded 6, drew 4``.
+
+    Said when the card play begins, so the table can count trumps: a count is
+    public, which cards went face down is not.
+    """
+    n = rules.players
+    parts = []
+    for i in range(1, n + 1):
+        s = (obs.dealer + i) % n
+        out, got = obs.discarded[s], obs.drawn[s]
+        if not out and not got:
+            continue
+        words = []
+        if out:
+            words.append(
+                f"laid aside {out}" if s == obs.dealer and rules.fill in DEALER_ROBS else f"discarded {out}"
+            )
+        if got:
+            words.append(
+                f"robbed the pack and kept {got}"
+                if s == obs.dealer and rules.fill in DEALER_ROBS
+                else f"drew {got}"
+            )
+        parts.append(f"{escape(names[s])} {', '.join(words)}")
+    return " · ".join(parts)
+
+
 def contract_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
     if obs.bidder is None:
         return "[dim]bidding[/]"
     call = next((a for s, a in reversed(obs.calls) if s == obs.bidder and verb_of(a) != Verb.PASS), None)
     bid = call_markup(call, rules) if call is not None else str(obs.bid)
+    if forced_call(rules, obs.calls, obs.dealer) is not None:
+        bid += " [dim](forced)[/]"
     trump = suit_markup(obs.trump) if obs.trump is not None else "[dim]not named yet[/]"
     return f"{escape(names[obs.bidder])} bid {bid} · trumps {trump}"
 
@@ -165,11 +196,16 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
     tt = tables_of(rules, obs)
     n = len(names)
     seats = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
-    for column in ("player", "side", "bid", "cards", "status", "face up"):
+    counts = any(obs.discarded) or any(obs.drawn)
+    for column in ("player", "side", "bid", "cards", *(("laid aside", "drew") if counts else ()), "status"):
         seats.add_column(column)
-    calls: dict[int, list[int]] = {}
-    for seat, action in obs.calls:
-        calls.setdefault(seat, []).append(action)
+    seats.add_column("face up")
+    forced = forced_call(rules, obs.calls, obs.dealer)
+    calls: dict[int, list[str]] = {}
+    for i, (seat, action) in enumerate(obs.calls):
+        calls.setdefault(seat, []).append(
+            call_markup(action, rules) + (" [dim](forced)[/]" if i == forced else "")
+        )
     for i in range(n):
         s = (obs.seat + i) % n
         tags = []
@@ -181,12 +217,13 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
         if s == obs.current_player and obs.phase != Phase.GAME_OVER:
             label = "▶ " + label
         side = side_name(rules, rules.side_of(s), names) if rules.partnerships else ""
-        bid = " ".join(call_markup(a, rules) for a in calls.get(s, []))
+        bid = " ".join(calls.get(s, []))
         status = STATUS_WORDS[Status(obs.statuses[s])]
         shown = list(obs.face_up[s]) + list(obs.shown[s])
+        moved = (str(obs.discarded[s]), str(obs.drawn[s])) if counts else ()
         seats.add_row(
-            label, escape(side), bid, str(obs.hand_sizes[s]), f"[yellow]{status}[/]" if status else "",
-            cards_markup(sort_hand(shown, tt), tt) if shown else "",
+            label, escape(side), bid, str(obs.hand_sizes[s]), *moved,
+            f"[yellow]{status}[/]" if status else "", cards_markup(sort_hand(shown, tt), tt) if shown else "",
         )  # fmt: skip
     lines: list[RenderableType] = [seats, ""]
     lines.append(f"[dim]contract[/]  {contract_markup(obs, rules, names)}")
@@ -256,18 +293,25 @@ def hand_summary(hand: SeenHand, before: Sequence[int], rules: Ruleset, names: S
         )
     table = Table()
     table.add_column("side")
+    took = breakdown(rules, hand)
+    tt = rules.tables(hand.trump) if hand.trump is not None else None
+    if hand.bidder is not None:
+        table.add_column("took")
     table.add_column("points", justify="right")
     table.add_column("change", justify="right")
     table.add_column("score", justify="right")
     for side in range(rules.num_sides):
         change = hand.score[side] - before[side]
         style = "green" if change > 0 else "red" if change < 0 else "dim"
-        table.add_row(
-            escape(side_name(rules, side, names)),
+        cells = [escape(side_name(rules, side, names))]
+        if hand.bidder is not None:
+            cells.append(" · ".join(took_text(t, lambda c: card_markup(c, tt)) for t in took[side]) or "—")
+        cells += [
             str(hand.points[side]) if hand.bidder is not None else "",
             f"[{style}]{change:+d}[/]",
             f"[bold]{hand.score[side]}[/]",
-        )
+        ]
+        table.add_row(*cells)
     return Group(f"[bold]{title}[/]", table)
 
 

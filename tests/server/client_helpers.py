@@ -24,6 +24,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from pedro.cards import cards_of, format_card
+from pedro.display import Took, breakdown
 from pedro.engine.actions import play_cards, play_mask
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Status
@@ -276,6 +277,11 @@ def visible_cards(state: GameState, seat: int | None) -> set[int]:
     return cards
 
 
+def _took(took: Took) -> dict[str, Any]:
+    card = None if took.card is None else format_card(took.card)
+    return {"name": took.name, "card": card, "points": took.points}
+
+
 def _last_trick(state: GameState) -> list[tuple[int, set[str]]] | None:
     if state.tricks:
         trick = state.tricks[-1]
@@ -389,6 +395,16 @@ class LeakChecker:
                 problem(f"last {last}: the label names other cards than the action")
             if last["action"].split()[0] in ("play", "claim"):  # cards laid face up for all
                 message.pop("last")
+        # the sheet's breakdown names the scoring cards of finished hands: as counting found them
+        # (every card of a played hand was played face up), then out of the scan of this hand
+        if "sheet" in game:
+            sheet = [dict(row) for row in game["sheet"]]
+            for i, row in enumerate(sheet):
+                result = state.results[i]
+                truth = [[_took(t) for t in side] for side in breakdown(room.rules, result.seen)]
+                if row.pop("taken", None) != truth:
+                    problem(f"sheet row {i}: the breakdown is not counting's {truth}")
+            game["sheet"] = sheet
         if seat is None:
             if (game["hand"], game["own_discards"], game["seen"], game["legal"]) != ([], [], [], None):
                 problem(f"a spectator was sent a seat's own fields: {game}")

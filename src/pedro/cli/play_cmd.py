@@ -42,6 +42,7 @@ from pedro.engine.actions import (
     trump_action,
     verb_of,
 )
+from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
@@ -332,8 +333,13 @@ class TerminalGame:
         state: GameState | None = None,
         names: Sequence[str] | None = None,
         resumed_from: Path | None = None,
+        pause: bool | None = None,
     ) -> None:
-        """A new game of ``rules``, or with ``state`` (and its seats' ``names``) one to play on."""
+        """A new game of ``rules``, or with ``state`` (and its seats' ``names``) one to play on.
+
+        ``pause``: wait for Enter after each hand's result, so it does not scroll away
+        (by default when a person types at a terminal).
+        """
         self.console = console
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(1_000_000)
@@ -358,6 +364,7 @@ class TerminalGame:
         self.save_path = save
         self.saved: Path | None = None
         self.ask: Ask = ask if ask is not None else self._console_ask
+        self.pause = pause if pause is not None else ask is None and console.is_terminal
 
     def say(self, *objects: object, soft_wrap: bool = False) -> None:
         """Print without rich's number highlighting, which would recolour the ranks of cards."""
@@ -516,7 +523,22 @@ class TerminalGame:
         if hand_index < len(after.history):
             self.say(terminal.hand_summary(after.history[hand_index], scores, self.rules, self.names))
         if not state.is_over:
+            if self.pause:
+                self._wait_for_next_hand()
             self._announce_deal()
+
+    def _wait_for_next_hand(self) -> None:
+        """Hold the hand's result on the screen until the human moves on (commands work here too)."""
+        while True:
+            word = self.ask("Press Enter for the next hand (or score, quit)> ").strip().lower()
+            if word in ("quit", "exit"):
+                raise _Quit
+            if word == "score":
+                self.say(terminal.score_table(self.state.observation(self.human), self.rules, self.names))
+            elif word == "last":
+                self._show_last()
+            else:
+                return
 
     def _is_you(self, seat: int) -> bool:
         return seat == self.human and self.names[seat] == "You"
@@ -538,6 +560,9 @@ class TerminalGame:
                 text = f"{self._who(seat, 'protects', 'protect')} (a bid of {rules.min_bid})"
             else:
                 text = f"{self._who(seat, 'bids', 'bid')} {terminal.call_markup(action, rules)}"
+                calls = (*before.calls, (seat, action))
+                if forced_call(rules, calls, before.dealer) == len(calls) - 1:
+                    text += " (forced: everyone else passed)"
         elif verb == Verb.TRUMP:
             text = f"{self._who(seat, 'names', 'name')} {terminal.suit_markup(arg_of(action) & 3)} as trumps"
         elif verb == Verb.PLAY:
@@ -600,6 +625,9 @@ class TerminalGame:
                     + (f": {shown_cards}" if shown_cards else "")
                 )
         if before.phase != Phase.PLAY and after.phase == Phase.PLAY and after.seat == self.human:
+            exchanged = terminal.exchange_markup(after, rules, self.names)
+            if exchanged:
+                self.say(f"The exchange: {exchanged}.")
             sizes = ", ".join(f"{escape(self.names[s])} {after.hand_sizes[s]}" for s in range(rules.players))
             self.say(f"Play begins (cards in hand: {sizes}).")
             self.say(f"Your hand: {terminal.hand_markup(after.hand, tt)}")

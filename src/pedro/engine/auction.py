@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -46,6 +47,22 @@ class Auction:
             and rules.all_pass_action == AllPassAction.DEALER_FORCED
             and sum(self.passed) == self.players - 1
         )
+
+
+def forced_call(rules: Ruleset, calls: Sequence[tuple[int, int]], dealer: int) -> int | None:
+    """The index in ``calls`` of the dealer's call made because everyone else passed, or None.
+
+    Under ``all_pass_action = dealer_forced`` the dealer may not pass then: the
+    table marks that bid "(forced)", as it says nothing of the dealer's hand.
+    """
+    if rules.dealer_forced_bid is None or rules.all_pass_action != AllPassAction.DEALER_FORCED:
+        return None
+    passed: set[int] = set()
+    for i, (seat, action) in enumerate(calls):
+        if action != PASS:
+            return i if seat == dealer and len(passed - {dealer}) == rules.players - 1 else None
+        passed.add(seat)
+    return None
 
 
 def _suits_with_a_k_2(hand: int) -> tuple[int, ...]:

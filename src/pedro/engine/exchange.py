@@ -303,6 +303,7 @@ def _give(state: GameState, seat: int, mask: int) -> None:
     state.hands[seat] &= ~mask
     state.hands[partner] |= mask
     state.received[partner].append((seat, mask))
+    state.drawn[partner] += mask.bit_count()
 
 
 # ---------------------------------------------------------------- discard
@@ -496,6 +497,7 @@ def _apply_claim(state: GameState, seat: int, action: int) -> None:
     state.discards[discarder] &= ~trump
     state.face_up &= ~trump
     state.hands[seat] = (state.hands[seat] | trump) & ~given
+    state.drawn[seat] += trump.bit_count()
     state.discards[seat] |= given
     state.face_up |= given
 
@@ -586,6 +588,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     rest = _take_rest(state, seat)
     stock_trumps = rest & tt.trump_mask
     state.hands[seat] |= stock_trumps
+    state.drawn[seat] += stock_trumps.bit_count()
     for c in cards_of(stock_trumps):
         state.dealt_to.setdefault(c, seat)
     state.rob_pool = rest & ~tt.trump_mask
@@ -625,6 +628,7 @@ def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
 
 def _take(state: GameState, seat: int, mask: int) -> None:
     state.hands[seat] |= mask
+    state.drawn[seat] += mask.bit_count()
     for s in range(state.players):
         state.discards[s] &= ~mask
     state.face_up &= ~mask
@@ -659,6 +663,7 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
     rest = _take_rest(state, seat)
     stock_trumps = rest & tt.trump_mask
     state.hands[seat] |= stock_trumps
+    state.drawn[seat] += stock_trumps.bit_count()
     for c in cards_of(stock_trumps):
         state.dealt_to.setdefault(c, seat)
     state.rob_pool = rest & ~tt.trump_mask
@@ -676,6 +681,7 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
 def _finish_take_stock(state: GameState, seat: int) -> None:
     left = state.rob_pool & ~state.hands[seat]
     if left:
+        state.drawn[seat] += left.bit_count()  # the dealer took the whole stock, then laid these aside
         state.discards[seat] |= left
         if state.rules.discards_face_up:
             state.face_up |= left

@@ -54,6 +54,8 @@ class SeenHand:
     points: tuple[int, ...]
     made: bool | None
     score: tuple[int, ...]
+    #: per side, the scoring roles it took with their points (``HandResult.taken``)
+    taken: tuple[tuple[tuple[str, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,10 @@ class Observation:
     #: how many gathered discards are still in the wash (a short stock deals them face
     #: down; which cards went where is nobody's knowledge but the receiver's)
     wash: int = 0
+    #: how many cards each seat has received this hand after the first deal (the kitty, fills
+    #: from the stock, the dealer's rob, a partner's gift, claimed trumps); everyone sees the
+    #: count, so with ``discarded`` it tells who "discards 6, draws 4"
+    drawn: tuple[int, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -192,6 +198,7 @@ def observe(state: GameState, seat: int) -> Observation:
             ((state.discards[s] & ~wash) | state.killed[s]).bit_count() + state.wash_from[s] for s in range(n)
         ),
         wash=wash.bit_count(),
+        drawn=tuple(state.drawn),
     )
 
 

@@ -82,6 +82,8 @@ class Position:
     tricks: tuple[tuple[Play, ...], ...]
     trick: tuple[Play, ...]
     turn: int
+    #: per seat, how many cards it received after the first deal (a public count)
+    drawn: tuple[int, ...] = ()
 
 
 # ---------------------------------------------------------------- from a state
@@ -119,6 +121,7 @@ def position_of(state: GameState) -> Position:
         tricks=tuple(tuple(t.plays) for t in state.tricks),
         trick=tuple(state.trick.plays),
         turn=state.current_player,
+        drawn=tuple(state.drawn),
     )
 
 
@@ -146,6 +149,7 @@ def format_position(rules: Ruleset, pos: Position) -> str:
         ("credits", ",".join(map(str, pos.credits)) if any(pos.credits) else ""),
         ("credited", _cards_text(pos.credited) if pos.credited else ""),
         ("gathered", ",".join(map(str, pos.gathered)) if any(pos.gathered) else ""),
+        ("drawn", ",".join(map(str, pos.drawn)) if any(pos.drawn) else ""),
         ("wash", _cards_text(pos.wash) if pos.wash else ""),
         ("low", str(pos.low) if pos.low >= 0 else ""),
         ("tricks", "/".join(_plays_text(t) for t in pos.tricks)),
@@ -158,7 +162,7 @@ def format_position(rules: Ruleset, pos: Position) -> str:
 _REQUIRED = ("scores", "hand", "dealer", "calls", "trump", "size", "hands", "turn")
 _OPTIONAL = (
     "bgo", "status", "discards", "faceup", "killed", "known", "received", "credits", "credited",
-    "gathered", "wash", "low", "tricks", "trick",
+    "gathered", "drawn", "wash", "low", "tricks", "trick",
 )  # fmt: skip
 
 
@@ -216,6 +220,8 @@ def parse_position(rules: Ruleset, text: str) -> Position:
         credited = _cards(fields.get("credited", "-"))
         name = "gathered"
         gathered = _ints(fields["gathered"], n) if "gathered" in fields else (0,) * n
+        name = "drawn"
+        drawn = _ints(fields["drawn"], n) if "drawn" in fields else (0,) * n
         name = "wash"
         wash = _cards(fields.get("wash", "-"))
         name = "low"
@@ -231,7 +237,7 @@ def parse_position(rules: Ruleset, text: str) -> Position:
     return Position(
         scores, hand, dealer, bgo, calls, trump, size, hands, tuple(statuses), per_seat["discards"],
         per_seat["faceup"], per_seat["killed"], per_seat["known"], received, credits, credited, gathered,
-        wash, low, tricks, trick, turn,
+        wash, low, tricks, trick, turn, drawn,
     )  # fmt: skip
 
 
@@ -431,6 +437,7 @@ def _set_fields(state: GameState, pos: Position) -> None:
     state.credits = list(pos.credits)
     state.credited = pos.credited
     state.wash_from = list(pos.gathered)
+    state.drawn = list(pos.drawn) if pos.drawn else [0] * n
     state.wash_gathered = pos.wash
 
 

@@ -91,6 +91,11 @@ class HandResult:
     bidder_goes_out: bool = False
     #: each seat's status when the hand ended (folded, cold, up, out or still active)
     statuses: tuple[Status, ...] = ()
+    #: per side, the scoring roles it took, in capture order, with their points (``"A"`` High,
+    #: ``"2"`` Low, ``"J"`` Jack, ``"T"`` Game, ``"5"`` Pedro ..., ``"plain"`` a plain point
+    #: card): the score sheet's breakdown, as counting found it. Points credited for trumps
+    #: laid aside are in ``points`` only.
+    taken: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     @property
     def hands_at_play(self) -> list[list[int]]:
@@ -102,6 +107,7 @@ class HandResult:
         """The hand as everyone saw it; built once, as every observation repeats the whole history."""
         return SeenHand(
             self.dealer, self.bidder, self.bid, self.call, self.trump, self.points, self.made, self.score,
+            self.taken,
         )  # fmt: skip
 
 
@@ -162,6 +168,9 @@ class GameState(PlayTurns):
     credited: int
     known: list[int]  # per seat, cards seen that are not in its hand
     received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
+    #: per seat, how many cards it received after the first deal (kitty, fills, the stock,
+    #: a partner's gift, claimed trumps): a public count, as everyone sees cards handed over
+    drawn: list[int]
     laid_down: list[int]  # cards shown by cold / up / out players
     rob_pool: int
     ex_steps: list[tuple[str, int]]
@@ -342,6 +351,7 @@ class GameState(PlayTurns):
         new.credits = self.credits[:]
         new.known = self.known[:]
         new.received = [r[:] for r in self.received]
+        new.drawn = self.drawn[:]
         new.ex_steps = self.ex_steps[:]
         new.ex_done = self.ex_done.copy()
         new.tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self.tricks]
@@ -418,6 +428,7 @@ class GameState(PlayTurns):
         self.ex_committed = 0
         self.known = [0] * n  # cards a seat has seen that are not in its hand
         self.received = [[] for _ in range(n)]  # (from seat, mask)
+        self.drawn = [0] * n
         self.ex_steps = []
         self.ex_index = 0
         self.ex_done = set()
@@ -522,6 +533,7 @@ class GameState(PlayTurns):
         for c in self.kitty:
             self.hands[bidder] |= 1 << c
             self.dealt_to.setdefault(c, bidder)
+        self.drawn[bidder] += len(self.kitty)
 
     def _name_trump(self, suit: int) -> None:
         rules = self.rules
@@ -554,6 +566,7 @@ class GameState(PlayTurns):
             hand |= 1 << c
             self.dealt_to.setdefault(c, seat)
         self.hands[seat] = hand
+        self.drawn[seat] += len(cards)
 
     def _draw_wash(self) -> int:
         from pedro.engine.deal import DealError
@@ -665,7 +678,7 @@ class GameState(PlayTurns):
             result = HandResult(
                 self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
                 tuple(self.hands_at_play), tricks, tuple(points), made, tuple(change),
-                tuple(scores), self.bgo_hand, tuple(self.status),
+                tuple(scores), self.bgo_hand, tuple(self.status), tuple(map(tuple, taken)),
             )  # fmt: skip
             winner, force = decide_winner(rules, self.scores, scores, contract, made, self.bgo_hand, taken)
         pack = self.deals.pack(self.hand_index + 1, rules.deck) if winner is None else None
@@ -824,8 +837,8 @@ _BITS = tuple(1 << c for c in range(NUM_CARDS))
 #: Fields ``clone`` copies: the current hand's mutable data.
 _COPIED = frozenset({
     "scores", "results", "written", "histories", "wash_dealt", "washes", "deal_records", "hands", "auction",
-    "status", "discards", "wash_from", "credits", "known", "received", "ex_steps", "ex_done", "tricks",
-    "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
+    "status", "discards", "wash_from", "credits", "known", "received", "drawn", "ex_steps", "ex_done",
+    "tricks", "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
 _SHARED = frozenset({"rules", "deals", "ex_plans"})

@@ -35,6 +35,7 @@ from pedro.engine.state import GameState, HandResult
 from pedro.observation_json import seen_trick_json
 from pedro.server.views import (
     PHASE_NAMES,
+    calls_json,
     cards_json,
     label,
     observation_json,
@@ -125,11 +126,7 @@ _PARTS: tuple[tuple[str, tuple[str, ...], Callable[[Observation], Any]], ...] = 
     ("dealer", ("dealer",), lambda o: o.dealer),
     ("turn", ("current_player", "phase"), lambda o: o.current_player if o.phase != Phase.GAME_OVER else None),
     ("hand_sizes", ("hand_sizes",), lambda o: list(o.hand_sizes)),
-    (
-        "calls",
-        ("calls",),
-        lambda o: [{"seat": s, "action": words(a, o.rules), "label": label(a, o.rules)} for s, a in o.calls],
-    ),
+    ("calls", ("calls", "dealer"), lambda o: calls_json(o.calls, o.dealer, o.rules)),
     ("bidder", ("bidder",), lambda o: o.bidder),
     ("bid", ("bid",), lambda o: o.bid),
     ("trump", ("trump",), lambda o: SUITS[o.trump] if o.trump is not None else None),
@@ -137,6 +134,7 @@ _PARTS: tuple[tuple[str, tuple[str, ...], Callable[[Observation], Any]], ...] = 
     ("face_up", ("face_up", "trump"), lambda o: _sorted_json(o.face_up, o)),
     ("shown", ("shown", "trump"), lambda o: _sorted_json(o.shown, o)),
     ("discarded", ("discarded",), lambda o: list(o.discarded)),
+    ("drawn", ("drawn",), lambda o: list(o.drawn)),
     ("wash", ("wash",), lambda o: o.wash),
     ("statuses", ("statuses",), lambda o: [STATUS_WORDS[Status(s)] for s in o.statuses]),
     ("trick", ("trick",), lambda o: _trick_json(o.trick)),
@@ -250,7 +248,7 @@ def replay_frames(state: GameState, actions: Sequence[str]) -> list[dict[str, An
             delta["hands"] = changed_hands
         changed, grown = game.update(state.observation(0))
         if len(state.results) > ended:
-            grown["sheet"] = [sheet_row_json(r.seen) for r in state.results[ended:]]
+            grown["sheet"] = [sheet_row_json(r.seen, rules) for r in state.results[ended:]]
         if changed:
             delta["game"] = changed
         if grown:

@@ -3,6 +3,7 @@
 import { h, seatName } from "./dom.js";
 import { cardFace, cardName, actionName, cardsText } from "./cards.js";
 import { WORDS } from "./text.js";
+import { TEXT } from "./handend.js";
 import { installKeys, itemKey, refocus, actionable, keyboardUse } from "./keyboard.js";
 
 const VERB_BUTTON = { discard: "Discard", keep: "Keep", kill: "Kill", give: "Give", claim: "Claim" };
@@ -287,10 +288,10 @@ function handBox(state, cards) {
     "div",
     { class: "my-hand" },
     h("div", { class: `hand cards n${cards.length}`, attrs: { style: `--n: ${Math.max(cards.length, 1)}` } }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
-    row("Your discards", discards),
-    row("Face up", faceUp),
-    row("Shown", (game.shown || [])[you]),
-    row("Seen", game.seen),
+    row(TEXT.rowDiscards, discards),
+    row(TEXT.rowFaceUp, faceUp),
+    row(TEXT.rowShown, (game.shown || [])[you]),
+    row(TEXT.rowSeen, game.seen),
   );
 }
 

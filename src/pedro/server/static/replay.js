@@ -3,9 +3,10 @@
 import { h, fill, seatName } from "./dom.js";
 import { api } from "./net.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
-import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
+import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { optionsText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
+import { renderBreakdown, renderExchange } from "./handend.js";
 
 export async function replayPage(root, tableId) {
   document.title = "Replay — Pedro";
@@ -49,6 +50,7 @@ function tableOf(summary, record) {
     sides: summary.sides || [],
     target: summary.target ?? null,
     options: summary.options || record.options || {},
+    dealer_robs: !!summary.dealer_robs,
   };
 }
 
@@ -197,7 +199,7 @@ class ReplayViewer {
       last && game.phase === "over"
         ? renderSummary(this.table, this.seats, game, this.id, { replayLink: false })
         : f.closed && sheet.length
-          ? h("div", { class: "notice" }, handResult(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: " · the next deal is shown" }))
+          ? h("div", { class: "notice hand-end-notice" }, renderBreakdown(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: "The next deal is shown." }))
           : null,
     );
     const sides = this.table.sides.map((_, i) => i);
@@ -211,7 +213,7 @@ class ReplayViewer {
         h("ul", { class: "score-list" }, sides.map((s) => h("li", {}, h("span", { class: "who", text: sideName(this.table, this.seats, s) }), h("span", { class: "pts", text: String(game.scores[s] ?? 0) })))),
         h("p", { class: "muted small", text: `Hand ${game.hand_index + 1} · dealer ${seatName(this.seats, game.dealer)}` }),
       ),
-      h("section", { class: "box contract" }, h("h3", { text: "This hand" }), contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null, renderCalls(view)),
+      h("section", { class: "box contract" }, h("h3", { text: "This hand" }), contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null, renderCalls(view), renderExchange(view, this.table.dealer_robs)),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
     );

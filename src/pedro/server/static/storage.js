@@ -1,5 +1,5 @@
 // What the browser remembers: a seat's secret per table (the only key to act for it), the player's
-// name and the display preferences (kept under "pedro-name" and "pedro-deck", which cannot be a
+// name and the display preferences (kept under "pedro-name", "pedro-deck" and "pedro-prefs", which cannot be a
 // table's key: those are "pedro:" and the table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
@@ -52,4 +52,21 @@ export function loadDeck() {
 
 export function saveDeck(deck) {
   localStorage.setItem("pedro-deck", deck);
+}
+
+/** The player's table preferences: { autoPlay: true } by default. */
+export function loadPrefs() {
+  try {
+    return { autoPlay: true, ...JSON.parse(localStorage.getItem("pedro-prefs") || "{}") };
+  } catch {
+    return { autoPlay: true };
+  }
+}
+
+export function savePrefs(prefs) {
+  try {
+    localStorage.setItem("pedro-prefs", JSON.stringify(prefs));
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
 }

@@ -1,16 +1,20 @@
 // The table page /t/{id}: take a seat or watch, then keep the page in step with the server's states.
 import { h, fill, seatName } from "./dom.js";
 import { api, TableSocket } from "./net.js";
-import { loadSeat, saveSeat, forgetSeat, loadName } from "./storage.js";
+import { loadSeat, saveSeat, forgetSeat, loadName, loadPrefs, savePrefs } from "./storage.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
-import { renderSheet, renderSummary, sideName, handResult } from "./sheet.js";
+import { renderSheet, renderSummary, sideName } from "./sheet.js";
+import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
 import { Controls } from "./controls.js";
 import { optionsText } from "./text.js";
 import { limitLength } from "./limits.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
-const HAND_END_HOLD_MS = 2500;
+/** How long a hand's result and last trick stay before the next hand is offered (or "Next hand"). */
+const HAND_END_HOLD_MS = 6000;
+/** The delay before a play with exactly one legal card is made for the player (when wanted). */
+const AUTO_PLAY_MS = 900;
 
 export function tablePage(root, tableId) {
   new TablePage(root, tableId).start();
@@ -25,6 +29,8 @@ class TablePage {
     this.seatRefresh = null;
     this.errorTimer = null;
     this.sheetLength = null;
+    this.prefs = loadPrefs();
+    this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
     this.build();
   }
@@ -255,8 +261,9 @@ class TablePage {
   }
 
   clearTable() {
-    clearTimeout(this.handEndTimer);
-    this.handEndUntil = 0;
+    clearInterval(this.handEndTimer);
+    clearTimeout(this.autoTimer);
+    this.handEnd = null;
     for (const key of ["felt", "hand", "panel", "side", "summary"]) fill(this.el[key]);
   }
 
@@ -305,29 +312,55 @@ class TablePage {
     const previous = this.state;
     this.state = state;
     const sheet = state.game.sheet || [];
-    if (previous && this.sheetLength !== null && sheet.length > this.sheetLength) {
-      this.showNotice(handResult(state.table, state.seats, sheet, sheet.length - 1));
-    }
+    const handEnded = previous && this.sheetLength !== null && sheet.length > this.sheetLength;
     this.sheetLength = sheet.length;
-    this.holdHandEnd(previous, state);
+    this.holdHandEnd(handEnded, sheet.length - 1);
     this.render();
+    this.autoPlay();
   }
 
-  /**
-   * A hand's final trick arrives with the next deal already made (as `game.last_trick`). Keep it on
-   * the felt for a moment even if the first call of the new hand follows at once.
-   */
-  holdHandEnd(previous, state) {
-    const game = state.game;
-    if (!previous || previous.game.hand_index === game.hand_index) return;
-    clearTimeout(this.handEndTimer);
-    this.handEndUntil = 0;
-    if (!game.last_trick || (game.tricks || []).length) return;
-    this.handEndUntil = Date.now() + HAND_END_HOLD_MS;
-    this.handEndTimer = setTimeout(() => {
-      this.handEndUntil = 0;
-      if (this.state) this.render();
-    }, HAND_END_HOLD_MS);
+  /** Whether the previous hand's result still holds the table (the next hand is not offered yet). */
+  holding() {
+    return !!this.handEnd && Date.now() < this.handEnd.until;
+  }
+
+  /** The hand's result stays, with its last trick, until "Next hand" or HAND_END_HOLD_MS. */
+  holdHandEnd(handEnded, index) {
+    if (!handEnded) return;
+    clearInterval(this.handEndTimer);
+    this.handEnd = { index, until: Date.now() + HAND_END_HOLD_MS };
+    this.handEndTimer = setInterval(() => {
+      if (!this.holding()) this.releaseHandEnd();
+      else if (this.state) this.render();
+    }, 1000);
+  }
+
+  releaseHandEnd() {
+    clearInterval(this.handEndTimer);
+    this.handEnd = null;
+    if (this.state) {
+      this.render();
+      this.autoPlay();
+    }
+  }
+
+  /** A play with exactly one legal card is made for the player after a short, visible delay. */
+  autoPlay() {
+    clearTimeout(this.autoTimer);
+    this.autoNote = null;
+    const state = this.state;
+    if (!state || !this.prefs.autoPlay || this.holding()) return;
+    const legal = state.game.legal;
+    if (!legal || legal.kind !== "list" || state.game.phase !== "play" || legal.actions.length !== 1) return;
+    const only = legal.actions[0];
+    if (!only.action.startsWith("play ")) return;
+    const seq = state.seq;
+    this.autoNote = TEXT.autoPlaying(only.label.replace(/^Play /, ""));
+    this.autoTimer = setTimeout(() => {
+      this.autoNote = null;
+      if (this.state && this.state.seq === seq && this.controls.pendingSeq !== seq) this.controls.act(this.state, only.action);
+    }, AUTO_PLAY_MS);
+    this.render();
   }
 
   // ---- drawing -----------------------------------------------------------------------------------
@@ -337,11 +370,12 @@ class TablePage {
     const { table, seats, game } = state;
     const you = state.you;
     const started = state.started !== false;
-    const holdLastTrick = Date.now() < (this.handEndUntil || 0);
+    const holding = this.holding();
+    const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
     this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
-    const myTurn = started && you !== null && you !== undefined && game.turn === you && !!game.legal;
+    const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
     document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.name} — Pedro`;
 
     fill(this.el.felt, renderFelt(view));
@@ -354,7 +388,12 @@ class TablePage {
     } else {
       const { hand, panel } = this.controls.render(state, () => this.render());
       fill(this.el.hand, hand);
-      fill(this.el.panel, panel);
+      fill(this.el.panel, holding ? null : panel, this.autoNote ? h("p", { class: "muted auto-note", text: this.autoNote }) : null);
+    }
+    if (holding && started) {
+      const seconds = Math.max(1, Math.ceil((this.handEnd.until - Date.now()) / 1000));
+      const sheet = game.sheet || [];
+      this.el.panel.prepend(renderBreakdown(table, seats, sheet, this.handEnd.index, { onNext: () => this.releaseHandEnd(), secondsLeft: seconds }));
     }
     this.el.panel.classList.toggle("my-turn", myTurn);
 
@@ -400,12 +439,31 @@ class TablePage {
         h("h3", { text: "This hand" }),
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
+        renderExchange(view, table.dealer_robs),
         state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${state.last.label}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
-      h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` })),
+      h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` }), this.prefsBox()),
     ];
+  }
+
+  /** The player's preferences at this table (kept in the browser). */
+  prefsBox() {
+    if (this.state.you === null || this.state.you === undefined) return null;
+    const box = h("input", {
+      type: "checkbox",
+      checked: !!this.prefs.autoPlay,
+      dataset: { testid: "auto-play" },
+      on: {
+        change: () => {
+          this.prefs = { ...this.prefs, autoPlay: box.checked };
+          savePrefs(this.prefs);
+          this.autoPlay();
+        },
+      },
+    });
+    return h("label", { class: "pref" }, box, ` ${TEXT.autoPlay}`);
   }
 }
 

@@ -2,6 +2,7 @@
 // Used live (table.js, hidden hands as card backs) and by the replay (every hand open).
 import { h, seatName } from "./dom.js";
 import { cardFace, cardBacks, suitText } from "./cards.js";
+import { exchangeWords, TEXT } from "./handend.js";
 
 /** How many of the other seats go to the left column, the top row and the right column. */
 const GROUPS = { 0: [0, 0, 0], 1: [0, 1, 0], 2: [1, 0, 1], 3: [1, 1, 1], 4: [1, 2, 1], 5: [2, 1, 2], 6: [2, 2, 2] };
@@ -85,7 +86,7 @@ function renderSeat(view, seat, { open, compact }) {
   if (isBidder && !auction) {
     bubble = h("span", { class: "bubble contract", text: `${game.bid}${game.trump ? " " + suitText(game.trump) : ""}`, attrs: { title: "the contract" } });
   } else if (call && auction) {
-    bubble = h("span", { class: `bubble ${call.action === "pass" ? "pass" : "bid"}`, text: call.label });
+    bubble = h("span", { class: `bubble ${call.action === "pass" ? "pass" : "bid"}`, text: call.label + (call.forced ? ` (${TEXT.forced})` : ""), attrs: call.forced ? { title: TEXT.forcedTitle } : {} });
   }
   const hand = compact
     ? null
@@ -94,9 +95,9 @@ function renderSeat(view, seat, { open, compact }) {
       : (game.hand_sizes || [])[seat] > 0
         ? cardBacks(game.hand_sizes[seat])
         : null;
-  const discarded = (game.discarded || [])[seat] || 0;
   const faceUp = (game.face_up || [])[seat] || [];
-  const hiddenDiscards = discarded - faceUp.length;
+  // the exchange in public counts ("discarded 6, drew 4"): what people count trumps by
+  const moved = exchangeWords(game, seat, view.table.dealer_robs);
   return h(
     "div",
     { class: classes.filter(Boolean).join(" "), dataset: { seat: String(seat) } },
@@ -119,7 +120,7 @@ function renderSeat(view, seat, { open, compact }) {
     // the viewer's own laid-aside cards are listed under the hand instead
     compact ? null : cardRow(faceUp, "face up", "faceup"),
     compact ? null : cardRow((game.shown || [])[seat], "shown", "shown"),
-    hiddenDiscards > 0 && !compact ? h("div", { class: "muted small", text: `${hiddenDiscards} laid aside` }) : null,
+    moved ? h("div", { class: "muted small exchange-counts", dataset: { testid: "exchange-counts" }, text: moved }) : null,
   );
 }
 
@@ -266,7 +267,16 @@ export function renderCalls(view) {
   return h(
     "ol",
     { class: "calls" },
-    calls.map((c) => h("li", { class: c.action === "pass" ? "pass" : "bid" }, h("span", { class: "who", text: seatName(view.seats, c.seat) }), " ", c.label)),
+    calls.map((c) =>
+      h(
+        "li",
+        { class: c.action === "pass" ? "pass" : "bid" },
+        h("span", { class: "who", text: seatName(view.seats, c.seat) }),
+        " ",
+        c.label,
+        c.forced ? h("span", { class: "muted forced", text: ` (${TEXT.forced})`, attrs: { title: TEXT.forcedTitle } }) : null,
+      ),
+    ),
   );
 }
 
@@ -277,5 +287,6 @@ export function contractLine(view) {
     return game.phase === "auction" ? "Auction in progress" : "";
   }
   const trump = game.trump ? ` · trumps ${suitText(game.trump, true)}` : " · trumps not named yet";
-  return `${seatName(seats, game.bidder)} bid ${game.bid}${trump}`;
+  const forced = (game.calls || []).some((c) => c.forced) ? ` (${TEXT.forced})` : "";
+  return `${seatName(seats, game.bidder)} bid ${game.bid}${forced}${trump}`;
 }

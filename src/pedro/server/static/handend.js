@@ -1,0 +1,122 @@
+// What the table tells between and around the plays: a finished hand's breakdown (who took High,
+// Low, Jack, Game, each Pedro ...), the exchange's public counts ("Bo discarded 6, drew 4"), a
+// forced dealer's bid. Shared by the live table and the replay; the words are in TEXT, one place.
+import { h, seatName } from "./dom.js";
+import { cardText } from "./cards.js";
+import { sideName, contractText } from "./sheet.js";
+
+/** The words shown by this module and the table's labels, in one place for translations. */
+export const TEXT = {
+  handOver: (n) => `Hand ${n} is over`,
+  made: "made it",
+  set: "went set",
+  thrownIn: "Everyone passed: the hand is thrown in",
+  took: "Took",
+  points: "Points",
+  change: "Change",
+  score: "Score",
+  nothing: "—",
+  nextHand: "Next hand",
+  nextHandIn: (s) => `Next hand (${s})`,
+  forced: "forced",
+  forcedTitle: "the dealer had to bid: everyone else passed",
+  discarded: (n) => `discarded ${n}`,
+  drew: (n) => `drew ${n}`,
+  robbed: (n) => `robbed the pack and kept ${n}`,
+  exchangeTitle: "The exchange",
+  autoPlay: "Play my only legal card by itself",
+  autoPlaying: (card) => `Your only legal card, ${card}, is played for you…`,
+  rowDiscards: "Your discards (face down: only you know them)",
+  rowFaceUp: "Your cards laid aside face up",
+  rowShown: "Your cards shown to the table",
+  rowSeen: "Seen: other cards you have looked at (e.g. the pack), not in your hand",
+};
+
+function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return "0";
+}
+
+/** "High A♥", "Pedro 5♥ (5)", "card points 7". */
+export function tookText(took) {
+  if (took.card === null || took.card === undefined) return `${took.name} ${took.points}`;
+  return `${took.name} ${cardText(took.card)}${took.points !== 1 ? ` (${took.points})` : ""}`;
+}
+
+/**
+ * A finished hand as the score sheet keeps it: the contract made or set, and per side what it
+ * took, its points and the score change. `sheet[index]` is the hand; `onNext`, if given, adds a
+ * button that moves on (its label counts down while `secondsLeft` is given).
+ */
+export function renderBreakdown(table, seats, sheet, index, { onNext = null, secondsLeft = null } = {}) {
+  const row = sheet[index];
+  if (!row) return null;
+  const before = index > 0 ? sheet[index - 1].score : row.score.map(() => 0);
+  const thrown = row.bidder === null || row.bidder === undefined;
+  const verdict = thrown ? TEXT.thrownIn : `${contractText(seats, row)} — ${row.made ? TEXT.made : TEXT.set}`;
+  const sides = row.score.map((_, i) => i);
+  const taken = row.taken || sides.map(() => []);
+  const body = sides.map((side) => {
+    const change = row.score[side] - before[side];
+    return h(
+      "tr",
+      { dataset: { side: String(side) } },
+      h("th", { text: sideName(table, seats, side), attrs: { scope: "row" } }),
+      thrown ? null : h("td", { class: "took", text: (taken[side] || []).map(tookText).join(" · ") || TEXT.nothing }),
+      thrown ? null : h("td", { class: "num", text: String(row.points[side]) }),
+      h("td", { class: `num delta ${change < 0 ? "neg" : ""}`, text: signed(change) }),
+      h("td", { class: "num", text: String(row.score[side]) }),
+    );
+  });
+  const head = h(
+    "tr",
+    {},
+    h("th", {}),
+    thrown ? null : h("th", { text: TEXT.took, attrs: { scope: "col" } }),
+    thrown ? null : h("th", { class: "num", text: TEXT.points, attrs: { scope: "col" } }),
+    h("th", { class: "num", text: TEXT.change, attrs: { scope: "col" } }),
+    h("th", { class: "num", text: TEXT.score, attrs: { scope: "col" } }),
+  );
+  const next = onNext
+    ? h("button", {
+        type: "button",
+        class: "primary",
+        text: secondsLeft ? TEXT.nextHandIn(secondsLeft) : TEXT.nextHand,
+        dataset: { testid: "next-hand" },
+        on: { click: onNext },
+      })
+    : null;
+  return h(
+    "section",
+    { class: `hand-end ${thrown ? "" : row.made ? "made" : "set"}`, dataset: { testid: "hand-end" }, attrs: { "aria-live": "polite" } },
+    h("h3", { text: TEXT.handOver(index + 1) }),
+    h("p", { class: "verdict", text: verdict }),
+    h("table", { class: "breakdown" }, h("thead", {}, head), h("tbody", {}, body)),
+    next ? h("div", { class: "buttons" }, next) : null,
+  );
+}
+
+/** Per seat, the exchange in public counts: "discarded 6, drew 4", or "" when nothing moved. */
+export function exchangeWords(game, seat, robs) {
+  const out = (game.discarded || [])[seat] || 0;
+  const got = (game.drawn || [])[seat] || 0;
+  const words = [];
+  if (out) words.push(TEXT.discarded(out));
+  if (got) words.push(robs && seat === game.dealer ? TEXT.robbed(got) : TEXT.drew(got));
+  return words.join(", ");
+}
+
+/** The exchange seat by seat from the dealer's left ("Bo discarded 6, drew 4"), or null before it. */
+export function renderExchange(view, robs) {
+  const { game, seats } = view;
+  const n = view.table.players;
+  const lines = [];
+  for (let i = 1; i <= n; i++) {
+    const seat = (game.dealer + i) % n;
+    const words = exchangeWords(game, seat, robs);
+    if (words) lines.push(h("li", { dataset: { seat: String(seat) } }, h("span", { class: "who", text: seatName(seats, seat) }), ` ${words}`));
+  }
+  if (!lines.length) return null;
+  return h("div", { class: "exchange-log", dataset: { testid: "exchange" } }, h("h4", { text: TEXT.exchangeTitle }), h("ul", {}, lines));
+}
