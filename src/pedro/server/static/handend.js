@@ -14,6 +14,8 @@ export const TEXT = {
   took: "Took",
   points: "Points",
   change: "Change",
+  pointsShort: "Pts",
+  changeShort: "±",
   score: "Score",
   nothing: "—",
   nextHand: "Next hand",
@@ -49,6 +51,16 @@ export function tookText(took) {
  * took, its points and the score change. `sheet[index]` is the hand; `onNext`, if given, adds a
  * button that moves on (its label counts down while `secondsLeft` is given).
  */
+/** A number column's head: its word, and a short form a phone shows instead (the word stays for screen readers). */
+function numHead(word, short) {
+  return h(
+    "th",
+    { class: "num", attrs: { scope: "col", title: word } },
+    h("span", { class: "long", text: word }),
+    h("span", { class: "short", text: short, attrs: { "aria-hidden": "true" } }),
+  );
+}
+
 export function renderBreakdown(table, seats, sheet, index, { onNext = null, secondsLeft = null } = {}) {
   const row = sheet[index];
   if (!row) return null;
@@ -62,7 +74,7 @@ export function renderBreakdown(table, seats, sheet, index, { onNext = null, sec
     return h(
       "tr",
       { dataset: { side: String(side) } },
-      h("th", { text: sideName(table, seats, side), attrs: { scope: "row" } }),
+      h("th", { class: "side", text: sideName(table, seats, side), attrs: { scope: "row", title: sideName(table, seats, side) } }),
       thrown ? null : h("td", { class: "took", text: (taken[side] || []).map(tookText).join(" · ") || TEXT.nothing }),
       thrown ? null : h("td", { class: "num", text: String(row.points[side]) }),
       h("td", { class: `num delta ${change < 0 ? "neg" : ""}`, text: signed(change) }),
@@ -72,10 +84,10 @@ export function renderBreakdown(table, seats, sheet, index, { onNext = null, sec
   const head = h(
     "tr",
     {},
-    h("th", {}),
+    h("th", { class: "side" }),
     thrown ? null : h("th", { text: TEXT.took, attrs: { scope: "col" } }),
-    thrown ? null : h("th", { class: "num", text: TEXT.points, attrs: { scope: "col" } }),
-    h("th", { class: "num", text: TEXT.change, attrs: { scope: "col" } }),
+    thrown ? null : numHead(TEXT.points, TEXT.pointsShort),
+    numHead(TEXT.change, TEXT.changeShort),
     h("th", { class: "num", text: TEXT.score, attrs: { scope: "col" } }),
   );
   const next = onNext
@@ -105,6 +117,13 @@ export function exchangeWords(game, seat, robs) {
   if (out) words.push(TEXT.discarded(out));
   if (got) words.push(robs && seat === game.dealer ? TEXT.robbed(got) : TEXT.drew(got));
   return words.join(", ");
+}
+
+/** The same counts in a few characters, for a phone's seat box: "−6 +4" (the words stay for screen readers). */
+export function exchangeShort(game, seat) {
+  const out = (game.discarded || [])[seat] || 0;
+  const got = (game.drawn || [])[seat] || 0;
+  return [out ? `−${out}` : "", got ? `+${got}` : ""].filter(Boolean).join(" ");
 }
 
 /** The exchange seat by seat from the dealer's left ("Bo discarded 6, drew 4"), or null before it. */

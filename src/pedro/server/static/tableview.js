@@ -2,7 +2,7 @@
 // Used live (table.js, hidden hands as card backs) and by the replay (every hand open).
 import { h, seatName } from "./dom.js";
 import { cardFace, cardBacks, suitText } from "./cards.js";
-import { exchangeWords, TEXT } from "./handend.js";
+import { exchangeWords, exchangeShort, TEXT } from "./handend.js";
 
 /** How many of the other seats go to the left column, the top row and the right column. */
 const GROUPS = { 0: [0, 0, 0], 1: [0, 1, 0], 2: [1, 0, 1], 3: [1, 1, 1], 4: [1, 2, 1], 5: [2, 1, 2], 6: [2, 2, 2] };
@@ -120,7 +120,14 @@ function renderSeat(view, seat, { open, compact }) {
     // the viewer's own laid-aside cards are listed under the hand instead
     compact ? null : cardRow(faceUp, "face up", "faceup"),
     compact ? null : cardRow((game.shown || [])[seat], "shown", "shown"),
-    moved ? h("div", { class: "muted small exchange-counts", dataset: { testid: "exchange-counts" }, text: moved }) : null,
+    moved
+      ? h(
+          "div",
+          { class: "muted small exchange-counts", dataset: { testid: "exchange-counts" }, attrs: { title: moved } },
+          h("span", { class: "long", text: moved }),
+          h("span", { class: "short", text: exchangeShort(game, seat), attrs: { "aria-hidden": "true" } }),
+        )
+      : null,
   );
 }
 
