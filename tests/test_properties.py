@@ -131,7 +131,7 @@ def kitty_in_place(state: GameState) -> bool:
 def dealer_choosing(state: GameState) -> bool:
     """Whether the dealer is choosing what to keep of the rest of the stock (rob, take, pick).
 
-    The engine takes the rest of the stock off the table (``rob_pool``) when the
+    The engine takes the rest of the stock off the table (``_exchange.pool``) when the
     dealer looks through it; until he has chosen, those cards are neither in
     the stock nor in his hand.
     """
@@ -155,7 +155,7 @@ def places(state: GameState) -> dict[str, int]:
     out["kitty"] = mask_of(state.kitty) if kitty_in_place(state) else 0
     out["stock"] = mask_of(state.stock[state.stock_pos :])
     # while the dealer chooses from the rest of the stock, it is off the stock but not yet his
-    out["stock the dealer looks through"] = state.rob_pool if dealer_choosing(state) else 0
+    out["stock the dealer looks through"] = state._exchange.pool if dealer_choosing(state) else 0
     played = 0
     tricks = list(state.tricks)
     if state.phase == Phase.PLAY and state.trick is not None:
@@ -198,7 +198,7 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
         (trick.leader, tuple(trick.plays)) if trick is not None else None,
         tuple(state.status),
         state.trump,
-        state.ex_index,
+        state._exchange.index,
         state.describe_legal(),
     )
 
@@ -277,7 +277,7 @@ def secret_from(state: GameState, seat: int) -> int:
     secret |= state.wash_left()
     secret |= mask_of(state.stock[state.stock_pos :])
     if dealer_choosing(state):
-        secret |= state.rob_pool
+        secret |= state._exchange.pool
     if kitty_in_place(state):
         secret |= mask_of(state.kitty)
     given = 0

@@ -357,7 +357,7 @@ def build_state(rules: Ruleset, pos: Position, seed: str) -> GameState:
     first_dealer = (pos.dealer - pos.hand) % n
     state = GameState(rules, SeededDeals(seed, first_dealer=first_dealer))
     _set_fields(state, pos)
-    state.start_play()
+    state._start_play()
     state.normal_hand = pos.size
     state._advance()
     for k, plays in enumerate((*pos.tricks, pos.trick)):

@@ -130,7 +130,6 @@ class GameState(PlayTurns):
     #: Per hand: the discarded cards dealt from the wash, in order; a tuple once the hand is over.
     washes: list[Sequence[int]]
     wash_dealt: list[int]  # this hand's cards dealt from the wash (the last of ``washes``)
-    ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
 
     # the current hand (set up by ``_deal``)
     phase: Phase
@@ -163,12 +162,7 @@ class GameState(PlayTurns):
     known: list[int]  # per seat, cards seen that are not in its hand
     received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
     laid_down: list[int]  # cards shown by cold / up / out players
-    rob_pool: int
-    ex_steps: list[tuple[str, int]]
-    ex_index: int
-    ex_done: set[tuple[str, int]]
-    ex_choice: tuple[int, ...] | CardChoice | None
-    ex_committed: int
+    _exchange: exchange.Steps  # the exchange's own state: its steps and the decision they wait for
     tricks: list[Trick]
     trick: Trick | None
     hands_at_play: list[int]
@@ -200,7 +194,7 @@ class GameState(PlayTurns):
         self.histories = []
         self.deal_records = []
         self.washes = []
-        self.ex_plans = {}
+        self._exchange = exchange.no_steps()
         self.is_over = False
         self._seen_history = ()
         self._deal(0, self.deals.pack(0, rules.deck), self._bgo_next(False))
@@ -342,8 +336,7 @@ class GameState(PlayTurns):
         new.credits = self.credits[:]
         new.known = self.known[:]
         new.received = [r[:] for r in self.received]
-        new.ex_steps = self.ex_steps[:]
-        new.ex_done = self.ex_done.copy()
+        new._exchange = self._exchange.copy()
         new.tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self.tricks]
         trick = self.trick
         new.trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
@@ -413,14 +406,9 @@ class GameState(PlayTurns):
         self.credited = 0  # scoring trumps whose points were credited when laid aside
         self.laid_down = [0] * n  # cards shown by cold / up / out players
         self.killed = [0] * n  # trumps each seat laid dead face up
-        self.rob_pool = 0
-        self.ex_choice = None
-        self.ex_committed = 0
         self.known = [0] * n  # cards a seat has seen that are not in its hand
         self.received = [[] for _ in range(n)]  # (from seat, mask)
-        self.ex_steps = []
-        self.ex_index = 0
-        self.ex_done = set()
+        self._exchange = exchange.Steps(self._exchange.plans, [])
         self.tricks = []
         self.trick = None
         self.hands_at_play = []
@@ -448,8 +436,11 @@ class GameState(PlayTurns):
             if phase == _GAME_OVER:
                 return
             if phase == _EXCHANGE:
-                if not exchange.step(self):
+                seat = exchange.step(self)
+                if seat < 0:
+                    self._start_play()
                     continue
+                self.current_player = seat
             elif phase == _PLAY:
                 if not self._prepare_play_turn():
                     continue
@@ -476,8 +467,9 @@ class GameState(PlayTurns):
                 return tuple(trump_action(s) for s in self.auction.suits_28_56)
             return _TRUMP_ACTIONS
         if phase == _EXCHANGE:
-            assert self.ex_choice is not None
-            return self.ex_choice
+            choice = self._exchange.choice
+            assert choice is not None
+            return choice
         return ()
 
     def _apply(self, action: int, written: bool) -> None:
@@ -533,16 +525,16 @@ class GameState(PlayTurns):
             n = self.players
             for i in range(n):
                 s = (self.dealer + 1 + i) % n
-                self.give_from_stock(s, rules.second_deal)
+                self._give_from_stock(s, rules.second_deal)
         self.phase = _EXCHANGE
-        exchange.start(self)
+        self._exchange = exchange.start(self)
 
     # ------------------------------------------------------------------ stock and wash
 
     def stock_left(self) -> tuple[int, ...]:
         return self.stock[self.stock_pos :]
 
-    def give_from_stock(self, seat: int, count: int) -> None:
+    def _give_from_stock(self, seat: int, count: int) -> None:
         """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
         pos = self.stock_pos
         cards = list(self.stock[pos : pos + count])
@@ -611,9 +603,85 @@ class GameState(PlayTurns):
     def _is_trump(self, c: int) -> bool:
         return self.tt is not None and bool(self.tt.trump_mask >> c & 1)
 
+    # ------------------------------------------------------------------ the exchange's moves
+    # ``pedro.engine.exchange`` decides what happens between trumps and the first lead;
+    # the cards move here, so that only the state writes its own fields.
+
+    def _lay_aside(self, seat: int, mask: int, up: int) -> None:
+        """``seat`` lays ``mask`` aside (from its hand, if there), ``up`` of them face up."""
+        self.hands[seat] &= ~mask
+        self.discards[seat] |= mask
+        self.face_up |= up
+
+    def _kill(self, seat: int, mask: int) -> None:
+        """``seat`` lays trumps dead: out of play, face up."""
+        self.hands[seat] &= ~mask
+        self.dead |= mask
+        self.face_up |= mask
+        self.killed[seat] |= mask
+
+    def _fold(self, seat: int) -> None:
+        """``seat`` folds: its cards go out of play and it takes no further part in the hand."""
+        hand = self.hands[seat]
+        self.hands[seat] = 0
+        self.discards[seat] |= hand
+        self.dead |= hand
+        self.status[seat] = Status.FOLDED
+
+    def _give(self, seat: int, partner: int, mask: int) -> None:
+        """``seat`` gives ``mask`` to its partner, who remembers the gift."""
+        self.hands[seat] &= ~mask
+        self.hands[partner] |= mask
+        self.received[partner].append((seat, mask))
+
+    def _claim(self, seat: int, discarder: int, trump: int, given: int) -> None:
+        """``seat`` takes ``discarder``'s face-up trump and lays ``given`` face up for it (note C5)."""
+        self.discards[discarder] &= ~trump
+        self.face_up &= ~trump
+        self.hands[seat] = (self.hands[seat] | trump) & ~given
+        self.discards[seat] |= given
+        self.face_up |= given
+
+    def _credit(self, side: int, points: int, cards: int) -> None:
+        """Credit ``side`` with the points of trumps laid aside (notes K11, K19): not counted again."""
+        self.credits[side] += points
+        self.credited |= cards
+
+    def _receive(self, seat: int, mask: int) -> None:
+        """``seat`` gets cards that were in no hand (the stock it looked through)."""
+        self.hands[seat] |= mask
+        for c in cards_of(mask):
+            self.dealt_to.setdefault(c, seat)
+
+    def _take(self, seat: int, mask: int) -> None:
+        """``seat`` takes cards from the stock it looked through or from the discards."""
+        self.hands[seat] |= mask
+        for s in range(self.players):
+            self.discards[s] &= ~mask
+        self.face_up &= ~mask
+        for c in cards_of(mask):
+            self.dealt_to.setdefault(c, seat)
+
+    def _look_through_stock(self, seat: int) -> int:
+        """``seat`` (the dealer) takes the rest of the stock up to choose from it: its mask."""
+        rest = 0
+        for c in self.stock_left():
+            rest |= 1 << c
+        self.stock_pos = len(self.stock)
+        self.known[seat] |= rest
+        return rest
+
+    def _see(self, seat: int, mask: int) -> None:
+        """``seat`` has seen ``mask`` (others' discards it searched)."""
+        self.known[seat] |= mask
+
+    def _out_of_play(self, mask: int) -> None:
+        """Cards left over (the stock the dealer did not keep) go out of play."""
+        self.dead |= mask
+
     # ------------------------------------------------------------------ play
 
-    def start_play(self) -> None:
+    def _start_play(self) -> None:
         assert self.contract is not None and self.tt is not None
         self.phase = _PLAY
         self.hands_at_play = list(self.hands)
@@ -824,11 +892,11 @@ _BITS = tuple(1 << c for c in range(NUM_CARDS))
 #: Fields ``clone`` copies: the current hand's mutable data.
 _COPIED = frozenset({
     "scores", "results", "written", "histories", "wash_dealt", "washes", "deal_records", "hands", "auction",
-    "status", "discards", "wash_from", "credits", "known", "received", "ex_steps", "ex_done", "tricks",
+    "status", "discards", "wash_from", "credits", "known", "received", "_exchange", "tricks",
     "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
-_SHARED = frozenset({"rules", "deals", "ex_plans"})
+_SHARED = frozenset({"rules", "deals"})
 _SLOTS: tuple[str, ...] = GameState.__slots__
 _get_all = attrgetter(*_SLOTS)
 _set = setattr
