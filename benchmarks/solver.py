@@ -71,7 +71,7 @@ def main() -> None:
                 continue
             t0 = time.perf_counter()
             c0 = time.process_time()
-            result = solve(state, engine=args.engine)
+            result = solve(state.play_position(), engine=args.engine)
             cpu.append((time.process_time() - c0) * 1000)
             times.append((time.perf_counter() - t0) * 1000)
             nodes.append(result.nodes)

@@ -100,10 +100,10 @@ def no_steps() -> Steps:
 def start(state: GameState) -> Steps:
     """This hand's steps, once trumps are known (the state keeps them: ``GameState._exchange``)."""
     plans = state._exchange.plans
-    dealer = state.dealer
+    dealer = state._dealer
     plan = plans.get(dealer)
     if plan is None:
-        plan = plans[dealer] = plan_steps(state.rules, dealer)
+        plan = plans[dealer] = plan_steps(state._rules, dealer)
     return Steps(plans, list(plan))
 
 
@@ -190,8 +190,8 @@ def apply(state: GameState, seat: int, action: int) -> None:
 
 
 def _tt(state: GameState) -> TrumpTables:
-    assert state.tt is not None
-    return state.tt
+    assert state._tt is not None
+    return state._tt
 
 
 def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False, up: int = 0) -> None:
@@ -200,7 +200,7 @@ def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False, up:
     if dead:
         state._kill(seat, mask)
         return
-    rules = state.rules
+    rules = state._rules
     trump_mask = _tt(state).trump_mask
     if rules.trump_discards_face_up:
         up |= mask & trump_mask
@@ -210,7 +210,7 @@ def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False, up:
 
 
 def _partner(state: GameState, seat: int) -> int:
-    return (seat + 2) % state.players
+    return (seat + 2) % state._players
 
 
 def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
@@ -291,11 +291,11 @@ class _GiveLimits:
 
 
 def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     trumps = hand & tt.trump_mask
     t = trumps.bit_count()
     if t == 0:
@@ -308,8 +308,8 @@ def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     if (
         (t == 1 or (t == 2 and low))
         and rules.partnerships
-        and state.status[partner] == _ACTIVE
-        and not any(frm == partner for frm, _ in state.received[seat])
+        and state._status[partner] == _ACTIVE
+        and not any(frm == partner for frm, _ in state._received[seat])
         and not _leaves_partner_stuck(state, partner, trumps)
     ):
         return (PASS, cards_action(Verb.GIVE, trumps))
@@ -319,10 +319,10 @@ def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
 def _leaves_partner_stuck(state: GameState, partner: int, given: int) -> bool:
     """Under ``pass_to_partner`` scoring trumps are never discarded, so a partner given a
     seventh scoring trump could not reduce to six: such a gift is refused (docs/rules.md §excess-trumps)."""
-    if state.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
+    if state._rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
         return False
     scoring = _tt(state).scoring_mask
-    return ((state.hands[partner] | given) & scoring).bit_count() > SIX
+    return ((state._hands[partner] | given) & scoring).bit_count() > SIX
 
 
 def _fold(state: GameState, seat: int) -> None:
@@ -345,10 +345,10 @@ def _give(state: GameState, seat: int, mask: int) -> None:
 
 
 def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
-    if state.status[seat] != _ACTIVE:
+    rules = state._rules
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     n = hand.bit_count()
     policy = rules.discard
     if policy == _ALL_NONTRUMPS:
@@ -360,7 +360,7 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
             f"discard any {low} or more of your cards" if low else "discard any cards you do not want",
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
-        stock = len(state.stock) - state.stock_pos
+        stock = len(state._stock) - state._stock_pos
         cap = min(n, 3 + max(0, stock - state._exchange.committed))
         return _card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
@@ -376,10 +376,10 @@ def _trumps_may_be_discarded(rules: Ruleset) -> bool:
 
 def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
-    rules = state.rules
-    tt = state.tt
+    rules = state._rules
+    tt = state._tt
     assert tt is not None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     nontrumps = hand & ~tt.trump_mask
     throw_trumps = _trumps_may_be_discarded(rules)
     if not rules.keep_nontrumps and not throw_trumps:
@@ -408,9 +408,9 @@ def _card_choice(
 
 def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
     """``reduce_to_6_nontrumps_first`` with the variant's excess-trump policy."""
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     n = hand.bit_count()
     nontrumps = hand & ~tt.trump_mask
     trumps = hand & tt.trump_mask
@@ -450,7 +450,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
 
 
 def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[Check, str]:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     policy = rules.excess_trumps
     if (
@@ -472,7 +472,7 @@ def _apply_discard(state: GameState, seat: int, action: int) -> None:
     if action == PASS:
         return
     mask = arg_of(action)
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     if rules.discard == _AT_LEAST_3_ANY:
         state._exchange.committed += max(0, mask.bit_count() - 3)
@@ -489,13 +489,13 @@ def _claims_step(state: GameState, seat: int) -> None:
     Claims wait for the fills so that a claimant who threw away all his
     non-trumps has one again to give in exchange (docs/rules.md, edge case 99).
     """
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    n = state.players
-    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    n = state._players
+    order = [(state._dealer + 1 + i) % n for i in range(n)]
     steps: list[tuple[str, int]] = []
     for discarder in order:
-        if not state.discards[discarder] & tt.trump_mask & state.face_up:
+        if not state._discards[discarder] & tt.trump_mask & state._face_up:
             continue
         claimants = [(discarder + i) % n for i in range(1, n)]
         if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
@@ -511,9 +511,9 @@ def _claim_step(state: GameState, seat: int) -> tuple[int, ...] | None:
     tt = _tt(state)
     kind, _ = state._exchange.steps[state._exchange.index]
     discarder = int(kind.split(":")[1])
-    trumps = state.discards[discarder] & tt.trump_mask & state.face_up
-    nontrumps = state.hands[seat] & ~tt.trump_mask
-    if not trumps or not nontrumps or state.status[seat] != _ACTIVE:
+    trumps = state._discards[discarder] & tt.trump_mask & state._face_up
+    nontrumps = state._hands[seat] & ~tt.trump_mask
+    if not trumps or not nontrumps or state._status[seat] != _ACTIVE:
         return None
     claims = [
         cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
@@ -535,7 +535,7 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
     """Notes K11/K19 and option ``discarded_scoring_trumps = to_opponents``."""
     if not scoring:
         return
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     points = sum(tt.points[c] for c in cards_of(scoring))
     side = rules.side_of(seat)
@@ -551,19 +551,19 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
 
 def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     tt = _tt(state)
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     trumps = hand & tt.trump_mask
     over = trumps.bit_count() - SIX
     if over <= 0:
         return None
     partner = _partner(state, seat)
-    if any(frm == partner for frm, _ in state.received[seat]):
+    if any(frm == partner for frm, _ in state._received[seat]):
         return None
     scoring = tt.scoring_mask
     own_scoring = (trumps & scoring).bit_count()
-    partner_scoring = (state.hands[partner] & tt.trump_mask & scoring).bit_count()
+    partner_scoring = (state._hands[partner] & tt.trump_mask & scoring).bit_count()
     least = own_scoring - SIX
     most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
     check = _GiveLimits(scoring, least, most)
@@ -581,7 +581,8 @@ def _apply_give(state: GameState, seat: int, action: int) -> None:
         return
     _give(state, seat, arg_of(action))
     partner = _partner(state, seat)
-    kind = "discard" if state.rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST else "excess_discard"
+    reduce = state._rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
+    kind = "discard" if reduce else "excess_discard"
     ex = state._exchange
     if (kind, partner) in ex.done or ("excess", partner) in ex.done:
         ex.steps.insert(ex.index + 1, (kind, partner))
@@ -591,9 +592,9 @@ def _apply_give(state: GameState, seat: int, action: int) -> None:
 
 
 def _fill_step(state: GameState, seat: int) -> None:
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    want = state._rules.play_hand_size - state._hands[seat].bit_count()
     if want > 0:
         state._give_from_stock(seat, want)
     return None
@@ -606,7 +607,7 @@ def _take_rest(state: GameState, seat: int) -> int:
 
 def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     """``dealer_fills_others_then_robs``: all stock trumps, then non-trumps up to 6."""
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     rest = _take_rest(state, seat)
     state._receive(seat, rest & tt.trump_mask)
@@ -614,10 +615,10 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     ex.pool = rest & ~tt.trump_mask
     extra = 0
     if rules.dealer_robs_discards:
-        for s in range(state.players):
+        for s in range(state._players):
             if s != seat:
-                state._see(seat, state.discards[s])
-                extra |= state.discards[s] & tt.trump_mask
+                state._see(seat, state._discards[s])
+                extra |= state._discards[s] & tt.trump_mask
     # the non-trumps from the stock come next, as a step of their own
     ex.steps.insert(ex.index + 1, ("rob_stock", seat))
     if extra:
@@ -631,7 +632,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
 
 def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
     """The dealer's non-trumps from the stock, only to make six cards."""
-    have = state.hands[seat].bit_count()
+    have = state._hands[seat].bit_count()
     pool_nt = state._exchange.pool
     need = max(0, SIX - have)
     if need == 0 or pool_nt.bit_count() <= need:
@@ -652,9 +653,9 @@ def _take(state: GameState, seat: int, mask: int) -> None:
 
 def _finish_rob(state: GameState, seat: int) -> None:
     """Leftover stock cards are out of play; a short stock is made up from the wash."""
-    left = state._exchange.pool & ~state.hands[seat]
+    left = state._exchange.pool & ~state._hands[seat]
     state._out_of_play(left)
-    want = SIX - state.hands[seat].bit_count()
+    want = SIX - state._hands[seat].bit_count()
     if want > 0:
         state._give_from_stock(seat, want)
 
@@ -677,38 +678,36 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
     rest = _take_rest(state, seat)
     state._receive(seat, rest & tt.trump_mask)
     pool = state._exchange.pool = rest & ~tt.trump_mask
-    have = state.hands[seat].bit_count()
+    have = state._hands[seat].bit_count()
     need = max(0, SIX - have)
     if need == 0 or pool.bit_count() <= need:
         _take(state, seat, pool if need else 0)
         _finish_take_stock(state, seat)
         return None
-    return CardChoice(
-        _KEEP, pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards"
-    )
+    return CardChoice(_KEEP, pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards")
 
 
 def _finish_take_stock(state: GameState, seat: int) -> None:
-    left = state._exchange.pool & ~state.hands[seat]
+    left = state._exchange.pool & ~state._hands[seat]
     if left:
-        state._lay_aside(seat, left, left if state.rules.discards_face_up else 0)
-    want = SIX - state.hands[seat].bit_count()
+        state._lay_aside(seat, left, left if state._rules.discards_face_up else 0)
+    want = SIX - state._hands[seat].bit_count()
     if want > 0:
         state._give_from_stock(seat, want)
 
 
 def _pick_step(state: GameState, seat: int) -> CardChoice | None:
     """``nicaragua``: the dealer makes his hand up from the stock and the others' discards."""
-    rules = state.rules
+    rules = state._rules
     rest = _take_rest(state, seat)
     others = 0
-    for s in range(state.players):
+    for s in range(state._players):
         if s != seat:
-            others |= state.discards[s]
+            others |= state._discards[s]
     state._see(seat, others)
     pool = rest | others
     state._exchange.pool = rest
-    need = rules.play_hand_size - state.hands[seat].bit_count()
+    need = rules.play_hand_size - state._hands[seat].bit_count()
     if need <= 0:
         _finish_pick(state, seat)
         return None
@@ -722,8 +721,8 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
 
 
 def _finish_pick(state: GameState, seat: int) -> None:
-    state._out_of_play(state._exchange.pool & ~state.hands[seat])
-    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    state._out_of_play(state._exchange.pool & ~state._hands[seat])
+    want = state._rules.play_hand_size - state._hands[seat].bit_count()
     if want > 0:
         state._give_from_stock(seat, want)
 
@@ -732,10 +731,10 @@ def _finish_pick(state: GameState, seat: int) -> None:
 
 
 def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
-    if state.status[seat] != _ACTIVE:
+    rules = state._rules
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     over = hand.bit_count() - SIX
     policy = rules.excess_trumps
     if over <= 0:
@@ -762,9 +761,9 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
 
 
 def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     over = hand.bit_count() - SIX
     if over <= 0:
         return None
