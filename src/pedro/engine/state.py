@@ -63,6 +63,7 @@ class IllegalActionError(ValueError):
 #: A hand's first deal (each seat's cards), kitty and stock, as the pack gave them.
 DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
+
 @dataclass(frozen=True, slots=True)
 class PlayedTrick:
     """A trick of a finished hand: frozen, as finished hands are shared by every clone."""
