@@ -62,7 +62,7 @@ def _losses(state: GameState, seat: int) -> dict[int, int] | None:
         after.apply(action)
         if after.phase != Phase.PLAY or after.results:
             return None
-        values[action] = solve(after).value  # points of the bidder's side
+        values[action] = solve(after.play_position()).value  # points of the bidder's side
     best = max(values.values()) if ours else min(values.values())
     return {a: abs(best - v) for a, v in values.items()}
 

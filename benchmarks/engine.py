@@ -48,7 +48,7 @@ def clone_cost(variant: str, hands: int, repeat: int = 2000) -> float | None:
     """Microseconds per ``clone()`` early in the card play of hand ``hands`` (None: the game ended)."""
     state = GameState(VARIANTS[variant], seed=0)
     rng = random.Random(0)
-    while not state.is_over and (state.hand_index < hands or state.phase != Phase.PLAY or not state.written):
+    while not state.is_over and (state.hand_index < hands or state.phase != Phase.PLAY or not state.actions):
         legal = state.legal()
         state.apply(legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal))
     if state.is_over:

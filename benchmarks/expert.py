@@ -21,7 +21,7 @@ import time
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import ExpertPlayer, choose, make_player
-from pedro.solver import PlayPosition, solve
+from pedro.solver import solve
 from pedro.variants.options import make_ruleset
 
 
@@ -37,7 +37,7 @@ def warm_up() -> float:
     while state.phase != Phase.PLAY:
         state.apply(players[state.current_player].act(state.observation(state.current_player)))
     t0 = time.perf_counter()
-    solve(PlayPosition.from_state(state))
+    solve(state.play_position())
     return time.perf_counter() - t0
 
 

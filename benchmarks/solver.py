@@ -55,7 +55,7 @@ def main() -> None:
         warm = first_lead("cinch", 10**6)
         assert warm is not None
         t0 = time.perf_counter()
-        solve(warm, engine=args.engine)
+        solve(warm.play_position(), engine=args.engine)
         print(f"compile or cache load + first solve: {time.perf_counter() - t0:.2f} s", flush=True)
     print(f"{'variant':20} {'deals':>5} {'median ms':>9} {'p99 ms':>8} {'max ms':>8} {'cpu med':>8} "
           f"{'cpu p99':>8} {'med nodes':>9} {'p99 nodes':>9} {'max nodes':>9}")  # fmt: skip
@@ -71,7 +71,7 @@ def main() -> None:
                 continue
             t0 = time.perf_counter()
             c0 = time.process_time()
-            result = solve(state, engine=args.engine)
+            result = solve(state.play_position(), engine=args.engine)
             cpu.append((time.process_time() - c0) * 1000)
             times.append((time.perf_counter() - t0) * 1000)
             nodes.append(result.nodes)

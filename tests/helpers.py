@@ -27,9 +27,10 @@ from pedro.cards import cards_of, format_card, format_cards, mask_of, parse_card
 from pedro.engine.actions import Verb, cards_action, parse_action_words, play_cards, trump_action
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import pack_from_deal
+from pedro.engine.observation import SeenTrick
 from pedro.engine.phases import Phase
 from pedro.engine.position_text import format_position, parse_position
-from pedro.engine.state import GameState, Trick
+from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
 from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, Ruleset, TrumpTables
@@ -192,10 +193,11 @@ def deal_state(
     trump: int | None = None,
     wash: str = "",
     seed: int = 0,
+    scores: Sequence[int] | None = None,
 ) -> GameState:
-    """A game whose first hand is dealt as given (later hands are seeded shuffles)."""
+    """A game whose first hand is dealt as given (later hands are seeded shuffles), from ``scores``."""
     pack = build_pack(r, dealer, hands, kitty, stock, trump)
-    return GameState(r, deals=ScriptedDeals(dealer, [pack], [cs(wash)], seed=seed))
+    return GameState(r, deals=ScriptedDeals(dealer, [pack], [cs(wash)], seed=seed), scores=scores)
 
 
 # ---------------------------------------------------------------- actions
@@ -251,9 +253,14 @@ def turn(state: GameState) -> str:
     return SEATS[state.current_player]
 
 
+def tricks(state: GameState) -> tuple[SeenTrick, ...]:
+    """The current hand's finished tricks, as everyone saw them."""
+    return state.observation(0).tricks
+
+
 def play_trick(state: GameState, plays: str) -> int:
     """Play ``"E 4H, S 5D, ..."`` as one trick; returns the winning seat."""
-    before = len(state.tricks)
+    before = len(tricks(state))
     hand = state.hand_index
     acts(
         state,
@@ -261,8 +268,9 @@ def play_trick(state: GameState, plays: str) -> int:
     )
     if state.hand_index != hand:
         return state.results[-1].tricks[before].winner
-    assert len(state.tricks) == before + 1, "the plays did not complete one trick"
-    return state.tricks[-1].winner
+    done = tricks(state)
+    assert len(done) == before + 1, "the plays did not complete one trick"
+    return done[-1].winner
 
 
 def hand_of(state: GameState, s: int) -> set[str]:
@@ -270,8 +278,8 @@ def hand_of(state: GameState, s: int) -> set[str]:
 
 
 def tables(state: GameState) -> TrumpTables:
-    assert state.tt is not None
-    return state.tt
+    assert state.trump is not None
+    return state.rules.tables(state.trump)
 
 
 def name_trump(state: GameState, trump: int | str) -> None:
@@ -384,11 +392,11 @@ def play_ready(
             deal[s] = []
         while len(deal[s]) < r.first_deal_size:
             deal[s].append(nontrumps.pop(0))
-    state = deal_state(r, dealer, deal, stock=stock, trump=t, seed=seed)
-    if scores is not None:
-        start_from_scores(state, scores)
+    state = deal_state(r, dealer, deal, stock=stock, trump=t, seed=seed, scores=scores)
     acts(state, calls)
-    assert state.contract is not None and state.trump < 0, "the auction did not end with a bidder"
+    assert state.observation(0).bidder is not None and state.trump is None, (
+        "the auction did not end with a bidder"
+    )
     name_trump(state, t)
     for s in folding:
         target[s] = []
@@ -429,11 +437,14 @@ def steer_exchange(state: GameState, target: Mapping[int, int]) -> None:
         state.apply(a)
 
 
-def _trick_points(r: Ruleset, tt: TrumpTables, trick: Trick, hands_at_play: Sequence[int]) -> list[int]:
+def _trick_points(
+    r: Ruleset, tt: TrumpTables, trick: tuple[int, Sequence[tuple[int, int]]], hands_at_play: Sequence[int]
+) -> list[int]:
     from pedro.engine.actions import play_mask
     from pedro.engine.scoring import TrickCards, count_points
 
-    tc = TrickCards(trick.winner, tuple((s, play_mask(a)) for s, a in trick.plays))
+    winner, plays = trick
+    tc = TrickCards(winner, tuple((s, play_mask(a)) for s, a in plays))
     low = [x for x in r.deck if tt.roles[x] == "2"]
     holders = {x: s for x in low for s in range(r.players) if tc.mask >> x & 1 and hands_at_play[s] >> x & 1}
     points, _ = count_points(r, tt, [tc], holders, dict(holders), [0] * r.num_sides)
@@ -446,7 +457,8 @@ def trick_points(state: GameState, index: int) -> list[int]:
     The Low is credited by the variant's rule (e.g. to the side of the seat
     that held it when play started), but only if it is in this trick.
     """
-    return _trick_points(state.rules, tables(state), state.tricks[index], state.hands_at_play)
+    pos = state.play_position()
+    return _trick_points(state.rules, pos.tables, pos.tricks[index], pos.hands_at_play())
 
 
 def result_trick_points(state: GameState, hand: int) -> list[list[int]]:
@@ -455,20 +467,7 @@ def result_trick_points(state: GameState, hand: int) -> list[list[int]]:
     assert result.trump is not None
     tt = state.rules.tables(result.trump)
     hands = [mask_of(h) for h in result.hands_at_play]
-    return [_trick_points(state.rules, tt, t, hands) for t in result.tricks]
-
-
-def start_from_scores(state: GameState, scores: Sequence[int]) -> None:
-    """Play the current (first) hand as if earlier hands had left ``scores``.
-
-    Call it before the auction. The engine decides at the start of a hand
-    whether it is a bidder-goes-out hand (docs/rules.md §bidder-goes-out: both sides at the
-    threshold or above); this sets that flag as it would have been set.
-    """
-    assert state.phase == Phase.AUCTION and not state.auction.calls
-    r = state.rules
-    state.scores = list(scores)
-    state.bgo_hand = r.num_sides == 2 and all(x >= r.effective_bgo_threshold for x in scores)
+    return [_trick_points(state.rules, tt, (t.winner, t.plays), hands) for t in result.tricks]
 
 
 def rotate(text: str, by: int) -> str:
@@ -512,7 +511,8 @@ def with_hands(state: GameState, hands: Sequence[int], size: int | None = None) 
     ValueError if one of them is then illegal.
     """
     pos = parse_position(state.rules, state.to_text())
-    pos = dataclasses.replace(pos, hands=tuple(hands), size=pos.size if size is None else size)
+    size = pos.normal_hand_size if size is None else size
+    pos = dataclasses.replace(pos, hands=tuple(hands), normal_hand_size=size)
     return GameState.from_text(state.rules, format_position(state.rules, pos))
 
 

@@ -86,7 +86,7 @@ def test_basic_is_deterministic_for_a_seed() -> None:
     rules = VARIANTS["nicaragua"]
     first = play_game(rules, 11, ["basic"] * 4, max_hands=3)
     second = play_game(rules, 11, ["basic"] * 4, max_hands=3)
-    assert first.histories == second.histories
+    assert first.hand_actions == second.hand_actions
 
 
 def test_basic_beats_random_at_cinch() -> None:

@@ -122,10 +122,9 @@ def test_the_opponents_near_the_target_make_it_bid_more() -> None:
     for scores in ((0, 0), (0, r.target - 8)):
         bids = 0
         for seed in range(8):
-            state = GameState(r, seed=seed)
-            seat = state.current_player
+            seat = GameState(r, seed=seed).current_player
             mine = r.side_of(seat)
-            state.scores = [scores[0], scores[1]] if mine == 0 else [scores[1], scores[0]]
+            state = GameState(r, seed=seed, scores=scores if mine == 0 else scores[::-1])
             obs = state.observation(seat)
             action = HeuristicPlayer(seed, samples=6).act(obs)
             bids += action != PASS

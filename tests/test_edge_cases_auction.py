@@ -196,7 +196,7 @@ def test_edge_case_34_king_pedro_all_pass_redeal_by_next_dealer() -> None:
     acts(state, "W pass, N pass, E pass, S pass")
     assert state.hand_index == 1
     assert state.dealer == W  # the next dealer, left of S
-    assert state.scores == [0, 0]
+    assert state.scores == (0, 0)
     assert state.results[0].bidder is None and state.results[0].change == (0, 0)
     assert state.phase == Phase.AUCTION and turn(state) == "N"
 
@@ -209,7 +209,7 @@ def test_edge_case_35_eighty_three_double() -> None:
     act(state, "E bid 83-double")
     # nothing outranks the double: S, W and N can only pass, so the engine passes for them
     assert contract(state) == ("E", 84, Verb.BID_DOUBLE)
-    assert [(SEATS[s], state.words(a)) for s, a in state.auction.calls[-3:]] == [
+    assert [(SEATS[s], state.words(a)) for s, a in state.observation(0).calls[-3:]] == [
         ("S", "pass"),
         ("W", "pass"),
         ("N", "pass"),

@@ -29,9 +29,11 @@ from tests.helpers import (
     result_trick_points,
     rules,
     suit,
+    tables,
     turn,
 )
 
+from pedro.cards import mask_of
 from pedro.engine.actions import Verb, play_mask
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState, IllegalActionError
@@ -76,7 +78,6 @@ def test_edge_case_38_cinch_dealer_must_take_all_stock_trumps() -> None:
     name_trump(state, "H")
     to_play(state)
     assert hand_of(state, S) == card_set("AH KH QH JH TH 9H 8H 7H")
-    assert not any(x in card_set("9H 8H 7H") for x in names(state.stock_left()))
     assert stack_sizes(state) == {3}  # 8 cards: three to trick 1
 
 
@@ -308,7 +309,7 @@ def test_edge_case_47_eighty_three_kitty_then_trump_then_pass_to_partner() -> No
     kitty = "6H 7S 8S 9S TS"
     state = deal_state(r, S, hands, kitty=kitty, trump=suit("H"))
     acts(state, "W bid 30, N pass, E pass, S pass")
-    assert state.trump < 0 and turn(state) == "W"  # trumps not named yet
+    assert state.trump is None and turn(state) == "W"  # trumps not named yet
     assert len(hand_of(state, W)) == 17 and card_set(kitty) <= hand_of(state, W)  # kitty first
     name_trump(state, "H")
     assert turn(state) == "W" and choice(state).verb == Verb.GIVE
@@ -374,7 +375,7 @@ def test_edge_case_48_canadian_trumpless_player_folds(mandatory: bool) -> None:
     r = rules("king_pedro_canadian") if mandatory else rules("king_pedro_canadian", fold_mandatory=False)
     if mandatory:
         state = play_ready(r, S, "H", "W pass, N bid 30, E pass, S pass", {W: ""})
-        assert state.status[W] == Status.FOLDED and not state.hands[W]
+        assert state.observation(0).statuses[W] == Status.FOLDED and not state.hands[W]
         hand = state.hand_index
         first_legal_play_out(state)
         tricks = state.results[hand].tricks
@@ -402,7 +403,7 @@ def test_edge_case_49_canadian_pass_trumps_to_partner_and_fold() -> None:
     assert turn(state) == "N"
     assert {state.words(a) for a in state.legal_actions()} == {"pass", "give 2H 7H"}
     act(state, "N give 2H 7H")
-    assert state.status[N] == Status.FOLDED
+    assert state.observation(0).statuses[N] == Status.FOLDED
     assert len(hand_of(state, S)) == 15 and card_set("2H 7H") <= hand_of(state, S)
     while state.phase == Phase.EXCHANGE:
         state.apply(state.legal_actions()[0])
@@ -411,8 +412,8 @@ def test_edge_case_49_canadian_pass_trumps_to_partner_and_fold() -> None:
     act(state, "S play 2H")
     act(state, "W play 3H")
     act(state, "E play 4H")
-    assert state.tricks[0].winner == E
-    assert [s for s, _ in state.tricks[0].plays] == [S, W, E]  # N folded
+    assert state.observation(0).tricks[0].winner == E
+    assert [s for s, _ in state.observation(0).tricks[0].plays] == [S, W, E]  # N folded
     from tests.helpers import trick_points
 
     assert trick_points(state, 0) == [1, 0]
@@ -439,7 +440,7 @@ def test_edge_case_49_canadian_pass_to_partner_policy_refuses_a_seventh_scoring_
     acts(state, "N pass, E pass, S bid 30, W pass")
     name_trump(state, "H")
     assert turn(state) != "N"
-    assert card_set("2H 7H") <= hand_of(state, N) and state.status[N] == Status.ACTIVE
+    assert card_set("2H 7H") <= hand_of(state, N) and state.observation(0).statuses[N] == Status.ACTIVE
     assert "2H" not in hand_of(state, S)
 
 
@@ -459,7 +460,7 @@ def _trump_parts(state: GameState) -> set[str]:
     """The trump part of every legal discard of the current decision."""
     from pedro.engine.actions import arg_of
 
-    tt = state.tt
+    tt = tables(state)
     assert tt is not None
     return {" ".join(sorted(names(arg_of(a) & tt.trump_mask))) for a in choice(state)}
 
@@ -479,7 +480,7 @@ def test_edge_case_50_canadian_more_than_six_scoring_trumps(
     east: str, others: dict[int, str], trump_discards: set[str], discard: str, credit: int
 ) -> None:
     state = _canadian_east(east, others)
-    tt = state.tt
+    tt = tables(state)
     assert tt is not None
     if len(trump_discards) > 1:
         assert turn(state) == "E"
@@ -489,7 +490,7 @@ def test_edge_case_50_canadian_more_than_six_scoring_trumps(
     else:
         # a single legal discard: the engine makes it
         assert state.phase == Phase.PLAY or turn(state) != "E"
-    assert names(state.discards[E] & tt.trump_mask) == card_set(discard)
+    assert names(mask_of(state.observation(E).own_discards) & tt.trump_mask) == card_set(discard)
     assert len(hand_of(state, E)) == 6
     # face up: everyone sees the discarded trumps
     assert card_set(discard) <= names(state.observation(N).face_up[E])
@@ -505,8 +506,8 @@ def test_edge_case_50_canadian_more_than_six_scoring_trumps(
 def test_edge_case_51_canadian_discard_nonscoring_trumps_face_up() -> None:
     state = _canadian_east("AH 2H QH 8H 7H 6H 4H 3H 2S", {W: "KH JH", N: "TH 9H", S: "5H 5D"})
     assert _trump_parts(state) == {" ".join(sorted(p)) for p in _pairs(["QH", "8H", "7H", "6H", "4H", "3H"])}
-    assert state.tt is not None
-    nontrumps = " ".join(names(state.hands[E] & ~state.tt.trump_mask))
+    assert state.trump is not None
+    nontrumps = " ".join(names(state.hands[E] & ~tables(state).trump_mask))
     act(state, f"E discard 8H 3H {nontrumps}")
     assert hand_of(state, E) == card_set("AH 2H QH 7H 6H 4H")
     assert card_set("8H 3H") <= names(state.observation(W).face_up[E])
@@ -588,7 +589,7 @@ def test_edge_case_54_piedro_dealer_completes_from_the_wash() -> None:
 def test_exchange_refuses_illegal_choice_and_keeps_state() -> None:
     """An illegal exchange choice raises and changes nothing (guards the tests above)."""
     state = _canadian_east("AH 2H QH 8H 7H 6H 4H 3H 2S", {W: "KH JH", N: "TH 9H", S: "5H 5D"})
-    before = (list(state.hands), list(state.discards), state.face_up, turn(state))
+    before = (state.hands, [state.observation(s) for s in range(4)], turn(state))
     with pytest.raises(IllegalActionError):
         state.apply(action(state, "discard AH 2H"))
-    assert (list(state.hands), list(state.discards), state.face_up, turn(state)) == before
+    assert (state.hands, [state.observation(s) for s in range(4)], turn(state)) == before

@@ -62,17 +62,17 @@ def test_edge_case_03_left_pedro_is_not_a_diamond() -> None:
     # N holds no diamond (5D is a trump), so every card is legal
     assert legal_cards(state) == card_set("5D 9C QS 8C 7S 6C")
     act(state, "N play 5D")
-    assert state.tricks[0].winner == N  # 5D trumped the diamond lead
+    assert state.observation(0).tricks[0].winner == N  # 5D trumped the diamond lead
 
 
 def test_edge_case_04_trump_lead_left_pedro() -> None:
     state = play_ready(rules("cinch"), S, "H", E_BIDS, {E: "3H", S: "6H", W: "7H", N: "5D 9C 8C 7S 6C 4S"})
     acts(state, "E play 3H, S play 6H, W play 7H")
     assert legal_cards(state) == {"5D"}
-    snapshot = (list(state.hands), len(state.trick.plays) if state.trick else 0)
+    snapshot = state.to_text()
     with pytest.raises(IllegalActionError):
         state.apply(action(state, "play 9C"))
-    assert (list(state.hands), len(state.trick.plays) if state.trick else 0) == snapshot
+    assert state.to_text() == snapshot
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_edge_case_07_left_pedro_club_lead_is_a_trump() -> None:
     act(state, "N play 5C")
     act(state, "E play AC")
     act(state, "S play KC")
-    assert state.tricks[0].winner == N
+    assert state.observation(0).tricks[0].winner == N
     assert trick_points(state, 0) == [5, 0]
 
 
@@ -116,14 +116,14 @@ def test_edge_case_08_pitch_fives_sister_five_is_plain() -> None:
     act(state, "N play 9D")
     act(state, "E play 3S")
     act(state, "S play 9C")
-    assert state.tricks[0].winner == W
+    assert state.observation(0).tricks[0].winner == W
     act(state, "W play 7C")
     # a club lead: the 5C is a club and must follow suit
     assert legal_cards(state) == {"5C"}
     act(state, "N play 5C")
     act(state, "E play 4S")
     act(state, "S play 8C")
-    assert state.tricks[1].winner == E  # 4S trumps the club trick
+    assert state.observation(0).tricks[1].winner == E  # 4S trumps the club trick
     assert trick_points(state, 1) == [0, 0]  # the 5C is worth nothing
 
 
@@ -152,7 +152,7 @@ def test_edge_case_11_pedro_sancho_low_to_capturer() -> None:
     act(state, "N play 5D")
     act(state, "E play 2H")
     act(state, "S play 3H")
-    assert state.tricks[0].winner == W
+    assert state.observation(0).tricks[0].winner == W
     # W takes Sancho (9) and the Low (capturer); 5D scores nothing
     assert trick_points(state, 0) == [0, 0, 0, 10]
 
@@ -169,7 +169,7 @@ def test_edge_case_12_dom_pedro_snoozer_is_lowest_trump() -> None:
     act(state, "N play 2C")
     act(state, "E play AH")
     act(state, "S play AD")
-    assert state.tricks[0].winner == N
+    assert state.observation(0).tricks[0].winner == N
     assert trick_points(state, 0) == [16, 0, 0, 0]  # Snoozer 15 + Low 1 (capturer)
 
 
@@ -249,7 +249,7 @@ def test_edge_case_17_canadian_nontrump_if_able() -> None:
     assert legal_cards(state) == card_set("2H 7H 9H TH QH")  # E holds only trumps
     act(state, "E play 2H")
     act(state, "S play 7S")
-    assert state.tricks[1].winner == E  # the only trump wins
+    assert state.observation(0).tricks[1].winner == E  # the only trump wins
     assert trick_points(state, 1) == [0, 1]
 
 
@@ -337,11 +337,11 @@ def test_edge_case_55_pidro_lead_after_last_trump(east_has_trump: bool) -> None:
     assert play_trick(state, "N QH, E 4H, S JH, W 5D") == N  # N's last trump
     if east_has_trump:
         assert turn(state) == "E"
-        assert state.status[E] == Status.ACTIVE
+        assert state.observation(0).statuses[E] == Status.ACTIVE
     else:
-        assert state.status[E] == Status.COLD
+        assert state.observation(0).statuses[E] == Status.COLD
         assert turn(state) == "S"
-    assert state.status[N] == Status.COLD  # his turn to lead came and he had no trump
+    assert state.observation(0).statuses[N] == Status.COLD  # his turn to lead came and he had no trump
 
 
 def test_edge_case_56_pidro_goes_cold_only_on_turn() -> None:
@@ -350,15 +350,15 @@ def test_edge_case_56_pidro_goes_cold_only_on_turn() -> None:
     play_trick(state, "N AH, E 2H, S 8H, W 6H")
     play_trick(state, "N KH, E 3H, S 9H, W 7H")
     # W is out of trumps but does not lay his hand down before his turn
-    assert state.status[W] == Status.ACTIVE and not state.laid_down[W]
+    assert state.observation(0).statuses[W] == Status.ACTIVE and not state.observation(0).shown[W]
     assert not state.observation(N).shown[W]
     act(state, "N play QH")
     act(state, "E play 4H")
-    assert state.status[W] == Status.ACTIVE
+    assert state.observation(0).statuses[W] == Status.ACTIVE
     act(state, "S play TH")
-    assert state.status[W] == Status.COLD
+    assert state.observation(0).statuses[W] == Status.COLD
     assert names(state.observation(N).shown[W]) == hand_of(state, W)
-    assert [s for s, _ in state.tricks[2].plays] == [N, E, S]
+    assert [s for s, _ in state.observation(0).tricks[2].plays] == [N, E, S]
 
 
 def test_edge_case_57_pidro_remaining_points_to_the_side_with_trumps() -> None:
@@ -389,9 +389,9 @@ def test_edge_case_57_pidro_remaining_points_to_the_side_with_trumps() -> None:
 def test_edge_case_58_pidro_trumpless_bidder_goes_cold() -> None:
     hands = {W: "8C 9C TC JC QC KC"}
     state = play_ready(rules("pidro"), S, "H", "W bid 6, N pass, E pass, S pass", hands)
-    assert state.status[W] == Status.COLD
+    assert state.observation(0).statuses[W] == Status.COLD
     assert turn(state) == "N"
-    assert state.trick is not None and state.trick.leader == N
+    assert state.observation(0).trick is not None and state.observation(0).trick.leader == N
     trumps = tables(state).trump_mask
     assert legal_cards(state) == names(state.hands[N] & trumps)
 
@@ -401,10 +401,10 @@ def test_edge_case_59_king_pedro_up_after_last_trump() -> None:
     state = play_ready(rules("king_pedro"), S, "H", "W pass, N bid 30, E pass, S pass", hands)
     play_trick(state, "N AH, E 2H, S 3H, W 4H")
     assert play_trick(state, "N KH, E 6H, S 7H, W 8H") == N
-    assert state.status[N] == Status.UP
+    assert state.observation(0).statuses[N] == Status.UP
     # he lays down his non-trumps, which everyone sees
-    assert state.laid_down[N] == state.hands[N] and not state.hands[N] & tables(state).trump_mask
-    assert names(state.observation(E).shown[N]) == names(state.laid_down[N])
+    assert names(state.observation(E).shown[N]) == names(state.hands[N])
+    assert not state.hands[N] & tables(state).trump_mask
     assert turn(state) == "E"
     hand = state.hand_index
     while state.hand_index == hand:
@@ -416,7 +416,7 @@ def test_edge_case_59_king_pedro_up_after_last_trump() -> None:
 def test_edge_case_60_king_pedro_up_before_first_trick() -> None:
     hands = {S: "2C 3C 4C 2D 3D 4D"}
     state = play_ready(rules("king_pedro"), S, "H", "W pass, N bid 30, E pass, S pass", hands)
-    assert state.status[S] == Status.UP
+    assert state.observation(0).statuses[S] == Status.UP
     hand = state.hand_index
     while state.hand_index == hand:
         state.apply(state.legal_actions()[0])
@@ -430,15 +430,15 @@ def test_edge_case_61_piedro_out_on_trump_lead() -> None:
     state = play_ready(rules("piedro_jokers"), S, "H", "W bid 10, N pass, E pass, S pass", hands)
     act(state, "W play 6H")
     state.apply(state.legal_actions()[0])  # N follows with a trump
-    assert state.status[E] == Status.OUT
+    assert state.observation(0).statuses[E] == Status.OUT
     assert turn(state) == "S"
     act(state, "S play AH")
-    assert [s for s, _ in state.tricks[0].plays] == [W, N, S]
+    assert [s for s, _ in state.observation(0).tricks[0].plays] == [W, N, S]
     act(state, "S play 9C")  # a plain lead: E stays out
     assert turn(state) == "W"
     act(state, f"W play {sorted(hand_of(state, W))[0]}")
     act(state, f"N play {sorted(hand_of(state, N))[0]}")
-    assert [s for s, _ in state.tricks[1].plays] == [S, W, N]
+    assert [s for s, _ in state.observation(0).tricks[1].plays] == [S, W, N]
     hand = state.hand_index
     while state.hand_index == hand:
         state.apply(state.legal_actions()[0])
@@ -451,9 +451,9 @@ def test_edge_case_62_canadian_first_lead_trump() -> None:
     state = play_ready(r, S, "H", "W bid 30, N pass, E pass, S pass", hands)
     assert legal_cards(state) == {"AH", "5H"}
     state.apply(action(state, "play AH"))
-    while state.tricks == []:
+    while not state.observation(0).tricks:
         state.apply(state.legal_actions()[0])
-    assert state.tricks[0].winner == W
+    assert state.observation(0).tricks[0].winner == W
     assert legal_cards(state) == hand_of(state, W)  # trick 2: anything
 
 
@@ -461,7 +461,7 @@ def test_edge_case_62_canadian_folded_bidder_next_leads_trump() -> None:
     r = rules("king_pedro_canadian")
     hands = {W: "", N: "AH KH 3C 8C 9C JC"}
     state = play_ready(r, S, "H", "W bid 30, N pass, E pass, S pass", hands)
-    assert state.status[W] == Status.FOLDED
+    assert state.observation(0).statuses[W] == Status.FOLDED
     assert turn(state) == "N"
     assert legal_cards(state) == {"AH", "KH"}
 

@@ -38,6 +38,7 @@ from tests.helpers import (
     rotate,
     rules,
     suit,
+    tables,
     trick_points,
     turn,
 )
@@ -139,7 +140,7 @@ def test_edge_case_64_cinch_set_bidders_lose_bid_defenders_score() -> None:
     result = state.results[0]
     assert result.points == (7, 7) and result.made is False
     assert result.change == (-8, 7)
-    assert state.scores == [-8, 7]
+    assert state.scores == (-8, 7)
     r = rules("cinch")
     assert score_hand(r, bid(N, 8), [7, 7]) == ([-8, 7], False)
 
@@ -157,7 +158,7 @@ def test_edge_case_66_cinch_difference_scoring() -> None:
     assert score_hand(r, bid(N, 7), [6, 8]) == ([0, 15], False)
     assert score_hand(r, bid(N, 7), [7, 7]) == ([0, 0], True)
     state = cinch_7_7(r, 7)
-    assert state.results[0].change == (0, 0) and state.scores == [0, 0]
+    assert state.results[0].change == (0, 0) and state.scores == (0, 0)
     state = cinch_7_7(r, 8)
     assert state.results[0].change == (0, 15)  # set: defenders score bid + their points
 
@@ -269,7 +270,7 @@ def test_edge_case_77_petro_individual_scoring() -> None:
 def test_edge_case_78_cinch_bidder_goes_out() -> None:
     state = cinch_7_7(rules("cinch"), 7, [57, 58])
     assert state.results[0].bidder_goes_out
-    assert state.scores == [64, 65]
+    assert state.scores == (64, 65)
     assert state.is_over and state.winner == NS  # bid made, although EW have more
     r = rules("cinch")
     assert hand_end(r, [57, 58], bid(N, 7), [7, 7], bgo=True)[1:] == (NS, False)
@@ -291,11 +292,11 @@ def test_edge_case_81_bgo_nobody_wins_next_not_bgo() -> None:
     # a real game: a set in a BGO hand that leaves NS below 55 makes the next hand a normal one
     state = cinch_7_7(rules("cinch", bgo_threshold=50), 8, [60, 50])  # BGO; NS set: 52 / 57
     assert state.results[0].bidder_goes_out and state.results[0].made is False
-    assert state.scores == [52, 57] and not state.is_over
-    assert state.hand_index == 1 and state.bgo_hand  # both still >= 50
+    assert state.scores == (52, 57) and not state.is_over
+    assert state.hand_index == 1 and state.bidder_goes_out  # both still >= 50
     state = cinch_7_7(rules("cinch", bgo_threshold=53), 8, [60, 50])  # not BGO (EW < 53)
     assert not state.results[0].bidder_goes_out
-    assert state.scores == [52, 57] and not state.bgo_hand  # NS 52 < 53
+    assert state.scores == (52, 57) and not state.bidder_goes_out  # NS 52 < 53
 
 
 def test_edge_case_82_both_over_target_forces_bgo_hand() -> None:
@@ -311,11 +312,11 @@ def test_edge_case_82_forced_bgo_carries_to_next_hand() -> None:
     """In a real game, both sides reaching 62 on a normal hand makes the next hand BGO."""
     r = rules("cinch")
     state = cinch_7_7(r, 7, [55, 54])  # not BGO (EW below 55) -> 62 / 61
-    assert not state.results[0].bidder_goes_out and state.scores == [62, 61]
+    assert not state.results[0].bidder_goes_out and state.scores == (62, 61)
     assert state.is_over and state.winner == NS  # only NS reached 62
     state = cinch_7_7(rules("cinch", bgo_threshold=56), 7, [55, 55])  # not BGO -> 62 / 62
     assert not state.results[0].bidder_goes_out
-    assert not state.is_over and state.bgo_hand  # both reached 62: the next hand is BGO
+    assert not state.is_over and state.bidder_goes_out  # both reached 62: the next hand is BGO
 
 
 def test_edge_case_83_target_51_bidders_win_ties() -> None:
@@ -342,7 +343,7 @@ def test_edge_case_86_nicaragua_defenders_reach_52() -> None:
 
 def test_edge_case_87_king_pedro_defenders_cannot_win() -> None:
     state = king_31_13(30, [0, 195])  # NS make 31, EW reach 208 as defenders
-    assert state.scores == [31, 208]
+    assert state.scores == (31, 208)
     assert not state.is_over
     r = rules("king_pedro")
     assert hand_end(r, [0, 195], bid(N, 30), [29, 15])[1] is None
@@ -350,20 +351,20 @@ def test_edge_case_87_king_pedro_defenders_cannot_win() -> None:
 
 def test_edge_case_88_king_pedro_set_above_target_continues() -> None:
     state = king_31_13(35, [240, 0])  # NS bid 35, take 31: set -> 205
-    assert state.scores == [205, 13]
+    assert state.scores == (205, 13)
     assert not state.is_over
 
 
 def test_edge_case_89_king_pedro_made_bid_wins() -> None:
     state = king_31_13(30, [170, 230])
-    assert state.scores == [201, 243]
+    assert state.scores == (201, 243)
     assert state.is_over and state.winner == NS
 
 
 def test_edge_case_90_king_pedro_target_passed_while_defending() -> None:
     state = king_31_13(30, [0, 210], by=1)  # EW bid 30 and take 31
     assert state.results[0].bidder in (E, W)
-    assert state.scores == [13, 241]
+    assert state.scores == (13, 241)
     assert state.is_over and state.winner == EW
     r = rules("king_pedro")
     assert hand_end(r, [0, 210], bid(E, 30), [12, 32])[:2] == ([12, 242], EW)
@@ -371,7 +372,7 @@ def test_edge_case_90_king_pedro_target_passed_while_defending() -> None:
 
 def test_edge_case_91_king_pedro_minus_100_loses() -> None:
     state = king_31_13(35, [-70, 0])  # NS set: -105
-    assert state.scores == [-105, 13]
+    assert state.scores == (-105, 13)
     assert state.is_over and state.winner == EW  # whatever EW's score
     r = rules("king_pedro")
     assert hand_end(r, [-70, -90], bid(N, 35), [10, 34])[1] == EW
@@ -483,8 +484,8 @@ def test_edge_case_99_face_up_trump_claimed_by_opponents() -> None:
     assert "5D" in names(state.observation(S).face_up[N])
     _until_claims(state)
     assert turn(state) == "E"  # the first opponent clockwise from N's left, after the fills
-    assert state.tt is not None
-    nontrumps = names(state.hands[E] & ~state.tt.trump_mask)
+    assert state.trump is not None
+    nontrumps = names(state.hands[E] & ~tables(state).trump_mask)
     assert nontrumps  # the fill gave E non-trumps to give in exchange
     offers = {frozenset(state.words(a).split()) for a in state.legal_actions()}
     assert offers == {frozenset({"pass"})} | {frozenset({"claim", "5D", x}) for x in nontrumps}
@@ -494,9 +495,9 @@ def test_edge_case_99_face_up_trump_claimed_by_opponents() -> None:
     assert len(hand_of(state, E)) == 6  # a card for a card
     # the exchange card goes face up; here the dealer's fill, which follows at once, runs the stock
     # dry, and the discards (the exchange card with them) are gathered face down into the wash
-    assert state.wash_gathered >> c(given) & 1
     assert given not in names(state.observation(W).face_up[E])
-    assert state.observation(W).wash == state.wash_gathered.bit_count() - len(state.washes[-1])
+    assert given not in names(state.observation(E).own_discards)  # gathered into the wash
+    assert state.observation(W).wash > 0
     # S (N's partner, the dealer) is never offered the card
     while state.phase == Phase.EXCHANGE:
         assert not (
@@ -533,14 +534,14 @@ def test_edge_case_100_cinch_low_to_the_side_that_held_it() -> None:
     act(state, "E play 2H")
     state.apply(state.legal_actions()[0])
     state.apply(state.legal_actions()[0])
-    assert state.tricks[0].winner == N
+    assert state.observation(0).tricks[0].winner == N
     assert trick_points(state, 0) == [1, 1]  # N-S the ace, E-W the Low (E held it)
 
 
 def discard_nontrumps(state: GameState, seat: int) -> None:
     """``seat`` discards every non-trump (it must be his turn)."""
-    assert turn(state) == SEATS[seat] and state.tt is not None
-    act(state, f"{SEATS[seat]} discard " + " ".join(names(state.hands[seat] & ~state.tt.trump_mask)))
+    assert turn(state) == SEATS[seat] and state.trump is not None
+    act(state, f"{SEATS[seat]} discard " + " ".join(names(state.hands[seat] & ~tables(state).trump_mask)))
 
 
 @pytest.mark.parametrize("options", [{"dealer_robs_discards": True}, {"discards_face_up": True}])
@@ -591,7 +592,7 @@ def test_edge_case_101_dealer_robs_discards() -> None:
     until_keep(state)
     assert turn(state) == "S"
     assert "5D" in hand_of(state, W)
-    discards = set().union(*(names(state.discards[s]) for s in (W, N, E)))
+    discards = set().union(*(names(state.observation(s).own_discards) for s in (W, N, E)))
     assert not names(choice(state).pool) & discards
 
 

@@ -260,7 +260,7 @@ def check_failed_apply(rules: Any, seed: int, from_hand: int, washes: bool) -> N
     state.apply(action)  # the retry with a source that answers
     # the game goes on as a game whose source never failed
     reference = GameState(rules, seed=seed)
-    for history in state.histories:
+    for history in state.hand_actions:
         for _seat, a in history:
             reference.apply(a)
     assert seen_by_all(state) == seen_by_all(reference)
@@ -279,9 +279,9 @@ def test_an_apply_that_cannot_shuffle_the_wash_changes_nothing() -> None:
     for seed in range(40):
         game = GameState(rules, seed=seed)
         rng = random.Random(seed)
-        while not game.is_over and game.hand_index < 1 and not game.wash_dealt:
+        while not game.is_over and game.hand_index < 1 and not game._wash_dealt:
             game.apply(random_action(game, rng))
-        if game.wash_dealt:
+        if game._wash_dealt:
             check_failed_apply(rules, seed, from_hand=99, washes=True)
             return
     raise AssertionError("no wash in 40 games")

@@ -24,7 +24,7 @@ _MALFORMED = [
 
 
 def _snapshot(state: GameState) -> tuple[object, ...]:
-    return (list(state.hands), state.phase, state.current_player, len(state.history), list(state.scores))
+    return (list(state.hands), state.phase, state.current_player, len(state.actions), list(state.scores))
 
 
 @settings(max_examples=40, deadline=None)

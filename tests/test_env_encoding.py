@@ -79,7 +79,11 @@ def test_hand_selection_and_relative_seats() -> None:
 def test_tricks_calls_and_contract_of_a_hand_in_play() -> None:
     rules = make_ruleset("cinch")
     encoder = ObservationEncoder(rules)
-    state = next(s for s in _random_states("cinch", 5) if s.phase == Phase.PLAY and s.tricks and s.trick)
+    state = next(
+        s
+        for s in _random_states("cinch", 5)
+        if s.phase == Phase.PLAY and s.observation(0).tricks and s.observation(0).trick
+    )
     seat = 0
     obs = state.observation(seat)
     vector = encoder.encode(obs)
@@ -95,7 +99,7 @@ def test_tricks_calls_and_contract_of_a_hand_in_play() -> None:
         assert [int(c) for c in np.flatnonzero(played[(s - seat) % 4])] == cards_of(mine)
     tricks_done = vector[encoder.slice("tricks_done").start]
     assert tricks_done == pytest.approx(len(obs.tricks) / 9)
-    assert _ones(encoder, vector, "trick_leader") == [(state.trick.leader - seat) % 4]
+    assert _ones(encoder, vector, "trick_leader") == [(obs.trick.leader - seat) % 4]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -111,7 +115,8 @@ def test_other_seats_hidden_cards_do_not_change_my_vector(variant: str) -> None:
         if state.phase != Phase.PLAY:
             continue
         for seat in range(n):
-            others = [s for s in range(n) if s != seat and state.hands[s] and not state.laid_down[s]]
+            shown = state.observation(0).shown
+            others = [s for s in range(n) if s != seat and state.hands[s] and not shown[s]]
             if len(others) < 2:
                 continue
             a, b = rng.sample(others, 2)

@@ -61,7 +61,11 @@ def exact_values(state: GameState) -> dict[int, float]:
     for a in state.legal_actions():
         child = state.clone()
         child.apply(a)
-        v = child.results[done].points[bidder_side] if len(child.results) > done else solve(child).value
+        v = (
+            child.results[done].points[bidder_side]
+            if len(child.results) > done
+            else solve(child.play_position()).value
+        )
         values[a] = float(v if rules.side_of(seat) == bidder_side else total - v)
     return values
 
@@ -167,7 +171,7 @@ def test_the_true_world_is_valued_as_the_engine_and_solver_value_it(variant: str
         values = world_values(obs, World(tuple(state.hands), 1.0, machine), legal)
         assert values == exact_values(state)
         top = max(values.values())
-        assert {a for a, v in values.items() if v == top} == set(solve(state).best)
+        assert {a for a, v in values.items() if v == top} == set(solve(state.play_position()).best)
         checked += 1
     assert checked == 6
 
@@ -185,7 +189,7 @@ def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:
             continue  # some hidden card may be in two hands
         expert = ExpertPlayer(seed=1, samples=3)
         assert expert.evaluate(obs) == pytest.approx(exact_values(state))
-        assert expert.act(obs) in solve(state).best
+        assert expert.act(obs) in solve(state.play_position()).best
         found += 1
     assert found >= 5
 
@@ -211,7 +215,7 @@ def test_omniscient_plays_a_best_move_of_the_solver() -> None:
     for variant in ("cinch", "sixty_three", "dom_pedro"):
         for state in positions(variant, 2):
             action = choose(player, state)
-            assert action in solve(state).best
+            assert action in solve(state.play_position()).best
             checked += 1
     assert checked > 20
 

@@ -153,7 +153,7 @@ def test_the_example_bot_plays_whole_games_and_makes_every_decision_of_its_seats
     replay = GameState(rules, seed=5)
     decided = 0
     card_sets = 0
-    for hand in state.histories:
+    for hand in state.hand_actions:
         for seat, action in hand:
             assert replay.current_player == seat
             if seat in (0, 2):
@@ -236,7 +236,7 @@ def test_a_bot_is_told_the_game_and_never_a_hidden_card(
     assert messages[-1]["winner"] == run.state.winner and messages[-1]["scores"] == list(run.state.scores)
     # every written action of the game is told to the bot, in order, and each hand's end
     updates = [m for m in messages if m["type"] == "update"]
-    actions = [(k, seat, a) for k, hand in enumerate(run.state.histories) for seat, a in hand]
+    actions = [(k, seat, a) for k, hand in enumerate(run.state.hand_actions) for seat, a in hand]
     assert len(updates) == len(actions)
     for update, (k, seat, action) in zip(updates, actions, strict=True):
         assert (update["hand_index"], update["seat"]) == (k, seat)
@@ -300,7 +300,7 @@ def test_a_bot_too_slow_once_is_replaced_for_that_decision_and_its_late_answer_i
     assert "no answer within 1 s" in errors[0]["reason"]
     # every other decision is the bot's answer to that very request, not a late one
     requests = [m for m in received(log) if m["type"] == "request"]
-    played = [action_words(a, 14) for seat, a in run.state.histories[0] if seat == 0]
+    played = [action_words(a, 14) for seat, a in run.state.hand_actions[0] if seat == 0]
     assert len(played) == len(requests) > 3
     for request, action in zip(requests, played, strict=True):
         if request["id"] == 2:
@@ -314,7 +314,7 @@ def test_a_bot_that_exits_is_replaced_for_the_rest_of_the_game_and_its_error_out
 ) -> None:
     spec, _log = misbehaving_bot(tmp_path, "exit")
     run = run_game(make_ruleset("cinch"), [spec, "basic", "basic", "basic"], 1, max_hands=1)
-    decisions = sum(1 for seat, _ in run.state.histories[0] if seat == 0)
+    decisions = sum(1 for seat, _ in run.state.hand_actions[0] if seat == 0)
     assert run.faults == {0: {"exited": decisions}} and decisions > 1
     assert "exited with status 3" in run.messages[0] and "boom: this bot gives up" in run.messages[0]
     assert len(processes) == 1

@@ -58,7 +58,7 @@ def test_golden_record_replays_to_its_pinned_end(name: str) -> None:
     hands, scores, winner = PINNED[name]
     result = replay(RECORDS / name)
     assert result.finished
-    assert (len(result.results), result.state.scores, result.winner) == (hands, scores, winner)
+    assert (len(result.results), result.state.scores, result.winner) == (hands, tuple(scores), winner)
     assert list(result.results[-1].score) == scores
     # the rebuilt game writes back the record it was read from
     assert record_from_game(result.state, result.names) == read_record(RECORDS / name)

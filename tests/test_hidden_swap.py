@@ -82,7 +82,7 @@ def swapped_world(state: GameState, a: int, b: int) -> GameState | None:
         deals.append(RecordedDeal(pack, wash))
     world = GameState(rules, deals=RecordedDeals(state.first_dealer, deals))
     try:
-        for k, history in enumerate(state.histories):
+        for k, history in enumerate(state.hand_actions):
             for seat, action in history:
                 if world.current_player != seat:
                     return None
@@ -103,7 +103,7 @@ def server_message(state: GameState, seat: int | None) -> str:
     row = TableRow("t", "hidden swap", rules.id, {}, "0", True, datetime(2026, 1, 1, tzinfo=UTC), seats)
     room = Room(row, store=None, settings=RoomSettings())  # type: ignore[arg-type]
     room.state = state
-    room.last = next((h[-1] for h in reversed(state.histories) if h), None)
+    room.last = next((h[-1] for h in reversed(state.hand_actions) if h), None)
     return room.state_messages([seat])[seat]
 
 
@@ -113,9 +113,9 @@ def place_of(state: GameState) -> dict[int, str]:
 
 def same_kind(state: GameState, a: int, b: int) -> bool:
     """Both trumps or both not (once trumps are named): the rules make trump counts public."""
-    if state.tt is None:
+    if state._tt is None:
         return True
-    trumps = state.tt.trump_mask
+    trumps = state._tt.trump_mask
     return bool(trumps >> a & 1) == bool(trumps >> b & 1)
 
 
@@ -123,7 +123,7 @@ def claimed(state: GameState) -> int:
     """Cards of this hand's claims: the whole table saw them change places, and the server's
     ``last`` names them, even once a later wash has gathered the non-trump given face up."""
     out = 0
-    for _seat, action in state.history:
+    for _seat, action in state.actions:
         if verb_of(action) == Verb.CLAIM:
             out |= arg_of(action)
     return out
@@ -187,7 +187,7 @@ def test_face_up_discards_gathered_into_the_wash_show_nothing_of_what_was_dealt(
                 continue
             washes += 1
             # a card dealt from the wash may be laid aside again, face up, by a claim
-            in_wash = set(cards_of(state.wash_gathered)) - set(state.washes[-1])
+            in_wash = set(cards_of(state._wash_gathered)) - set(state.washes[-1])
             for seat in range(rules.players):
                 obs = state.observation(seat)
                 shown = {c for pile in obs.face_up for c in pile} | set(obs.own_discards)
@@ -202,9 +202,9 @@ def test_the_swap_check_finds_a_leak_by_subtraction(monkeypatch: pytest.MonkeyPa
     rules = make_ruleset("cinch", {"discards_face_up": True})
 
     def leave_face_up(state: GameState) -> list[int]:
-        face_up = state.face_up
+        face_up = state._face_up
         order = gather(state)
-        state.face_up = face_up
+        state._face_up = face_up
         return order
 
     gather = GameState._gather_wash

@@ -14,12 +14,12 @@ def test_discard_counts_are_public_and_match_the_non_trumps_thrown() -> None:
         while state.phase != Phase.PLAY:
             seat = state.current_player
             state.apply(players[seat].act(state.observation(seat)))
-        assert state.tt is not None
+        assert state.trump is not None
         dealt = state.deal_records[0][0]
         for watcher in range(4):
             seen = state.observation(watcher).discarded
             for seat in range(4):
-                thrown = [c for c in dealt[seat] if not state.tt.trump_mask >> c & 1]
+                thrown = [c for c in dealt[seat] if not state.rules.tables(state.trump).trump_mask >> c & 1]
                 # cinch: every non-trump of the deal, nothing else; a short stock that deals discards
                 # again (the wash) does not lower the count: which pile they came from is hidden
                 assert seen[seat] == len(thrown)

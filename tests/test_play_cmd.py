@@ -119,7 +119,7 @@ def test_refused_answers_explain_and_prompt_again_without_changing_the_game(tmp_
     histories: list[int] = []
 
     def before_each(prompt: str) -> str:
-        histories.append(len(game.state.history))
+        histories.append(len(game.state.actions))
         return Script.__call__(script, prompt)
 
     game.ask = before_each
@@ -235,7 +235,7 @@ def test_score_sheet_says_1_pt_not_1_pts() -> None:
 def test_last_shows_the_previous_trick(tmp_path: Path) -> None:
     script = Script()
     game, console = new_game(tmp_path, script, seed=3)
-    while not game.state.tricks and not game.state.is_over:
+    while not game.state.observation(0).tricks and not game.state.is_over:
         seat = game.state.current_player
         action = (
             game.ask_human() if seat == game.human else game.players[seat].act(game.state.observation(seat))
@@ -477,7 +477,7 @@ def test_single_top_card_stands_for_the_only_legal_stack(tmp_path: Path) -> None
         while state.phase != Phase.PLAY:
             seat = state.current_player
             state.apply(players[seat].act(state.observation(seat)))
-        while not state.tricks and state.phase == Phase.PLAY:
+        while not state.observation(0).tricks and state.phase == Phase.PLAY:
             legal = state.legal()
             assert isinstance(legal, tuple)
             stacks = [a for a in legal if len(play_cards(a)) > 1]
@@ -760,7 +760,7 @@ def test_a_forced_dealer_bid_is_marked_forced(tmp_path: Path) -> None:
     state = game.state
     while state.phase == Phase.AUCTION:
         game.apply(state.current_player, PASS if PASS in state.legal_actions() else state.legal_actions()[0])
-    assert [a for _, a in state.auction.calls[:3]] == [PASS] * 3
+    assert [a for _, a in state.observation(0).calls[:3]] == [PASS] * 3
     assert "(forced: everyone else passed)" in console.export_text()
     panel = Console(record=True, width=120, color_system=None)
     panel.print(terminal.table_panel(state.observation(0), state.rules, game.names))

@@ -81,12 +81,12 @@ def test_the_text_of_a_hand_in_play() -> None:
     )
     state = GameState.from_text(rules, text)
     assert state.to_text() == text
-    assert (state.hand_index, state.dealer, state.scores, state.bgo_hand) == (3, 2, [12, -3], True)
+    assert (state.hand_index, state.dealer, state.scores, state.bidder_goes_out) == (3, 2, (12, -3), True)
     assert state.contract is not None and (state.contract.bidder, state.contract.value) == (2, 9)
-    assert [t.winner for t in state.tricks] == [3]  # the jack of trumps beats the pedro
-    assert state.trick is not None and state.trick.leader == 3
+    assert [t.winner for t in state.observation(0).tricks] == [3]  # the jack of trumps beats the pedro
+    assert state.observation(0).trick is not None and state.observation(0).trick.leader == 3
     assert state.legal_actions() == (play_action(parse_cards("7D")),)  # trumps were led
-    assert state.hands_at_play[0] == mask_of(parse_cards("AS 7D 5D"))
+    assert state.play_position().hands_at_play()[0] == mask_of(parse_cards("AS 7D 5D"))
     obs = state.observation(1)
     assert obs.face_up == ((), (3,), (), ()) and obs.own_discards == (3,) and obs.discarded == (3, 1, 0, 0)
     assert repr(state) == "<GameState cinch hand 4 play: 0 to play, trump ♦, contract 2 bid 9, scores 12 -3>"
@@ -147,10 +147,10 @@ def test_statuses_are_written_and_derived() -> None:
     state = GameState.from_text(rules, text)
     for card in ("AH", "9H", "QH"):
         state.apply(play_action(parse_cards(card)))
-    assert state.status[0] == Status.COLD and state.current_player == 1
+    assert state.observation(0).statuses[0] == Status.COLD and state.current_player == 1
     after = state.to_text()
     assert "status=0:cold tricks=1:AH,2:9H,3:QH turn=1" in after
-    assert GameState.from_text(rules, after).status == state.status
+    assert GameState.from_text(rules, after).observation(0).statuses == state.observation(0).statuses
     with pytest.raises(ValueError, match="the statuses are 0:cold"):
         GameState.from_text(rules, after.replace("status=0:cold ", ""))
 

@@ -124,14 +124,14 @@ def kitty_in_place(state: GameState) -> bool:
     r = state.rules
     if not r.kitty_size:
         return False
-    taken = state.contract is not None and (r.kitty_before_trump or state.trump >= 0)
+    taken = state._contract is not None and (r.kitty_before_trump or state.trump is not None)
     return not taken
 
 
 def dealer_choosing(state: GameState) -> bool:
     """Whether the dealer is choosing what to keep of the rest of the stock (rob, take, pick).
 
-    The engine takes the rest of the stock off the table (``rob_pool``) when the
+    The engine takes the rest of the stock off the table (``_exchange.pool``) when the
     dealer looks through it; until he has chosen, those cards are neither in
     the stock nor in his hand.
     """
@@ -146,20 +146,20 @@ def places(state: GameState) -> dict[str, int]:
     out: dict[str, int] = {}
     for s in range(state.players):
         out[f"hand {s}"] = state.hands[s]
-        out[f"discards {s}"] = state.discards[s]
+        out[f"discards {s}"] = state._discards[s]
     all_discards = 0
-    for d in state.discards:
+    for d in state._discards:
         all_discards |= d
     # dead cards: killed trumps, stock cards the dealer left, folded hands (also in the discards)
-    out["dead"] = state.dead & ~all_discards
-    out["kitty"] = mask_of(state.kitty) if kitty_in_place(state) else 0
-    out["stock"] = mask_of(state.stock[state.stock_pos :])
+    out["dead"] = state._dead & ~all_discards
+    out["kitty"] = mask_of(state._kitty) if kitty_in_place(state) else 0
+    out["stock"] = mask_of(state._stock[state._stock_pos :])
     # while the dealer chooses from the rest of the stock, it is off the stock but not yet his
-    out["stock the dealer looks through"] = state.rob_pool if dealer_choosing(state) else 0
+    out["stock the dealer looks through"] = state._exchange.pool if dealer_choosing(state) else 0
     played = 0
-    tricks = list(state.tricks)
-    if state.phase == Phase.PLAY and state.trick is not None:
-        tricks.append(state.trick)
+    tricks = list(state._tricks)
+    if state.phase == Phase.PLAY and state._trick is not None:
+        tricks.append(state._trick)
     for t in tricks:
         for _, a in t.plays:
             played |= play_mask(a)
@@ -181,24 +181,24 @@ def check_cards(state: GameState) -> None:
 
 
 def snapshot(state: GameState) -> tuple[Any, ...]:
-    trick = state.trick
+    trick = state._trick
     return (
         state.phase,
         state.current_player,
         state.hand_index,
         tuple(state.hands),
-        tuple(state.discards),
-        state.dead,
-        state.face_up,
-        state.stock_pos,
+        tuple(state._discards),
+        state._dead,
+        state._face_up,
+        state._stock_pos,
         tuple(state.scores),
-        tuple(tuple(h) for h in state.histories),
-        tuple(state.auction.calls),
-        tuple((t.leader, tuple(t.plays), t.winner) for t in state.tricks),
+        tuple(tuple(h) for h in state.hand_actions),
+        tuple(state._auction.calls),
+        tuple((t.leader, tuple(t.plays), t.winner) for t in state._tricks),
         (trick.leader, tuple(trick.plays)) if trick is not None else None,
-        tuple(state.status),
+        tuple(state._status),
         state.trump,
-        state.ex_index,
+        state._exchange.index,
         state.describe_legal(),
     )
 
@@ -268,30 +268,30 @@ def secret_from(state: GameState, seat: int) -> int:
         if s == seat:
             continue
         secret |= state.hands[s]
-        secret |= state.discards[s] & ~state.face_up
-        status = state.status[s]
+        secret |= state._discards[s] & ~state._face_up
+        status = state._status[s]
         if status in (Status.UP, Status.OUT) or (status == Status.COLD and state.rules.cold_cards_face_up):
-            shown |= state.laid_down[s]
-    secret |= state.dead & ~state.face_up & ~state.discards[seat]
+            shown |= state._shown[s]
+    secret |= state._dead & ~state._face_up & ~state._discards[seat]
     # the wash: discards gathered and shuffled face down when the stock ran dry (own ones too)
-    secret |= state.wash_left()
-    secret |= mask_of(state.stock[state.stock_pos :])
+    secret |= state._wash_left()
+    secret |= mask_of(state._stock[state._stock_pos :])
     if dealer_choosing(state):
-        secret |= state.rob_pool
+        secret |= state._exchange.pool
     if kitty_in_place(state):
-        secret |= mask_of(state.kitty)
+        secret |= mask_of(state._kitty)
     given = 0
     for receiver in range(state.players):
-        for giver, mask in state.received[receiver]:
+        for giver, mask in state._received[receiver]:
             if giver == seat:
                 given |= mask
     looked = 0
     if dealer_choosing(state) and seat == state.dealer and state.rules.dealer_robs_discards:
         # the dealer may search the others' discards for trumps (docs/rules.md §filling)
-        assert state.tt is not None
+        assert state._tt is not None
         for s in range(state.players):
-            looked |= state.discards[s] & state.tt.trump_mask
-    return secret & ~shown & ~given & ~looked & ~state.known[seat] & ~state.hands[seat]
+            looked |= state._discards[s] & state._tt.trump_mask
+    return secret & ~shown & ~given & ~looked & ~state._seen[seat] & ~state.hands[seat]
 
 
 def check_observations(state: GameState) -> None:
@@ -363,7 +363,7 @@ def test_points_taken_add_up_to_the_points_in_play(variant: str, seed: int) -> N
     credits = [0] * state.rules.num_sides
     while not state.is_over and state.hand_index < hand_cap(variant):
         if state.phase in (Phase.EXCHANGE, Phase.PLAY):
-            credits = list(state.credits)
+            credits = list(state._credits)
         hand = state.hand_index
         state.apply(random_action(state, rng))
         if len(state.results) > hand and state.results[hand].bidder is not None:
@@ -405,7 +405,7 @@ def test_games_of_basic_players_end(variant: str, seed: int) -> None:
 def test_same_seed_same_game(variant: str, seed: int) -> None:
     first = play_random(variant, seed)
     second = play_random(variant, seed)
-    assert first.histories == second.histories
+    assert first.hand_actions == second.hand_actions
     assert first.deal_records == second.deal_records
     assert first.washes == second.washes
     assert [r.points for r in first.results] == [r.points for r in second.results]
@@ -420,12 +420,12 @@ def bad_hand_sizes(state: GameState) -> list[tuple[int, int]]:
     ``keep_and_bury`` may hold more, all trumps.
     """
     r = state.rules
-    assert state.tt is not None
+    assert state._tt is not None
     out = []
     for s in range(state.players):
-        hand = state.hands_at_play[s]
+        hand = state._hands_at_play[s]
         n = hand.bit_count()
-        if state.status[s] == Status.FOLDED:
+        if state._status[s] == Status.FOLDED:
             ok = n == 0
         elif r.keep_nontrumps and s == state.dealer:
             # open question: a dealer who kept non-trumps must still take every stock trump
@@ -434,7 +434,7 @@ def bad_hand_sizes(state: GameState) -> list[tuple[int, int]]:
         else:
             exchanged = r.discard != DiscardPolicy.NONE or r.fill != FillPolicy.NONE
             size = r.play_hand_size if exchanged else r.first_deal_size
-            buried = r.excess_trumps == ExcessTrumps.KEEP_AND_BURY and not hand & ~state.tt.trump_mask
+            buried = r.excess_trumps == ExcessTrumps.KEEP_AND_BURY and not hand & ~state._tt.trump_mask
             ok = n == size or (n > size and buried)
         if not ok:
             out.append((s, n))

@@ -28,22 +28,22 @@ HANDS = 4
 
 def _given_away(state: GameState, seat: int) -> int:
     """Cards ``seat`` gave its partner this hand."""
-    return sum(mask.bit_count() for r in state.received for frm, mask in r if frm == seat)
+    return sum(mask.bit_count() for r in state._received for frm, mask in r if frm == seat)
 
 
 def _taken_back(state: GameState, seat: int) -> int:
     """Cards of ``seat``'s first deal that it laid aside and another seat took from its discards
     (a dealer who robs the discards), which its ``discarded`` no longer counts."""
     given = 0
-    for received in state.received:
+    for received in state._received:
         for frm, mask in received:
             if frm == seat:
                 given |= mask
     for c in state.washes[-1]:  # gathered into the wash and dealt again: counted as discarded
         given |= 1 << c
-    dealt = state.dealt_hands[seat] & ~given
+    dealt = state._dealt_hands[seat] & ~given
     return sum(
-        (state.hands_at_play[other] & dealt).bit_count() for other in range(state.players) if other != seat
+        (state._hands_at_play[other] & dealt).bit_count() for other in range(state.players) if other != seat
     )
 
 
@@ -55,14 +55,14 @@ def test_drawn_counts_the_cards_received_after_the_deal(name: str) -> None:
         state = GameState(rules, seed=seed)
         rng = random.Random(seed)
         while not state.is_over and state.hand_index < HANDS:
-            first_lead = state.trick is not None and not state.trick.plays
-            if state.phase == Phase.PLAY and not state.tricks and first_lead:
+            first_lead = state._trick is not None and not state._trick.plays
+            if state.phase == Phase.PLAY and not state._tricks and first_lead:
                 obs = state.observation(0)
                 # a dealer robbing discards already gathered into the wash: ``discarded`` still
                 # counts them for the seat that laid them aside, so the sum does not hold
-                robbed_wash = rules.dealer_robs_discards and any(state.wash_from)
+                robbed_wash = rules.dealer_robs_discards and any(state._wash_from)
                 for s in range(rules.players if not robbed_wash else 0):
-                    held = state.hands_at_play[s].bit_count()
+                    held = state._hands_at_play[s].bit_count()
                     out = obs.discarded[s] + _given_away(state, s) + _taken_back(state, s)
                     assert held + out == rules.first_deal_size + obs.drawn[s], (name, seed, s, obs)
                 checked += 1

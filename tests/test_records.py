@@ -64,7 +64,7 @@ def round_trip(state: GameState) -> ReplayResult:
     assert json.loads(text) == record
     assert json.loads(record_line(record)) == record
     result = replay(text)
-    assert result.state.histories == state.histories
+    assert result.state.hand_actions == state.hand_actions
     assert result.state.deal_records == state.deal_records
     assert result.state.washes == state.washes
     assert replay_json(result) == original_json(state, record)
@@ -240,7 +240,7 @@ def test_record_fields_follow_the_contract() -> None:
         cards = [c for seat in hand["deal"] for c in seat] + hand["kitty"] + hand["stock"]
         assert sorted(cards) == sorted(format_card(c) for c in rules.deck)
         assert all(len(seat) == 9 for seat in hand["deal"])
-        assert hand["actions"] == [action_text(s, a, rules.max_bid) for s, a in state.histories[k]]
+        assert hand["actions"] == [action_text(s, a, rules.max_bid) for s, a in state.hand_actions[k]]
     assert record_from_game(state)["names"] == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
     with pytest.raises(ValueError, match="4 players"):
         record_from_game(state, ["Ann"])
@@ -263,7 +263,7 @@ def test_write_and_read_a_file(tmp_path: Path) -> None:
 
 def test_a_record_may_stop_in_the_middle_of_a_hand() -> None:
     state = play_random(
-        VARIANTS["cinch"], 7, max_hands=5, until=lambda s: len(s.results) == 1 and len(s.history) == 9
+        VARIANTS["cinch"], 7, max_hands=5, until=lambda s: len(s.results) == 1 and len(s.actions) == 9
     )
     result = round_trip(state)
     assert not result.finished
@@ -304,7 +304,7 @@ def test_resume_deals_the_recorded_hands_and_then_shuffles_from_the_seed() -> No
     part = sample_record(hands=1)
     del part["hands"][1:]
     part["hands"][0]["actions"] = part["hands"][0]["actions"][:5]
-    assert resume(part, seed=1).state.history == replay(part).state.history
+    assert resume(part, seed=1).state.actions == replay(part).state.actions
     part["hands"][0]["actions"][0] = "3 play AS"
     with pytest.raises(ReplayError):
         resume(part, seed=1)
@@ -336,7 +336,7 @@ def test_replay_json_shape() -> None:
 def test_multi_card_plays_list_the_top_card_first() -> None:
     for seed in range(300):
         state = play_random(VARIANTS["cinch"], seed, max_hands=1)
-        plays = [a for _, a in state.histories[0] if verb_of(a) == Verb.PLAY and len(play_cards(a)) > 1]
+        plays = [a for _, a in state.hand_actions[0] if verb_of(a) == Verb.PLAY and len(play_cards(a)) > 1]
         if not plays:
             continue
         record = record_from_game(state)
@@ -384,11 +384,13 @@ def test_docs_example_replays() -> None:
 
 def _trump_led_to_a_mixed_hand(s: GameState) -> bool:
     """A trump was led and the player to follow holds a trump and a non-trump."""
-    if s.phase != Phase.PLAY or s.trick is None or not s.trick.plays or s.tt is None:
+    trick = s.observation(0).trick
+    if s.phase != Phase.PLAY or trick is None or not trick.plays or s.trump is None:
         return False
-    led = effective_suit(play_top(s.trick.plays[0][1]), s.tt.trump_mask)
+    trump_mask = s.rules.tables(s.trump).trump_mask
+    led = effective_suit(trick.plays[0][1][0], trump_mask)  # the led play's top card
     hand = s.hands[s.current_player]
-    return led == TRUMP_SUIT and bool(hand & s.tt.trump_mask) and bool(hand & ~s.tt.trump_mask)
+    return led == TRUMP_SUIT and bool(hand & trump_mask) and bool(hand & ~trump_mask)
 
 
 def _first_trump_follow(variant: str = "cinch") -> tuple[GameState, int, int]:
@@ -396,9 +398,13 @@ def _first_trump_follow(variant: str = "cinch") -> tuple[GameState, int, int]:
     for seed in range(100):
         state = play_random(make_ruleset(variant), seed, max_hands=3, until=_trump_led_to_a_mixed_hand)
         if _trump_led_to_a_mixed_hand(state):
-            assert state.tt is not None
+            assert state.trump is not None
             hand = state.hands[state.current_player]
-            return state, state.current_player, (hand & ~state.tt.trump_mask).bit_length() - 1
+            return (
+                state,
+                state.current_player,
+                (hand & ~state.rules.tables(state.trump).trump_mask).bit_length() - 1,
+            )
     raise AssertionError("no trump lead found")
 
 

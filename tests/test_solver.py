@@ -10,7 +10,7 @@ from tests.helpers import with_hands
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState
 from pedro.players.basic import BasicPlayer
-from pedro.solver import PlayPosition, solve
+from pedro.solver import solve
 from pedro.variants.options import make_ruleset
 
 
@@ -65,7 +65,9 @@ def positions(variant: str, options: dict[str, object], cards_left: int, count: 
         rng = random.Random(seed)
         while state.hand_index == 0 and not state.is_over and state.phase == Phase.PLAY:
             active = sum(
-                h.bit_count() for h, st in zip(state.hands, state.status, strict=True) if st == Status.ACTIVE
+                h.bit_count()
+                for h, st in zip(state.hands, state.observation(0).statuses, strict=True)
+                if st == Status.ACTIVE
             )
             if active <= cards_left and rng.random() < 0.5:
                 break
@@ -101,20 +103,26 @@ def test_solver_matches_minimax(variant: str, options: dict[str, object], left: 
         before = state.clone()
         value, best = reference(state)
         for engine in ("auto", "python"):  # the compiled kernel (where it applies) and the reference
-            result = solve(state, engine=engine)
+            result = solve(state.play_position(), engine=engine)
             assert result.value == value
             assert set(result.best) == best
         # the solver leaves the state alone
-        assert state.hands == before.hands and state.written == before.written
+        assert state.hands == before.hands and state.actions == before.actions
 
 
-def test_solve_takes_a_position() -> None:
-    """``PlayPosition.from_state`` keeps everything the solver needs: same answer as the state."""
+def test_play_position_is_the_states_position() -> None:
+    """``GameState.play_position`` holds the state's card play: what a player sees, every hand, and
+    the same position again after it is written as text and read back."""
     for state in positions("king_pedro_canadian", {}, 12, 4):
-        pos = PlayPosition.from_state(state)
-        assert solve(pos) == solve(state)
-        assert pos.hands == tuple(state.hands) and pos.to_move == state.current_player
-        assert pos.hands_at_play() == state.hands_at_play
+        pos = state.play_position()
+        obs = state.observation(state.current_player)
+        assert pos.hands == state.hands and pos.to_move == state.current_player
+        assert (pos.trump, pos.bidder, pos.statuses) == (obs.trump, obs.bidder, obs.statuses)
+        assert [w for w, _ in pos.tricks] == [t.winner for t in obs.tricks]
+        assert obs.trick is not None and pos.leader == obs.trick.leader
+        assert GameState.from_text(state.rules, state.to_text()).play_position() == pos
+    with pytest.raises(ValueError, match="play phase"):
+        GameState(make_ruleset("cinch"), seed=1).play_position()
 
 
 def test_multi_card_first_trick() -> None:
@@ -124,9 +132,10 @@ def test_multi_card_first_trick() -> None:
     while checked < 12:
         seed += 1
         state = at_play("cinch", {}, seed)
-        if state is None or state.tricks or state.trick is None or state.trick.plays:
+        trick = state.observation(0).trick if state is not None else None
+        if state is None or state.observation(0).tricks or trick is None or trick.plays:
             continue
-        assert state.tt is not None
+        assert state.trump is not None
         leader = state.current_player
         rng = random.Random(seed)
         sizes = {leader: 3, (leader + 1) % 4: 4}
@@ -140,7 +149,7 @@ def test_multi_card_first_trick() -> None:
         stacks += any((a & ((1 << 56) - 1)).bit_count() > 1 for a in legal)
         value, best = reference(state)
         for engine in ("auto", "python"):
-            result = solve(state, engine=engine)
+            result = solve(state.play_position(), engine=engine)
             assert result.value == value
             assert set(result.best) == best
         checked += 1

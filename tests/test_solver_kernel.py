@@ -53,8 +53,9 @@ def _id(case: tuple[str, dict[str, object]]) -> str:
 
 def agree(state_or_position: GameState | PlayPosition) -> int:
     """Solve with both engines, check they agree, and return the nodes the kernel searched."""
-    kernel = solve(state_or_position, engine="kernel")
-    python = solve(state_or_position, engine="python")
+    pos = state_or_position.play_position() if isinstance(state_or_position, GameState) else state_or_position
+    kernel = solve(pos, engine="kernel")
+    python = solve(pos, engine="python")
     assert kernel.value == python.value
     assert set(kernel.best) == set(python.best)
     assert kernel.values == dict.fromkeys(kernel.best, kernel.value)
@@ -71,8 +72,10 @@ def test_kernel_matches_python_mid_hand(case: tuple[str, dict[str, object]]) -> 
     """Positions later in the hand, at trick boundaries and inside tricks."""
     variant, options = case
     states = positions(variant, options, 18, 10)
-    assert all(supports(PlayPosition.from_state(s)) for s in states)
-    assert any(s.trick is not None and s.trick.plays for s in states)  # some inside a trick
+    assert all(supports(s.play_position()) for s in states)
+    assert any(
+        s.observation(0).trick is not None and s.observation(0).trick.plays for s in states
+    )  # some inside a trick
     for state in states:
         assert agree(state) > 0
 
@@ -96,7 +99,11 @@ def test_kernel_matches_python_first_lead(variant: str) -> None:
     while checked < 3:
         seed += 1
         state = at_play(variant, {}, seed)
-        if state is None or state.tricks or (state.trick is not None and state.trick.plays):
+        if (
+            state is None
+            or state.observation(0).tricks
+            or (state.observation(0).trick is not None and state.observation(0).trick.plays)
+        ):
             continue
         agree(state)
         checked += 1
@@ -106,7 +113,7 @@ def test_kernel_on_sampled_worlds() -> None:
     """A position built from other hands than the true ones (as a sampling player does)."""
     checked = 0
     for state in positions("cinch", {}, 14, 6):
-        pos = PlayPosition.from_state(state)
+        pos = state.play_position()
         others = [s for s in range(4) if s != pos.to_move and pos.hands[s]]
         a, b = others[0], others[-1]
         cards = [c for c in range(56) if (pos.hands[a] | pos.hands[b]) >> c & 1]
@@ -127,7 +134,12 @@ def test_stacks_in_the_kernel() -> None:
     while checked < 4:
         seed += 1
         state = at_play("cinch", {}, seed)
-        if state is None or state.tricks or state.trick is None or state.trick.plays:
+        if (
+            state is None
+            or state.observation(0).tricks
+            or state.observation(0).trick is None
+            or state.observation(0).trick.plays
+        ):
             continue
         leader = state.current_player
         rng = random.Random(seed)
@@ -138,7 +150,7 @@ def test_stacks_in_the_kernel() -> None:
             hands.append(sum(1 << c for c in rng.sample(cards, min(len(cards), sizes.get(s, 2)))))
         state = with_hands(state, hands, size=2)
         assert any((a & ((1 << 56) - 1)).bit_count() > 1 for a in state.legal_actions())
-        assert supports(PlayPosition.from_state(state))
+        assert supports(state.play_position())
         agree(state)
         checked += 1
 
@@ -146,7 +158,7 @@ def test_stacks_in_the_kernel() -> None:
 def test_relative_high_low_falls_back_to_python() -> None:
     """High and Low of the trumps played are not a sum over cards: the Python search runs."""
     state = positions("pitch_fives", {"relative_high_low": True}, 10, 1)[0]
-    pos = PlayPosition.from_state(state)
+    pos = state.play_position()
     assert not supports(pos)
     with pytest.raises(ValueError, match="relative_high_low"):
         solve(pos, engine="kernel")
@@ -159,7 +171,7 @@ def test_position_needs_the_play_phase() -> None:
     state = GameState(make_ruleset("cinch"), seed=1)
     assert state.phase != Phase.PLAY
     with pytest.raises(ValueError, match="play phase"):
-        PlayPosition.from_state(state)
+        state.play_position()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
@@ -176,8 +188,10 @@ def test_a_kept_table_gives_the_same_answers_for_the_plays_of_one_deal(
             child.apply(action)
             if child.phase == Phase.PLAY and not child.results:
                 after.append(child)
-        fresh = [solve(child, engine="kernel") for child in after]
-        kept = [solve(child, engine="kernel", same_deal=i > 0) for i, child in enumerate(after)]
+        fresh = [solve(child.play_position(), engine="kernel") for child in after]
+        kept = [
+            solve(child.play_position(), engine="kernel", same_deal=i > 0) for i, child in enumerate(after)
+        ]
         for a, b in zip(fresh, kept, strict=True):
             assert (a.value, set(a.best)) == (b.value, set(b.best))
         checked += len(after) > 1
@@ -202,7 +216,8 @@ def random_positions(name: str, count: int, cards_left: int = RANDOM_CARDS_LEFT)
         rng = random.Random(seed)
         while not state.is_over and state.hand_index < 4:
             if state.phase == Phase.PLAY and rng.random() < 0.3:
-                live = sum(h.bit_count() for h, st in zip(state.hands, state.status, strict=True) if st == 0)
+                statuses = state.observation(0).statuses
+                live = sum(h.bit_count() for h, st in zip(state.hands, statuses, strict=True) if st == 0)
                 if live <= cards_left:
                     out.append(state)
                     break
@@ -216,11 +231,11 @@ def test_kernel_follows_the_turn_order_in_random_positions_of_every_ruleset(name
     the Python search's, which plays by the engine's turn order."""
     states = random_positions(name, RANDOM_POSITIONS)
     for state in states:
-        if supports(PlayPosition.from_state(state)):
+        if supports(state.play_position()):
             agree(state)
         else:  # relative_high_low: the Python search answers
             assert RULESETS[name].relative_high_low
-            auto, python = solve(state), solve(state, engine="python")
+            auto, python = solve(state.play_position()), solve(state.play_position(), engine="python")
             assert (auto.value, set(auto.best)) == (python.value, set(python.best))
 
 
@@ -242,14 +257,15 @@ def test_every_play_is_valued_alike_along_random_lines_of_every_ruleset(name: st
         rng = random.Random(line)
         hand = state.hand_index
         while state.phase == Phase.PLAY and state.hand_index == hand and not state.is_over:
-            if not supports(PlayPosition.from_state(state)):
+            if not supports(state.play_position()):
                 assert RULESETS[name].relative_high_low
                 return
             for action in state.legal_actions():
                 child = state.clone()
                 child.apply(action)
                 if child.phase == Phase.PLAY and child.hand_index == hand and not child.is_over:
-                    kernel, python = solve(child, engine="kernel"), solve(child, engine="python")
+                    position = child.play_position()
+                    kernel, python = solve(position, engine="kernel"), solve(position, engine="python")
                     assert (kernel.value, set(kernel.best)) == (python.value, set(python.best)), action
                     compared += 1
             state.apply(rng.choice(state.legal_actions()))
@@ -262,7 +278,7 @@ def test_random_positions_reach_every_turn_order_case() -> None:
     inside = 0
     for name in RULESET_IDS:
         for state in random_positions(name, RANDOM_POSITIONS):
-            seen.update(state.status)
-            inside += bool(state.trick is not None and state.trick.plays)
+            seen.update(Status(s) for s in state.observation(0).statuses)
+            inside += bool(state.observation(0).trick is not None and state.observation(0).trick.plays)
     assert {Status.FOLDED, Status.COLD, Status.UP, Status.OUT} <= seen
     assert inside >= len(RULESET_IDS)

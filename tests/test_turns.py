@@ -29,14 +29,14 @@ def test_the_sampler_replays_random_games_as_the_engine_plays_them(name: str) ->
         rng = random.Random(seed)
         while not state.is_over and state.hand_index < HANDS:
             if state.phase == Phase.PLAY:
-                assert state.trick is not None
+                assert state._trick is not None
                 m = replay(state.observation(state.current_player), state.hands)
                 assert m is not None and m.trick is not None
-                assert (m.current_player, m.trick.leader, m.status, m.active) == (
+                assert (m.current_player, m.trick.leader, m.status, m._active) == (
                     state.current_player,
-                    state.trick.leader,
-                    state.status,
-                    state.active,
+                    state._trick.leader,
+                    state._status,
+                    state._active,
                 )
                 assert m.legal() == state.legal_actions()
                 checked += 1

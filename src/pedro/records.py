@@ -68,15 +68,16 @@ def record_from_game(state: GameState, names: Sequence[str] | None = None) -> di
     if len(seat_names) != n:
         raise ValueError(f"{rules.id} is played by {n} players, but {len(seat_names)} names were given")
     hands: list[dict[str, Any]] = []
+    washes, hand_actions = state.washes, state.hand_actions
     for k, (deal, kitty, stock) in enumerate(state.deal_records):
         hand: dict[str, Any] = {
             "deal": [[format_card(c) for c in cards] for cards in deal],
             "kitty": [format_card(c) for c in kitty],
             "stock": [format_card(c) for c in stock],
         }
-        if state.washes[k]:
-            hand["wash"] = [format_card(c) for c in state.washes[k]]
-        hand["actions"] = [action_text(seat, action, rules.max_bid) for seat, action in state.histories[k]]
+        if washes[k]:
+            hand["wash"] = [format_card(c) for c in washes[k]]
+        hand["actions"] = [action_text(seat, action, rules.max_bid) for seat, action in hand_actions[k]]
         hands.append(hand)
     return {
         "format": FORMAT,
@@ -486,7 +487,7 @@ class ReplayResult:
         return list(self.record["names"])
 
     @property
-    def results(self) -> list[HandResult]:
+    def results(self) -> tuple[HandResult, ...]:
         """The hands that were played to the end (or thrown in)."""
         return self.state.results
 

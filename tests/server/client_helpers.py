@@ -253,11 +253,11 @@ def public_cards(state: GameState) -> set[int]:
     """
     mask = 0
     for seat in range(state.players):
-        mask |= (state.discards[seat] & state.face_up) | state.killed[seat]
-        status = state.status[seat]
+        mask |= (state._discards[seat] & state._face_up) | state._killed[seat]
+        status = state._status[seat]
         if status in (Status.UP, Status.OUT) or (status == Status.COLD and state.rules.cold_cards_face_up):
-            mask |= state.laid_down[seat]
-    tricks = [*state.tricks, *([state.trick] if state.trick is not None else [])]
+            mask |= state._shown[seat]
+    tricks = [*state._tricks, *([state._trick] if state._trick is not None else [])]
     for trick in tricks:
         for _, action in trick.plays:
             mask |= play_mask(action)
@@ -269,8 +269,8 @@ def visible_cards(state: GameState, seat: int | None) -> set[int]:
     own discards, the cards it has looked at (``known``) and those it gave its partner."""
     cards = public_cards(state)
     if seat is not None:
-        mask = state.hands[seat] | state.discards[seat] | state.known[seat]
-        for giver, given in (m for r in state.received for m in r):
+        mask = state.hands[seat] | state._discards[seat] | state._seen[seat]
+        for giver, given in (m for r in state._received for m in r):
             if giver == seat:
                 mask |= given
         cards.update(cards_of(mask))
@@ -283,8 +283,8 @@ def _took(took: Took) -> dict[str, Any]:
 
 
 def _last_trick(state: GameState) -> list[tuple[int, set[str]]] | None:
-    if state.tricks:
-        trick = state.tricks[-1]
+    if state._tricks:
+        trick = state._tricks[-1]
     elif state.results and state.results[-1].tricks:
         trick = state.results[-1].tricks[-1]
     else:
@@ -377,7 +377,7 @@ class LeakChecker:
             problem(f"a state for seat {message['you']} was sent to seat {seat}")
         trumps = set(game.pop("trumps"))
         expected = set()
-        if state.trump >= 0:
+        if state.trump is not None:
             expected = {format_card(c) for c in cards_of(room.rules.tables(state.trump).trump_mask)}
         if trumps != expected:
             problem(f"trumps {sorted(trumps)} are not the trump suit's cards {sorted(expected)}")

@@ -317,7 +317,7 @@ def test_errors_do_not_tell_where_a_hidden_card_is(client: TestClient) -> None:
         state = t.room.state
         seat = t.turn
         seq = t.seq
-        hidden_discards = [state.discards[s] & ~state.face_up for s in range(4) if s != seat]
+        hidden_discards = [state._discards[s] & ~state._face_up for s in range(4) if s != seat]
         places = {
             "partner": state.hands[(seat + 2) % 4],
             "opponent": state.hands[(seat + 1) % 4],

@@ -27,7 +27,7 @@ from pedro.variants.options import make_ruleset
 
 
 def _hands(state: GameState, rules: Ruleset) -> list[list[str]]:
-    tt = rules.tables(state.trump) if state.trump >= 0 else None
+    tt = rules.tables(state.trump) if state.trump is not None else None
     return [cards_json(sort_hand(cards_of(mask), tt)) for mask in state.hands]
 
 

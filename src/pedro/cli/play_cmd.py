@@ -46,7 +46,7 @@ from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
-from pedro.engine.state import GameState, IllegalActionError, PlayedTrick, Trick
+from pedro.engine.state import GameState, IllegalActionError
 from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
@@ -451,8 +451,8 @@ class TerminalGame:
             state = self.state
             done = len(state.results)
             parts = [f"after {terminal.plural(done, 'hand')}"] if done else []
-            if state.history:
-                decisions = terminal.plural(len(state.history), "decision")
+            if state.actions:
+                decisions = terminal.plural(len(state.actions), "decision")
                 parts.append(f"{decisions} into hand {state.hand_index + 1}")
             where = ", ".join(parts) or "at its start"
             self.say(
@@ -493,7 +493,7 @@ class TerminalGame:
         state = self.state
         before = state.observation(self.human)
         hand_index = state.hand_index
-        tricks = len(state.tricks)
+        tricks = len(before.tricks)
         scores = list(state.scores)
         try:
             state.apply(action)
@@ -507,11 +507,10 @@ class TerminalGame:
         after = state.observation(self.human)
         if state.hand_index == hand_index and not state.is_over:
             self._tell_changes(before, after, named=verb_of(action) == Verb.TRUMP)
-            if len(state.tricks) > tricks:
-                trick = state.tricks[-1]
-                plays = [(s, play_cards(a)) for s, a in trick.plays]
-                tt = self.rules.tables(state.trump)
-                self.say("  " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
+            if len(after.tricks) > tricks and after.trump is not None:
+                trick = after.tricks[-1]
+                tt = self.rules.tables(after.trump)
+                self.say("  " + terminal.won_markup(trick.plays, trick.winner, self.rules, self.names, tt))
             return
         # the hand ended (and maybe the game): its last trick, then the summary
         result = state.results[hand_index] if hand_index < len(state.results) else None
@@ -688,19 +687,23 @@ class TerminalGame:
 
     def _show_last(self) -> None:
         state = self.state
-        trick: Trick | PlayedTrick | None = state.tricks[-1] if state.tricks else None
-        trump = state.trump
-        if trick is None:
+        obs = state.observation(self.human)
+        plays: terminal.Plays | None = None
+        winner, trump = -1, obs.trump
+        if obs.tricks:
+            plays, winner = obs.tricks[-1].plays, obs.tricks[-1].winner
+        else:
             for result in reversed(state.results):
                 if result.tricks and result.trump is not None:
-                    trick, trump = result.tricks[-1], result.trump
+                    last = result.tricks[-1]
+                    plays = [(s, play_cards(a)) for s, a in last.plays]
+                    winner, trump = last.winner, result.trump
                     break
-        if trick is None or trump < 0:
+        if plays is None or trump is None:
             self.say("No trick has been played yet.")
             return
-        plays = [(s, play_cards(a)) for s, a in trick.plays]
         tt = self.rules.tables(trump)
-        self.say("Last trick: " + terminal.won_markup(plays, trick.winner, self.rules, self.names, tt))
+        self.say("Last trick: " + terminal.won_markup(plays, winner, self.rules, self.names, tt))
 
     def read_action(self, text: str) -> int:
         """The action the human's ``text`` stands for, if it is legal now; else InputError saying why."""

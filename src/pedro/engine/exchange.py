@@ -49,16 +49,62 @@ def _fmt(mask: int) -> str:
     return format_cards(cards_of(mask))
 
 
-def start(state: GameState) -> None:
-    """Set up this hand's steps once trumps are known."""
-    plan = state.ex_plans.get(state.dealer)
+class Steps:
+    """The exchange's own state in one hand: its steps, how far they ran, the decision they wait for.
+
+    ``GameState`` holds one (``_exchange``) and copies it with ``copy``; the cards
+    themselves move through the state's own methods (the "exchange's moves" there).
+    """
+
+    __slots__ = ("choice", "committed", "done", "index", "plans", "pool", "steps")
+
+    #: the steps by dealer, a cache of pure values shared by every copy and every hand
+    plans: dict[int, tuple[tuple[str, int], ...]]
+    #: this hand's steps, ``(kind, seat)``; steps may insert further steps
+    steps: list[tuple[str, int]]
+    #: the step running now
+    index: int
+    #: the steps finished
+    done: set[tuple[str, int]]
+    #: the decision the current step waits for
+    choice: tuple[int, ...] | CardChoice | None
+    #: cards promised beyond three by ``at_least_3_any`` discards (the talon refills only so many)
+    committed: int
+    #: the stock cards the dealer looked through and may keep from (rob, take, pick)
+    pool: int
+
+    def __init__(self, plans: dict[int, tuple[tuple[str, int], ...]], steps: list[tuple[str, int]]) -> None:
+        self.plans = plans
+        self.steps = steps
+        self.index = 0
+        self.done = set()
+        self.choice = None
+        self.committed = 0
+        self.pool = 0
+
+    def copy(self) -> Steps:
+        new = Steps(self.plans, self.steps[:])
+        new.index = self.index
+        new.done = self.done.copy()
+        new.choice = self.choice  # a tuple or a frozen card choice
+        new.committed = self.committed
+        new.pool = self.pool
+        return new
+
+
+def no_steps() -> Steps:
+    """The exchange before trumps are named: no steps yet, and an empty cache of plans."""
+    return Steps({}, [])
+
+
+def start(state: GameState) -> Steps:
+    """This hand's steps, once trumps are known (the state keeps them: ``GameState._exchange``)."""
+    plans = state._exchange.plans
+    dealer = state._dealer
+    plan = plans.get(dealer)
     if plan is None:
-        plan = state.ex_plans[state.dealer] = plan_steps(state.rules, state.dealer)
-    state.ex_steps = list(plan)
-    state.ex_index = 0
-    state.ex_done = set()
-    state.ex_choice = None
-    state.ex_committed = 0
+        plan = plans[dealer] = plan_steps(state._rules, dealer)
+    return Steps(plans, list(plan))
 
 
 def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
@@ -101,25 +147,25 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
     return tuple(steps)
 
 
-def step(state: GameState) -> bool:
-    """Run steps until one waits for a decision of ``state.current_player`` (True) or none is left.
+def step(state: GameState) -> int:
+    """Run steps until one waits for a decision: the seat that decides, or -1 when none is left.
 
-    When the steps are done the card play starts and False is returned.
+    The decision is ``state._exchange.choice``; when the steps are done the state
+    starts the card play.
     """
-    steps = state.ex_steps  # steps may insert further steps into this list
-    while state.ex_index < len(steps):
-        kind, seat = steps[state.ex_index]
+    ex = state._exchange
+    steps = ex.steps  # steps may insert further steps into this list
+    while ex.index < len(steps):
+        kind, seat = steps[ex.index]
         run = _STEPS.get(kind) or _STEPS[_base_kind(kind)]
         choice = run(state, seat)
         if choice is not None:
-            state.ex_choice = choice
-            state.current_player = seat
-            return True
-        state.ex_done.add(steps[state.ex_index])  # as ``_finish_step``
-        state.ex_index += 1
-    state.ex_choice = None
-    state.start_play()
-    return False
+            ex.choice = choice
+            return seat
+        ex.done.add(steps[ex.index])  # as ``_finish_step``
+        ex.index += 1
+    ex.choice = None
+    return -1
 
 
 def _base_kind(kind: str) -> str:
@@ -127,47 +173,44 @@ def _base_kind(kind: str) -> str:
     return kind if ":" not in kind else kind.split(":")[0]
 
 
-def _finish_step(state: GameState) -> None:
-    state.ex_done.add(state.ex_steps[state.ex_index])
-    state.ex_index += 1
-    state.ex_choice = None
+def _finish_step(ex: Steps) -> None:
+    ex.done.add(ex.steps[ex.index])
+    ex.index += 1
+    ex.choice = None
 
 
 def apply(state: GameState, seat: int, action: int) -> None:
-    kind, _ = state.ex_steps[state.ex_index]
+    ex = state._exchange
+    kind, _ = ex.steps[ex.index]
     _APPLY[_base_kind(kind)](state, seat, action)
-    _finish_step(state)
+    _finish_step(ex)
 
 
 # ---------------------------------------------------------------- helpers
 
 
 def _tt(state: GameState) -> TrumpTables:
-    assert state.tt is not None
-    return state.tt
+    assert state._tt is not None
+    return state._tt
 
 
-def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False) -> None:
-    """Move cards from a hand to that seat's discards, face up or down by the rules."""
-    rules = state.rules
-    tt = state.tt
-    assert tt is not None
-    state.hands[seat] &= ~mask
+def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False, up: int = 0) -> None:
+    """Move cards from a hand to that seat's discards, face up or down by the rules (and ``up``
+    face up whatever the rules), or killed (``dead``): out of play face up."""
     if dead:
-        state.dead |= mask
-        state.face_up |= mask
-        state.killed[seat] |= mask
+        state._kill(seat, mask)
         return
-    state.discards[seat] |= mask
-    trumps = mask & tt.trump_mask
+    rules = state._rules
+    trump_mask = _tt(state).trump_mask
     if rules.trump_discards_face_up:
-        state.face_up |= trumps
+        up |= mask & trump_mask
     if rules.discards_face_up:
-        state.face_up |= mask & ~tt.trump_mask
+        up |= mask & ~trump_mask
+    state._lay_aside(seat, mask, up)
 
 
 def _partner(state: GameState, seat: int) -> int:
-    return (seat + 2) % state.players
+    return (seat + 2) % state._players
 
 
 def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
@@ -248,11 +291,11 @@ class _GiveLimits:
 
 
 def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     trumps = hand & tt.trump_mask
     t = trumps.bit_count()
     if t == 0:
@@ -265,8 +308,8 @@ def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     if (
         (t == 1 or (t == 2 and low))
         and rules.partnerships
-        and state.status[partner] == _ACTIVE
-        and not any(frm == partner for frm, _ in state.received[seat])
+        and state._status[partner] == _ACTIVE
+        and not any(frm == partner for frm, _ in state._received[seat])
         and not _leaves_partner_stuck(state, partner, trumps)
     ):
         return (PASS, cards_action(Verb.GIVE, trumps))
@@ -276,18 +319,14 @@ def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
 def _leaves_partner_stuck(state: GameState, partner: int, given: int) -> bool:
     """Under ``pass_to_partner`` scoring trumps are never discarded, so a partner given a
     seventh scoring trump could not reduce to six: such a gift is refused (docs/rules.md §excess-trumps)."""
-    if state.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
+    if state._rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
         return False
     scoring = _tt(state).scoring_mask
-    return ((state.hands[partner] | given) & scoring).bit_count() > SIX
+    return ((state._hands[partner] | given) & scoring).bit_count() > SIX
 
 
 def _fold(state: GameState, seat: int) -> None:
-    hand = state.hands[seat]
-    state.hands[seat] = 0
-    state.discards[seat] |= hand
-    state.dead |= hand
-    state.status[seat] = Status.FOLDED
+    state._fold(seat)
 
 
 def _apply_fold(state: GameState, seat: int, action: int) -> None:
@@ -299,21 +338,17 @@ def _apply_fold(state: GameState, seat: int, action: int) -> None:
 
 
 def _give(state: GameState, seat: int, mask: int) -> None:
-    partner = _partner(state, seat)
-    state.hands[seat] &= ~mask
-    state.hands[partner] |= mask
-    state.received[partner].append((seat, mask))
-    state.drawn[partner] += mask.bit_count()
+    state._give(seat, _partner(state, seat), mask)
 
 
 # ---------------------------------------------------------------- discard
 
 
 def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
-    if state.status[seat] != _ACTIVE:
+    rules = state._rules
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     n = hand.bit_count()
     policy = rules.discard
     if policy == _ALL_NONTRUMPS:
@@ -325,8 +360,8 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
             f"discard any {low} or more of your cards" if low else "discard any cards you do not want",
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
-        stock = len(state.stock) - state.stock_pos
-        cap = min(n, 3 + max(0, stock - state.ex_committed))
+        stock = len(state._stock) - state._stock_pos
+        cap = min(n, 3 + max(0, stock - state._exchange.committed))
         return _card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
             f"discard at least 3 and at most {cap} cards (the talon can refill only so many)",
@@ -341,10 +376,10 @@ def _trumps_may_be_discarded(rules: Ruleset) -> bool:
 
 def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
-    rules = state.rules
-    tt = state.tt
+    rules = state._rules
+    tt = state._tt
     assert tt is not None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     nontrumps = hand & ~tt.trump_mask
     throw_trumps = _trumps_may_be_discarded(rules)
     if not rules.keep_nontrumps and not throw_trumps:
@@ -373,9 +408,9 @@ def _card_choice(
 
 def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
     """``reduce_to_6_nontrumps_first`` with the variant's excess-trump policy."""
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     n = hand.bit_count()
     nontrumps = hand & ~tt.trump_mask
     trumps = hand & tt.trump_mask
@@ -415,7 +450,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
 
 
 def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[Check, str]:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     policy = rules.excess_trumps
     if (
@@ -437,10 +472,10 @@ def _apply_discard(state: GameState, seat: int, action: int) -> None:
     if action == PASS:
         return
     mask = arg_of(action)
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     if rules.discard == _AT_LEAST_3_ANY:
-        state.ex_committed += max(0, mask.bit_count() - 3)
+        state._exchange.committed += max(0, mask.bit_count() - 3)
     _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
     lay_aside(state, seat, mask)
 
@@ -454,30 +489,31 @@ def _claims_step(state: GameState, seat: int) -> None:
     Claims wait for the fills so that a claimant who threw away all his
     non-trumps has one again to give in exchange (docs/rules.md, edge case 99).
     """
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    n = state.players
-    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    n = state._players
+    order = [(state._dealer + 1 + i) % n for i in range(n)]
     steps: list[tuple[str, int]] = []
     for discarder in order:
-        if not state.discards[discarder] & tt.trump_mask & state.face_up:
+        if not state._discards[discarder] & tt.trump_mask & state._face_up:
             continue
         claimants = [(discarder + i) % n for i in range(1, n)]
         if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
             claimants = [c for c in claimants if rules.side_of(c) != rules.side_of(discarder)]
         steps += [(f"claim:{discarder}", c) for c in claimants]
-    state.ex_steps[state.ex_index + 1 : state.ex_index + 1] = steps
+    ex = state._exchange
+    ex.steps[ex.index + 1 : ex.index + 1] = steps
     return None
 
 
 def _claim_step(state: GameState, seat: int) -> tuple[int, ...] | None:
     """A face-up discarded trump may be taken by giving a non-trump face up for it."""
     tt = _tt(state)
-    kind, _ = state.ex_steps[state.ex_index]
+    kind, _ = state._exchange.steps[state._exchange.index]
     discarder = int(kind.split(":")[1])
-    trumps = state.discards[discarder] & tt.trump_mask & state.face_up
-    nontrumps = state.hands[seat] & ~tt.trump_mask
-    if not trumps or not nontrumps or state.status[seat] != _ACTIVE:
+    trumps = state._discards[discarder] & tt.trump_mask & state._face_up
+    nontrumps = state._hands[seat] & ~tt.trump_mask
+    if not trumps or not nontrumps or state._status[seat] != _ACTIVE:
         return None
     claims = [
         cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
@@ -489,34 +525,25 @@ def _apply_claim(state: GameState, seat: int, action: int) -> None:
     if action == PASS:
         return
     tt = _tt(state)
-    kind, _ = state.ex_steps[state.ex_index]
+    kind, _ = state._exchange.steps[state._exchange.index]
     discarder = int(kind.split(":")[1])
     mask = arg_of(action)
-    trump = mask & tt.trump_mask
-    given = mask & ~tt.trump_mask
-    state.discards[discarder] &= ~trump
-    state.face_up &= ~trump
-    state.hands[seat] = (state.hands[seat] | trump) & ~given
-    state.drawn[seat] += trump.bit_count()
-    state.discards[seat] |= given
-    state.face_up |= given
+    state._claim(seat, discarder, mask & tt.trump_mask, mask & ~tt.trump_mask)
 
 
 def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
     """Notes K11/K19 and option ``discarded_scoring_trumps = to_opponents``."""
     if not scoring:
         return
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     points = sum(tt.points[c] for c in cards_of(scoring))
     side = rules.side_of(seat)
     if rules.excess_trumps == ExcessTrumps.DISCARD_NONSCORING_FACE_UP:
-        state.credits[side] += points
-        state.credited |= scoring
+        state._credit(side, points, scoring)
     elif rules.excess_trumps == ExcessTrumps.MUST_DISCARD_TO_6:
         opponents = [other for other in range(rules.num_sides) if other != side]
-        state.credits[opponents[0]] += points
-        state.credited |= scoring
+        state._credit(opponents[0], points, scoring)
 
 
 # ---------------------------------------------------------------- give (pass_to_partner)
@@ -524,19 +551,19 @@ def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
 
 def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
     tt = _tt(state)
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     trumps = hand & tt.trump_mask
     over = trumps.bit_count() - SIX
     if over <= 0:
         return None
     partner = _partner(state, seat)
-    if any(frm == partner for frm, _ in state.received[seat]):
+    if any(frm == partner for frm, _ in state._received[seat]):
         return None
     scoring = tt.scoring_mask
     own_scoring = (trumps & scoring).bit_count()
-    partner_scoring = (state.hands[partner] & tt.trump_mask & scoring).bit_count()
+    partner_scoring = (state._hands[partner] & tt.trump_mask & scoring).bit_count()
     least = own_scoring - SIX
     most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
     check = _GiveLimits(scoring, least, most)
@@ -554,52 +581,46 @@ def _apply_give(state: GameState, seat: int, action: int) -> None:
         return
     _give(state, seat, arg_of(action))
     partner = _partner(state, seat)
-    kind = "discard" if state.rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST else "excess_discard"
-    if (kind, partner) in state.ex_done or ("excess", partner) in state.ex_done:
-        state.ex_steps.insert(state.ex_index + 1, (kind, partner))
+    reduce = state._rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
+    kind = "discard" if reduce else "excess_discard"
+    ex = state._exchange
+    if (kind, partner) in ex.done or ("excess", partner) in ex.done:
+        ex.steps.insert(ex.index + 1, (kind, partner))
 
 
 # ---------------------------------------------------------------- fills and the dealer's pick
 
 
 def _fill_step(state: GameState, seat: int) -> None:
-    if state.status[seat] != _ACTIVE:
+    if state._status[seat] != _ACTIVE:
         return None
-    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    want = state._rules.play_hand_size - state._hands[seat].bit_count()
     if want > 0:
-        state.give_from_stock(seat, want)
+        state._give_from_stock(seat, want)
     return None
 
 
 def _take_rest(state: GameState, seat: int) -> int:
     """The dealer looks through the rest of the stock: its cards leave the stock."""
-    rest = 0
-    for c in state.stock_left():
-        rest |= 1 << c
-    state.stock_pos = len(state.stock)
-    state.known[seat] |= rest
-    return rest
+    return state._look_through_stock(seat)
 
 
 def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     """``dealer_fills_others_then_robs``: all stock trumps, then non-trumps up to 6."""
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
     rest = _take_rest(state, seat)
-    stock_trumps = rest & tt.trump_mask
-    state.hands[seat] |= stock_trumps
-    state.drawn[seat] += stock_trumps.bit_count()
-    for c in cards_of(stock_trumps):
-        state.dealt_to.setdefault(c, seat)
-    state.rob_pool = rest & ~tt.trump_mask
+    state._receive(seat, rest & tt.trump_mask)
+    ex = state._exchange
+    ex.pool = rest & ~tt.trump_mask
     extra = 0
     if rules.dealer_robs_discards:
-        for s in range(state.players):
+        for s in range(state._players):
             if s != seat:
-                state.known[seat] |= state.discards[s]
-                extra |= state.discards[s] & tt.trump_mask
+                state._see(seat, state._discards[s])
+                extra |= state._discards[s] & tt.trump_mask
     # the non-trumps from the stock come next, as a step of their own
-    state.ex_steps.insert(state.ex_index + 1, ("rob_stock", seat))
+    ex.steps.insert(ex.index + 1, ("rob_stock", seat))
     if extra:
         return CardChoice(
             _KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
@@ -611,8 +632,8 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
 
 def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
     """The dealer's non-trumps from the stock, only to make six cards."""
-    have = state.hands[seat].bit_count()
-    pool_nt = state.rob_pool
+    have = state._hands[seat].bit_count()
+    pool_nt = state._exchange.pool
     need = max(0, SIX - have)
     if need == 0 or pool_nt.bit_count() <= need:
         _take(state, seat, pool_nt if need else 0)
@@ -627,28 +648,22 @@ def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
 
 
 def _take(state: GameState, seat: int, mask: int) -> None:
-    state.hands[seat] |= mask
-    state.drawn[seat] += mask.bit_count()
-    for s in range(state.players):
-        state.discards[s] &= ~mask
-    state.face_up &= ~mask
-    for c in cards_of(mask):
-        state.dealt_to.setdefault(c, seat)
+    state._take(seat, mask)
 
 
 def _finish_rob(state: GameState, seat: int) -> None:
     """Leftover stock cards are out of play; a short stock is made up from the wash."""
-    left = state.rob_pool & ~state.hands[seat]
-    state.dead |= left
-    want = SIX - state.hands[seat].bit_count()
+    left = state._exchange.pool & ~state._hands[seat]
+    state._out_of_play(left)
+    want = SIX - state._hands[seat].bit_count()
     if want > 0:
-        state.give_from_stock(seat, want)
+        state._give_from_stock(seat, want)
 
 
 def _apply_keep(state: GameState, seat: int, action: int) -> None:
     if action != PASS:
         _take(state, seat, arg_of(action))
-    kind = state.ex_steps[state.ex_index][0]
+    kind = state._exchange.steps[state._exchange.index][0]
     if kind == "rob_stock":
         _finish_rob(state, seat)
     elif kind == "take_stock":
@@ -661,47 +676,39 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
     """``pidro``: the dealer takes the rest of the stock and keeps six, trumps first."""
     tt = _tt(state)
     rest = _take_rest(state, seat)
-    stock_trumps = rest & tt.trump_mask
-    state.hands[seat] |= stock_trumps
-    state.drawn[seat] += stock_trumps.bit_count()
-    for c in cards_of(stock_trumps):
-        state.dealt_to.setdefault(c, seat)
-    state.rob_pool = rest & ~tt.trump_mask
-    have = state.hands[seat].bit_count()
+    state._receive(seat, rest & tt.trump_mask)
+    pool = state._exchange.pool = rest & ~tt.trump_mask
+    have = state._hands[seat].bit_count()
     need = max(0, SIX - have)
-    if need == 0 or state.rob_pool.bit_count() <= need:
-        _take(state, seat, state.rob_pool if need else 0)
+    if need == 0 or pool.bit_count() <= need:
+        _take(state, seat, pool if need else 0)
         _finish_take_stock(state, seat)
         return None
-    return CardChoice(
-        _KEEP, state.rob_pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards"
-    )
+    return CardChoice(_KEEP, pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards")
 
 
 def _finish_take_stock(state: GameState, seat: int) -> None:
-    left = state.rob_pool & ~state.hands[seat]
+    left = state._exchange.pool & ~state._hands[seat]
     if left:
-        state.drawn[seat] += left.bit_count()  # the dealer took the whole stock, then laid these aside
-        state.discards[seat] |= left
-        if state.rules.discards_face_up:
-            state.face_up |= left
-    want = SIX - state.hands[seat].bit_count()
+        # the dealer took the whole stock, then laid these aside
+        state._lay_aside(seat, left, left if state._rules.discards_face_up else 0, drawn=True)
+    want = SIX - state._hands[seat].bit_count()
     if want > 0:
-        state.give_from_stock(seat, want)
+        state._give_from_stock(seat, want)
 
 
 def _pick_step(state: GameState, seat: int) -> CardChoice | None:
     """``nicaragua``: the dealer makes his hand up from the stock and the others' discards."""
-    rules = state.rules
+    rules = state._rules
     rest = _take_rest(state, seat)
     others = 0
-    for s in range(state.players):
+    for s in range(state._players):
         if s != seat:
-            others |= state.discards[s]
-    state.known[seat] |= others
+            others |= state._discards[s]
+    state._see(seat, others)
     pool = rest | others
-    state.rob_pool = rest
-    need = rules.play_hand_size - state.hands[seat].bit_count()
+    state._exchange.pool = rest
+    need = rules.play_hand_size - state._hands[seat].bit_count()
     if need <= 0:
         _finish_pick(state, seat)
         return None
@@ -715,20 +722,20 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
 
 
 def _finish_pick(state: GameState, seat: int) -> None:
-    state.dead |= state.rob_pool & ~state.hands[seat]
-    want = state.rules.play_hand_size - state.hands[seat].bit_count()
+    state._out_of_play(state._exchange.pool & ~state._hands[seat])
+    want = state._rules.play_hand_size - state._hands[seat].bit_count()
     if want > 0:
-        state.give_from_stock(seat, want)
+        state._give_from_stock(seat, want)
 
 
 # ---------------------------------------------------------------- excess trumps after the fill
 
 
 def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state.rules
-    if state.status[seat] != _ACTIVE:
+    rules = state._rules
+    if state._status[seat] != _ACTIVE:
         return None
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     over = hand.bit_count() - SIX
     policy = rules.excess_trumps
     if over <= 0:
@@ -738,7 +745,7 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
         # a dealer who kept non-trumps and then had to take the stock's trumps:
         # only a hand of trumps may exceed six, so non-trumps go first
         k = min(over, nontrumps.bit_count())
-        state.ex_steps.insert(state.ex_index + 1, ("excess", seat))
+        state._exchange.steps.insert(state._exchange.index + 1, ("excess", seat))
         return CardChoice(
             Verb.DISCARD, nontrumps, (k,), f"discard {k} non-trumps: only trumps may exceed {SIX}"
         )
@@ -749,15 +756,15 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
     if policy == _PASS_TO_PARTNER and rules.partnerships:
         choice = _give_step(state, seat)
         if choice is not None:
-            state.ex_steps.insert(state.ex_index + 1, ("excess_discard", seat))
+            state._exchange.steps.insert(state._exchange.index + 1, ("excess_discard", seat))
             return choice
     return _excess_discard_step(state, seat)
 
 
 def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
-    rules = state.rules
+    rules = state._rules
     tt = _tt(state)
-    hand = state.hands[seat]
+    hand = state._hands[seat]
     over = hand.bit_count() - SIX
     if over <= 0:
         return None
@@ -789,8 +796,7 @@ def _apply_excess(state: GameState, seat: int, action: int) -> None:
         return
     tt = _tt(state)
     _credit_scoring_discards(state, seat, mask & tt.scoring_mask)
-    lay_aside(state, seat, mask)
-    state.face_up |= mask & tt.trump_mask
+    lay_aside(state, seat, mask, up=mask & tt.trump_mask)
 
 
 _STEPS = {

@@ -139,74 +139,74 @@ class SeatSecrets:
 
 def seat_secrets(state: GameState, seat: int) -> SeatSecrets:
     legal: tuple[int, ...] | CardChoice | None = None
-    if state.current_player == seat and not state.is_over:
+    if state._current_player == seat and not state._is_over:
         legal = state.legal()  # a tuple, or a card choice of plain values
-    seen = state.known[seat]
-    n = state.players
-    for frm, mask in state.received[(seat + 2) % n] if state.rules.partnerships else ():
+    seen = state._seen[seat]
+    n = state._players
+    for frm, mask in state._received[(seat + 2) % n] if state._rules.partnerships else ():
         if frm == seat:
             seen |= mask
     return SeatSecrets(
         seat=seat,
-        hand=_cards(state.hands[seat]),
-        own_discards=_cards(state.discards[seat] & ~state.wash_left()),
-        seen=_cards(seen & ~state.hands[seat]),
+        hand=_cards(state._hands[seat]),
+        own_discards=_cards(state._discards[seat] & ~state._wash_left()),
+        seen=_cards(seen & ~state._hands[seat]),
         legal=legal,
     )
 
 
 def observe(state: GameState, seat: int) -> Observation:
     """Build ``seat``'s observation from the state."""
-    n = state.players
-    rules = state.rules
-    contract = state.contract
+    n = state._players
+    rules = state._rules
+    contract = state._contract
     secrets = seat_secrets(state, seat)
-    wash = state.wash_left()
-    face_up = tuple(_cards((state.discards[s] & state.face_up) | _killed(state, s)) for s in range(n))
+    wash = state._wash_left()
+    face_up = tuple(_cards((state._discards[s] & state._face_up) | _killed(state, s)) for s in range(n))
     shown = tuple(
-        _cards(state.laid_down[s]) if state.laid_down[s] and _shown_face_up(state, s) else ()
-        for s in range(n)
+        _cards(state._shown[s]) if state._shown[s] and _shown_face_up(state, s) else () for s in range(n)
     )
-    trump = state.trump if state.trump >= 0 else None
-    history = state.seen_history()
+    trump = state._trump if state._trump >= 0 else None
+    history = state._past_hands()
     return Observation(
         seat=seat,
         variant=rules.id,
         rules=rules,
-        phase=int(state.phase),
-        hand_index=state.hand_index,
-        dealer=state.dealer,
-        current_player=state.current_player,
+        phase=int(state._phase),
+        hand_index=state._hand_index,
+        dealer=state._dealer,
+        current_player=state._current_player,
         hand=secrets.hand,
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        calls=tuple(state.auction.calls),
+        hand_sizes=tuple(h.bit_count() for h in state._hands),
+        calls=tuple(state._auction.calls),
         bidder=contract.bidder if contract else None,
         bid=contract.value if contract else None,
         trump=trump,
         face_up=face_up,
         own_discards=secrets.own_discards,
         seen=secrets.seen,
-        statuses=tuple(int(s) for s in state.status),
+        statuses=tuple(int(s) for s in state._status),
         shown=shown,
-        tricks=tuple(_seen_trick(t) for t in state.tricks),
-        trick=_seen_trick(state.trick) if state.trick is not None and state.phase == _PLAY else None,
-        scores=tuple(state.scores),
+        tricks=tuple(_seen_trick(t) for t in state._tricks),
+        trick=_seen_trick(state._trick) if state._trick is not None and state._phase == _PLAY else None,
+        scores=tuple(state._scores),
         history=history,
-        winner=state.winner,
+        winner=state._winner,
         legal=secrets.legal,
         discarded=tuple(
-            ((state.discards[s] & ~wash) | state.killed[s]).bit_count() + state.wash_from[s] for s in range(n)
+            ((state._discards[s] & ~wash) | state._killed[s]).bit_count() + state._wash_from[s]
+            for s in range(n)
         ),
         wash=wash.bit_count(),
-        drawn=tuple(state.drawn),
+        drawn=tuple(state._drawn),
     )
 
 
 def _killed(state: GameState, seat: int) -> int:
-    return state.killed[seat]
+    return state._killed[seat]
 
 
 def _shown_face_up(state: GameState, seat: int) -> bool:
-    if state.status[seat] == Status.COLD:
-        return state.rules.cold_cards_face_up
-    return state.status[seat] in (Status.UP, Status.OUT)
+    if state._status[seat] == Status.COLD:
+        return state._rules.cold_cards_face_up
+    return state._status[seat] in (Status.UP, Status.OUT)

@@ -62,7 +62,7 @@ class Position:
     calls: tuple[Play, ...]
     trump: int
     #: cards in a normal hand at the first lead: a bigger hand plays a stack (``keep_and_bury``)
-    size: int
+    normal_hand_size: int
     hands: tuple[int, ...]
     statuses: tuple[Status, ...]
     #: cards laid aside face down (those gathered into the wash included) and face up
@@ -91,37 +91,37 @@ class Position:
 
 def position_of(state: GameState) -> Position:
     """The position of a state in the card play; ValueError in any other phase."""
-    if state.phase != Phase.PLAY:
-        phase = state.phase.name.lower()
+    if state._phase != Phase.PLAY:
+        phase = state._phase.name.lower()
         raise ValueError(f"a position text covers the play phase only; this state is in the {phase} phase")
-    assert state.trick is not None
+    assert state._trick is not None
     low = -1
-    if state.rules.low_rule == LowRule.DEALT:
+    if state._rules.low_rule == LowRule.DEALT:
         low = next(iter(state._first_receivers().values()), -1)
     return Position(
-        scores=tuple(state.scores),
-        hand=state.hand_index,
-        dealer=state.dealer,
-        bgo=state.bgo_hand,
-        calls=tuple(state.auction.calls),
-        trump=state.trump,
-        size=state.normal_hand,
-        hands=tuple(state.hands),
-        statuses=tuple(state.status),
-        discards=tuple(d & ~state.face_up for d in state.discards),
-        face_up=tuple(d & state.face_up for d in state.discards),
-        killed=tuple(state.killed),
-        known=tuple(state.known),
-        received=tuple(tuple(r) for r in state.received),
-        credits=tuple(state.credits),
-        credited=state.credited,
-        gathered=tuple(state.wash_from),
-        wash=state.wash_left(),
+        scores=tuple(state._scores),
+        hand=state._hand_index,
+        dealer=state._dealer,
+        bgo=state._bgo_hand,
+        calls=tuple(state._auction.calls),
+        trump=state._trump,
+        normal_hand_size=state._normal_hand_size,
+        hands=tuple(state._hands),
+        statuses=tuple(state._status),
+        discards=tuple(d & ~state._face_up for d in state._discards),
+        face_up=tuple(d & state._face_up for d in state._discards),
+        killed=tuple(state._killed),
+        known=tuple(state._seen),
+        received=tuple(tuple(r) for r in state._received),
+        credits=tuple(state._credits),
+        credited=state._credited,
+        gathered=tuple(state._wash_from),
+        wash=state._wash_left(),
         low=low,
-        tricks=tuple(tuple(t.plays) for t in state.tricks),
-        trick=tuple(state.trick.plays),
-        turn=state.current_player,
-        drawn=tuple(state.drawn),
+        tricks=tuple(tuple(t.plays) for t in state._tricks),
+        trick=tuple(state._trick.plays),
+        turn=state._current_player,
+        drawn=tuple(state._drawn),
     )
 
 
@@ -138,7 +138,7 @@ def format_position(rules: Ruleset, pos: Position) -> str:
         ("bgo", "yes" if pos.bgo else ""),
         ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in pos.calls)),
         ("trump", SUITS[pos.trump]),
-        ("size", str(pos.size)),
+        ("size", str(pos.normal_hand_size)),
         ("hands", _seats(pos.hands, always=True)),
         ("status", ",".join(f"{s}:{st.name.lower()}" for s, st in enumerate(pos.statuses) if st)),
         ("discards", _seats(pos.discards)),
@@ -363,38 +363,38 @@ def build_state(rules: Ruleset, pos: Position, seed: str) -> GameState:
     first_dealer = (pos.dealer - pos.hand) % n
     state = GameState(rules, SeededDeals(seed, first_dealer=first_dealer))
     _set_fields(state, pos)
-    state.start_play()
-    state.normal_hand = pos.size
+    state._start_play()
+    state._normal_hand_size = pos.normal_hand_size
     state._advance()
     for k, plays in enumerate((*pos.tricks, pos.trick)):
         for seat, action in plays:
             where = f"play {seat}:{''.join(map(format_card, play_cards(action)))}"
             _check_in_play(state, pos)
-            if seat != state.current_player:
-                raise ValueError(f"{where}: it is seat {state.current_player}'s turn")
+            if seat != state._current_player:
+                raise ValueError(f"{where}: it is seat {state._current_player}'s turn")
             try:
                 state.apply(action)
             except ValueError as exc:
                 raise ValueError(f"{where}: {exc}") from None
         _check_in_play(state, pos)
-        if k < len(pos.tricks) and len(state.tricks) != k + 1:
+        if k < len(pos.tricks) and len(state._tricks) != k + 1:
             raise ValueError(f"trick {k + 1} ({_plays_text(plays)}) does not end after its plays")
-    if state.current_player != pos.turn:
-        raise ValueError(f"turn={pos.turn}, but after these plays it is seat {state.current_player}'s turn")
-    if tuple(state.status) != pos.statuses:
-        got = ",".join(f"{s}:{st.name.lower()}" for s, st in enumerate(state.status) if st)
+    if state._current_player != pos.turn:
+        raise ValueError(f"turn={pos.turn}, but after these plays it is seat {state._current_player}'s turn")
+    if tuple(state._status) != pos.statuses:
+        got = ",".join(f"{s}:{st.name.lower()}" for s, st in enumerate(state._status) if st)
         raise ValueError(f"status: after these plays the statuses are {got or 'all active'}")
     return state
 
 
 def _check_in_play(state: GameState, pos: Position) -> None:
-    if state.phase != Phase.PLAY or state.hand_index != pos.hand:
+    if state._phase != Phase.PLAY or state._hand_index != pos.hand:
         raise ValueError("the hand's card play is over after these plays: nobody is to play")
 
 
 def _set_fields(state: GameState, pos: Position) -> None:
     """Every field of the hand at its first lead that the text gives (the one place they are set)."""
-    rules = state.rules
+    rules = state._rules
     n = rules.players
     played = [0] * n
     for seat, action in (p for t in (*pos.tricks, pos.trick) for p in t):
@@ -413,32 +413,32 @@ def _set_fields(state: GameState, pos: Position) -> None:
         raise ValueError(f"{_cards_text(union & ~rules.deck_mask)} is not in this variant's pack")
     auction, contract = _auction(rules, pos)
     tt = rules.tables(pos.trump)
-    state.hand_index = pos.hand
-    state.dealer = pos.dealer
-    state.scores = list(pos.scores)
-    state.bgo_hand = pos.bgo
-    state.auction = auction
-    state.contract = contract
-    state.trump = pos.trump
-    state.tt = tt
-    state.hands = [h | p for h, p in zip(pos.hands, played, strict=True)]
-    state.dealt_hands = (0,) * n
-    state.dealt_to = {tt.low_card: pos.low} if pos.low >= 0 and tt.low_card >= 0 else {}
-    state.kitty = ()
-    state.stock = ()
-    state.deal_records[-1] = (tuple(() for _ in range(n)), (), ())
-    state.status = [Status.FOLDED if st == Status.FOLDED else Status.ACTIVE for st in pos.statuses]
-    state.discards = [d | u for d, u in zip(pos.discards, pos.face_up, strict=True)]
-    state.killed = list(pos.killed)
-    state.face_up = _union(pos.face_up) | _union(pos.killed)
-    state.dead = rules.deck_mask & ~(_union(state.hands) | _union(state.discards))
-    state.known = list(pos.known)
-    state.received = [list(r) for r in pos.received]
-    state.credits = list(pos.credits)
-    state.credited = pos.credited
-    state.wash_from = list(pos.gathered)
-    state.drawn = list(pos.drawn) if pos.drawn else [0] * n
-    state.wash_gathered = pos.wash
+    state._hand_index = pos.hand
+    state._dealer = pos.dealer
+    state._scores = list(pos.scores)
+    state._bgo_hand = pos.bgo
+    state._auction = auction
+    state._contract = contract
+    state._trump = pos.trump
+    state._tt = tt
+    state._hands = [h | p for h, p in zip(pos.hands, played, strict=True)]
+    state._dealt_hands = (0,) * n
+    state._dealt_to = {tt.low_card: pos.low} if pos.low >= 0 and tt.low_card >= 0 else {}
+    state._kitty = ()
+    state._stock = ()
+    state._deal_records[-1] = (tuple(() for _ in range(n)), (), ())
+    state._status = [Status.FOLDED if st == Status.FOLDED else Status.ACTIVE for st in pos.statuses]
+    state._discards = [d | u for d, u in zip(pos.discards, pos.face_up, strict=True)]
+    state._killed = list(pos.killed)
+    state._face_up = _union(pos.face_up) | _union(pos.killed)
+    state._dead = rules.deck_mask & ~(_union(state._hands) | _union(state._discards))
+    state._seen = list(pos.known)
+    state._received = [list(r) for r in pos.received]
+    state._credits = list(pos.credits)
+    state._credited = pos.credited
+    state._wash_from = list(pos.gathered)
+    state._drawn = list(pos.drawn) if pos.drawn else [0] * n
+    state._wash_gathered = pos.wash
 
 
 def _auction(rules: Ruleset, pos: Position) -> tuple[Auction, Contract]:
@@ -472,18 +472,18 @@ def _union(masks: tuple[int, ...] | list[int]) -> int:
 
 def summary(state: GameState) -> str:
     """A short line about a state: the variant, hand, phase, who is to act, trump, contract, scores."""
-    scores = ("-" if min(state.scores) >= 0 else " ").join(map(str, state.scores))  # 12-9, or 12 -3
-    if state.is_over:
-        return f"<GameState {state.rules.id} over: side {state.winner} won, scores {scores}>"
-    parts = [f"{state.current_player} to play"]
-    if state.trump >= 0:
-        parts.append(f"trump {SUIT_SYMBOLS[state.trump]}")
-    contract = state.contract
+    scores = ("-" if min(state._scores) >= 0 else " ").join(map(str, state._scores))  # 12-9, or 12 -3
+    if state._is_over:
+        return f"<GameState {state._rules.id} over: side {state._winner} won, scores {scores}>"
+    parts = [f"{state._current_player} to play"]
+    if state._trump >= 0:
+        parts.append(f"trump {SUIT_SYMBOLS[state._trump]}")
+    contract = state._contract
     if contract is not None:
         arg = contract.value if contract.verb == Verb.BID else 0
         parts.append(
-            f"contract {contract.bidder} {action_words(make(contract.verb, arg), state.rules.max_bid)}"
+            f"contract {contract.bidder} {action_words(make(contract.verb, arg), state._rules.max_bid)}"
         )
     parts.append(f"scores {scores}")
-    phase = state.phase.name.lower()
-    return f"<GameState {state.rules.id} hand {state.hand_index + 1} {phase}: {', '.join(parts)}>"
+    phase = state._phase.name.lower()
+    return f"<GameState {state._rules.id} hand {state._hand_index + 1} {phase}: {', '.join(parts)}>"

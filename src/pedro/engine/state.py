@@ -34,6 +34,7 @@ from pedro.engine.deal import DealSource, SeededDeals, deal_getters, pack_from_d
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import TRUMP_SUIT, normal_hand_size, stack_size
+from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
@@ -57,6 +58,10 @@ class IllegalActionError(ValueError):
         super().__init__(f"{reason}; legal: {legal}")
         self.reason = reason
         self.legal = legal
+
+
+#: A hand's first deal (each seat's cards), kitty and stock, as the pack gave them.
+DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,124 +123,247 @@ class GameState(PlayTurns):
     """
 
     # the game
-    rules: Ruleset
-    deals: DealSource
-    players: int
-    scores: list[int]  # per side
-    results: list[HandResult]
-    winner: int | None
+    _rules: Ruleset
+    _deals: DealSource
+    _players: int
+    _scores: list[int]  # per side
+    _results: tuple[HandResult, ...]
+    _winner: int | None
     #: the game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop
-    is_over: bool
-    written: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
-    first_dealer: int
-    hand_index: int
+    _is_over: bool
+    _actions: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
+    _first_dealer: int
+    _hand_index: int
     #: Per hand, the written decisions in order: (seat, action); a tuple once the hand is over.
-    histories: list[Sequence[tuple[int, int]]]
+    _hand_actions: list[Sequence[tuple[int, int]]]
     #: Per hand: the first deal, kitty and stock (for records).
-    deal_records: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]]
+    _deal_records: list[DealRecord]
     #: Per hand: the discarded cards dealt from the wash, in order; a tuple once the hand is over.
-    washes: list[Sequence[int]]
-    wash_dealt: list[int]  # this hand's cards dealt from the wash (the last of ``washes``)
-    ex_plans: dict[int, tuple[tuple[str, int], ...]]  # the exchange's steps by dealer (a cache)
+    _washes: list[Sequence[int]]
+    _wash_dealt: list[int]  # this hand's cards dealt from the wash (the last of ``washes``)
 
     # the current hand (set up by ``_deal``)
-    phase: Phase
-    current_player: int
-    dealer: int
-    bgo_hand: bool
-    hands: list[int]  # card masks per seat
-    dealt_hands: tuple[int, ...]  # each seat's first-deal hand
-    dealt_to: dict[int, int]  # first receivers of cards given after the first deal
-    kitty: tuple[int, ...]
-    stock: tuple[int, ...]  # top first; cards before ``stock_pos`` have been dealt
-    stock_pos: int
-    wash_order: tuple[int, ...] | None
-    wash_pos: int
+    _phase: Phase
+    _current_player: int
+    _dealer: int
+    _bgo_hand: bool
+    _hands: list[int]  # card masks per seat
+    _dealt_hands: tuple[int, ...]  # each seat's first-deal hand
+    _dealt_to: dict[int, int]  # first receivers of cards given after the first deal
+    _kitty: tuple[int, ...]
+    _stock: tuple[int, ...]  # top first; cards before ``stock_pos`` have been dealt
+    _stock_pos: int
+    _wash_order: tuple[int, ...] | None
+    _wash_pos: int
     #: the discards gathered face down into the wash when the stock ran dry (0 before): from then
     #: on nobody can tell where a gathered card went, so no view follows them one by one
-    wash_gathered: int
-    wash_from: list[int]  # per seat, how many of its discards were gathered into the wash
-    auction: Auction
-    contract: Contract | None
-    trump: int
-    tt: TrumpTables | None
-    status: list[Status]
-    discards: list[int]  # per seat, every card laid aside (face up or down)
-    face_up: int  # cards laid aside face up: public
-    dead: int  # cards out of play
-    killed: list[int]
-    credits: list[int]  # points credited per side for trumps laid aside (notes K11, K19)
-    credited: int
-    known: list[int]  # per seat, cards seen that are not in its hand
-    received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
+    _wash_gathered: int
+    _wash_from: list[int]  # per seat, how many of its discards were gathered into the wash
+    _auction: Auction
+    _contract: Contract | None
+    _trump: int
+    _tt: TrumpTables | None
+    _status: list[Status]
+    _discards: list[int]  # per seat, every card laid aside (face up or down)
+    _face_up: int  # cards laid aside face up: public
+    _dead: int  # cards out of play
+    _killed: list[int]
+    _credits: list[int]  # points credited per side for trumps laid aside (notes K11, K19)
+    _credited: int
+    _seen: list[int]  # per seat, cards seen that are not in its hand
+    _received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
     #: per seat, how many cards it received after the first deal (kitty, fills, the stock,
     #: a partner's gift, claimed trumps): a public count, as everyone sees cards handed over
-    drawn: list[int]
-    laid_down: list[int]  # cards shown by cold / up / out players
-    rob_pool: int
-    ex_steps: list[tuple[str, int]]
-    ex_index: int
-    ex_done: set[tuple[str, int]]
-    ex_choice: tuple[int, ...] | CardChoice | None
-    ex_committed: int
-    tricks: list[Trick]
-    trick: Trick | None
-    hands_at_play: list[int]
-    normal_hand: int
-    first_lead_pending: bool
-    led: int  # effective suit of the current trick's lead, -1 before the lead
-    best_seat: int  # the seat winning the current trick so far
-    best_key: int
-    all_active: bool
-    order: TurnOrder  # the card play's turn order (before the first lead: the order with no trump)
-    active: int  # the seats still playing, as a bit mask (during the card play)
+    _drawn: list[int]
+    _shown: list[int]  # cards shown by cold / up / out players
+    _exchange: exchange.Steps  # the exchange's own state: its steps and the decision they wait for
+    _tricks: list[Trick]
+    _trick: Trick | None
+    _hands_at_play: list[int]
+    _normal_hand_size: int
+    _first_lead_pending: bool
+    _led: int  # effective suit of the current trick's lead, -1 before the lead
+    _best_seat: int  # the seat winning the current trick so far
+    _best_key: int
+    _all_active: bool
+    _order: TurnOrder  # the card play's turn order (before the first lead: the order with no trump)
+    _active: int  # the seats still playing, as a bit mask (during the card play)
     _legal: tuple[int, ...] | CardChoice | None
-    _seen_history: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
+    _past_hands_seen: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
 
     # Slots make attribute access faster than a dict of some sixty attributes.
     __slots__ = tuple(__annotations__)
 
     def __init__(
-        self, rules: Ruleset, deals: DealSource | None = None, seed: int | str | None = None
+        self,
+        rules: Ruleset,
+        deals: DealSource | None = None,
+        seed: int | str | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
-        self.rules = rules
-        self.deals = deals if deals is not None else SeededDeals(seed)
-        self.players = rules.players
-        self.scores = [0] * rules.num_sides
-        self.results = []
-        self.winner = None
-        self.first_dealer = self.deals.first_dealer(rules.players)
-        self.hand_index = -1
-        self.histories = []
-        self.deal_records = []
-        self.washes = []
-        self.ex_plans = {}
-        self.is_over = False
-        self._seen_history = ()
-        self._deal(0, self.deals.pack(0, rules.deck), self._bgo_next(False))
+        """A new game: packs from ``deals``, else shuffled from ``seed``; the sides start at
+        ``scores`` (as if earlier hands had left them: a game taken up again), else at 0."""
+        self._rules = rules
+        self._deals = deals if deals is not None else SeededDeals(seed)
+        self._players = rules.players
+        if scores is not None and len(scores) != rules.num_sides:
+            raise ValueError(f"{rules.id} has {rules.num_sides} sides, but {len(scores)} scores were given")
+        self._scores = list(scores) if scores is not None else [0] * rules.num_sides
+        self._results = ()
+        self._winner = None
+        self._first_dealer = self._deals.first_dealer(rules.players)
+        self._hand_index = -1
+        self._hand_actions = []
+        self._deal_records = []
+        self._washes = []
+        self._exchange = exchange.no_steps()
+        self._is_over = False
+        self._past_hands_seen = ()
+        self._deal(0, self._deals.pack(0, rules.deck), self._bgo_next(False))
 
     # ------------------------------------------------------------------ public API
+    # Read-only properties (docs/engine.md, "State"): immutable values, or copies, never
+    # the state's own lists. Everything else is private: the state changes only by ``apply``.
 
     @property
-    def history(self) -> list[tuple[int, int]]:
-        """The current hand's written decisions."""
-        return self.written
+    def rules(self) -> Ruleset:
+        """The rules in force (a variant and its house rules)."""
+        return self._rules
 
-    def seen_history(self) -> tuple[SeenHand, ...]:
-        """Every finished hand as everyone saw it: extended as hands end, as every observation repeats it."""
-        seen = self._seen_history
-        done = len(self.results)
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._players
+
+    @property
+    def deals(self) -> DealSource:
+        """Where the packs come from (``SeededDeals``, ``RecordedDeals``, …); ``clone`` may give another."""
+        return self._deals
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the current hand, ``GAME_OVER`` at the end."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """The game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop."""
+        return self._is_over
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The game's score per side."""
+        return tuple(self._scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the game, None until it is over."""
+        return self._winner
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        """One ``HandResult`` per finished hand, in order (frozen: shared by clones)."""
+        return self._results
+
+    @property
+    def hand_index(self) -> int:
+        """The current hand, from 0 (the last one once the game is over)."""
+        return self._hand_index
+
+    @property
+    def first_dealer(self) -> int:
+        """The dealer of the first hand (the deal rotates from there)."""
+        return self._first_dealer
+
+    @property
+    def dealer(self) -> int:
+        """The current hand's dealer."""
+        return self._dealer
+
+    @property
+    def contract(self) -> Contract | None:
+        """The auction's outcome (bidder, value, call), None before it ends (frozen)."""
+        return self._contract
+
+    @property
+    def bidder_goes_out(self) -> bool:
+        """The current hand is played under bidder-goes-out (forced, or both sides near the target)."""
+        return self._bgo_hand
+
+    @property
+    def trump(self) -> int | None:
+        """The trump suit 0-3 once named, else None (as ``Observation.trump``)."""
+        trump = self._trump
+        return trump if trump >= 0 else None
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's cards now, as masks: the whole table (replays, debugging, omniscient
+        players); a player is given its ``observation`` instead."""
+        return tuple(self._hands)
+
+    @property
+    def seen(self) -> tuple[int, ...]:
+        """Per seat, the cards it has seen outside its hand (the stock it looked through, the
+        discards it searched), as masks: ``Observation.seen`` without the gifts to partner."""
+        return tuple(self._seen)
+
+    def later_receivers(self) -> dict[int, int]:
+        """A copy of: card -> the seat that first received it after the first deal (kitty, fills,
+        the stock, the wash); with the first deal (``deal_records``) it tells who took what."""
+        return dict(self._dealt_to)
+
+    @property
+    def actions(self) -> tuple[tuple[int, int], ...]:
+        """The current hand's written decisions, ``(seat, action)`` in order (the record's ``actions``)."""
+        return tuple(self._actions)
+
+    @property
+    def hand_actions(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per hand, the written decisions in order: the current hand's last."""
+        return tuple(tuple(h) for h in self._hand_actions)
+
+    @property
+    def deal_records(self) -> tuple[DealRecord, ...]:
+        """Per hand, the first deal (each seat's cards), the kitty and the stock: a record's ``deal``."""
+        return tuple(self._deal_records)
+
+    @property
+    def washes(self) -> tuple[tuple[int, ...], ...]:
+        """Per hand, the discards dealt from the wash, in order: a record's ``wash``."""
+        return tuple(tuple(w) for w in self._washes)
+
+    def play_position(self) -> PlayPosition:
+        """The card play's position now, every hand included: what the solver searches.
+
+        Raises ValueError outside the card play.
+        """
+        if self._phase != _PLAY or self._trick is None or self._contract is None:
+            raise ValueError("a play position needs a state in the play phase")
+        low = self._low_card()
+        low_dealt_to = -1
+        if low >= 0 and self._rules.low_rule == _DEALT:
+            low_dealt_to = self._first_receivers().get(low, -1)
+        return self._play_position(
+            self._trump, self._contract.bidder, tuple(self._credits), self._credited, low_dealt_to
+        )
+
+    def _past_hands(self) -> tuple[SeenHand, ...]:
+        """Every finished hand as everyone saw it (``Observation.history``): extended as hands end,
+        as every observation repeats it."""
+        seen = self._past_hands_seen
+        done = len(self._results)
         if len(seen) != done:
             kept = seen if len(seen) < done else ()
-            seen = self._seen_history = kept + tuple(r.seen for r in self.results[len(kept) :])
+            seen = self._past_hands_seen = kept + tuple(r.seen for r in self._results[len(kept) :])
         return seen
 
     def legal(self) -> tuple[int, ...] | CardChoice:
         """The current decision's legal actions: a tuple (the engine's own, so immutable), or a card rule."""
         legal = self._legal
         if legal is None:
-            if self.phase == _PLAY:  # the common case, without a detour
-                legal = self._legal = self._legal_plays(self.current_player)
+            if self._phase == _PLAY:  # the common case, without a detour
+                legal = self._legal = self._legal_plays(self._current_player)
             else:
                 legal = self._legal = self._compute_legal()
         return legal
@@ -247,7 +375,7 @@ class GameState(PlayTurns):
 
     def why_illegal(self, action: int) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
-        if self.phase == _GAME_OVER:
+        if self._phase == _GAME_OVER:
             return "the game is over"
         legal = self.legal()
         if isinstance(legal, CardChoice):
@@ -262,21 +390,21 @@ class GameState(PlayTurns):
         Should the ``DealSource`` raise (a record's next deal missing), the state is
         left as it was too (``_undo``).
         """
-        if self.phase == _PLAY:
+        if self._phase == _PLAY:
             # the hot path of simulations: plays are always in a plain tuple
             legal = self._legal
             if legal is None:
-                legal = self._legal = self._legal_plays(self.current_player)
+                legal = self._legal = self._legal_plays(self._current_player)
             if action not in legal:
                 raise IllegalActionError(self._explain(action, legal), self.describe_legal())  # type: ignore[arg-type]
-            seat = self.current_player
-            self.written.append((seat, action))
+            seat = self._current_player
+            self._actions.append((seat, action))
             self._legal = None
             try:
                 self._apply_play(seat, action)
-                if self.phase != _PLAY:
+                if self._phase != _PLAY:
                     return  # the hand is over and the next one set up (``_deal`` advanced it)
-                if self.all_active or self._prepare_play_turn():
+                if self._all_active or self._prepare_play_turn():
                     return  # everyone plays every trick: the next seat (or the trick's winner) simply plays
                 self._advance()
             except BaseException:
@@ -300,21 +428,21 @@ class GameState(PlayTurns):
         so only the current hand, whose last written decision is the one that raised,
         is rebuilt. Its pack comes from its deal record: the source is not asked again.
         """
-        rules = self.rules
-        deal, kitty, stock = self.deal_records[-1]
+        rules = self._rules
+        deal, kitty, stock = self._deal_records[-1]
         size = rules.first_deal_size
-        pack = pack_from_deal(self.players, self.dealer, size, self._packets(), deal, kitty, stock)
-        done = self.written[:-1]
-        self._deal(self.hand_index, pack, self.bgo_hand)
+        pack = pack_from_deal(self._players, self._dealer, size, self._packets(), deal, kitty, stock)
+        done = self._actions[:-1]
+        self._deal(self._hand_index, pack, self._bgo_hand)
         for _seat, action in done:
             self.apply(action)
 
     def describe_legal(self, limit: int = 40) -> str:
         """Legal actions as record text, for messages."""
-        if self.phase == _GAME_OVER:
+        if self._phase == _GAME_OVER:
             return "none (the game is over)"
         legal = self.legal()
-        seat = self.current_player
+        seat = self._current_player
         if isinstance(legal, CardChoice):
             if legal.upper_bound() <= limit:
                 return ", ".join(f"{seat} {self.words(a)}" for a in legal)
@@ -325,127 +453,123 @@ class GameState(PlayTurns):
         return ", ".join(texts) + more
 
     def words(self, action: int) -> str:
-        return action_words(action, self.rules.max_bid)
+        return action_words(action, self._rules.max_bid)
 
-    def clone(self) -> GameState:
+    def clone(self, deals: DealSource | None = None) -> GameState:
         """A copy to play on: this hand's mutable data is copied, everything else is immutable and shared.
 
-        ``_COPIED`` names the fields copied here; every other field holds immutable
-        values or is in ``_SHARED`` (tests/test_engine_clone.py checks both).
+        The copy takes its later packs from ``deals`` if given (a stand-in for chance), else
+        from this state's source. ``_COPIED`` names the fields copied here; every other field
+        holds immutable values or is in ``_SHARED`` (tests/test_engine_clone.py checks both).
         """
         new = _new_state(GameState)
         for name, value in zip(_SLOTS, _get_all(self), strict=True):
             _set(new, name, value)
-        new.scores = self.scores[:]
-        new.results = self.results[:]
-        new.written = self.written[:]
-        new.histories = [*self.histories[:-1], new.written]
-        new.wash_dealt = self.wash_dealt[:]
-        new.washes = [*self.washes[:-1], new.wash_dealt]
-        new.deal_records = self.deal_records[:]
-        new.hands = self.hands[:]
-        new.auction = self.auction.copy()
-        new.status = self.status[:]
-        new.discards = self.discards[:]
-        new.wash_from = self.wash_from[:]
-        new.credits = self.credits[:]
-        new.known = self.known[:]
-        new.received = [r[:] for r in self.received]
-        new.drawn = self.drawn[:]
-        new.ex_steps = self.ex_steps[:]
-        new.ex_done = self.ex_done.copy()
-        new.tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self.tricks]
-        trick = self.trick
-        new.trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
-        new.hands_at_play = self.hands_at_play[:]
-        new.dealt_to = self.dealt_to.copy()
-        new.laid_down = self.laid_down[:]
-        new.killed = self.killed[:]
+        if deals is not None:
+            new._deals = deals
+        new._scores = self._scores[:]
+        new._actions = self._actions[:]
+        new._hand_actions = [*self._hand_actions[:-1], new._actions]
+        new._wash_dealt = self._wash_dealt[:]
+        new._washes = [*self._washes[:-1], new._wash_dealt]
+        new._deal_records = self._deal_records[:]
+        new._hands = self._hands[:]
+        new._auction = self._auction.copy()
+        new._status = self._status[:]
+        new._discards = self._discards[:]
+        new._wash_from = self._wash_from[:]
+        new._credits = self._credits[:]
+        new._seen = self._seen[:]
+        new._received = [r[:] for r in self._received]
+        new._drawn = self._drawn[:]
+        new._exchange = self._exchange.copy()
+        new._tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self._tricks]
+        trick = self._trick
+        new._trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
+        new._hands_at_play = self._hands_at_play[:]
+        new._dealt_to = self._dealt_to.copy()
+        new._shown = self._shown[:]
+        new._killed = self._killed[:]
         return new
 
     # ------------------------------------------------------------------ hand set-up
 
     def _packets(self) -> tuple[int, ...]:
         """The first deal's packet sizes."""
-        return (1,) if self.rules.deal_all_out else self.rules.packets
+        return (1,) if self._rules.deal_all_out else self._rules.packets
 
     def _bgo_next(self, force: bool) -> bool:
         """Whether the next hand is played under bidder-goes-out (forced, or both sides near the target)."""
-        rules = self.rules
-        return force or (rules.num_sides == 2 and min(self.scores) >= rules.effective_bgo_threshold)
+        rules = self._rules
+        return force or (rules.num_sides == 2 and min(self._scores) >= rules.effective_bgo_threshold)
 
     def _deal(self, index: int, pack: list[int], bgo: bool) -> None:
         """Set up hand ``index`` dealt from ``pack`` (dealt again when an apply is undone).
 
         The hand before it is over: its history and wash are frozen into tuples.
         """
-        rules = self.rules
-        n = self.players
-        del self.histories[index:], self.washes[index:], self.deal_records[index:]
+        rules = self._rules
+        n = self._players
+        del self._hand_actions[index:], self._washes[index:], self._deal_records[index:]
         if index:
-            self.histories[-1] = tuple(self.histories[-1])
-            self.washes[-1] = tuple(self.washes[-1])
-        self.hand_index = index
-        self.dealer = (self.first_dealer + index) % n
-        self.bgo_hand = bgo
-        getters = deal_getters(n, self.dealer, rules.first_deal_size, self._packets())
+            self._hand_actions[-1] = tuple(self._hand_actions[-1])
+            self._washes[-1] = tuple(self._washes[-1])
+        self._hand_index = index
+        self._dealer = (self._first_dealer + index) % n
+        self._bgo_hand = bgo
+        getters = deal_getters(n, self._dealer, rules.first_deal_size, self._packets())
         deal = tuple(take(pack) for take in getters)
         bit = _BITS.__getitem__
         hands = [sum(map(bit, cards)) for cards in deal]  # distinct cards: the sum is the union
         pos = n * rules.first_deal_size
-        self.dealt_hands = tuple(hands)
+        self._dealt_hands = tuple(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
-        self.dealt_to = {}
+        self._dealt_to = {}
         kitty = tuple(pack[pos : pos + rules.kitty_size])
         pos += len(kitty)
-        self.hands = hands
-        self.kitty = kitty
-        self.stock = tuple(pack[pos:])
-        self.stock_pos = 0
-        self.wash_order = None
-        self.wash_pos = 0
-        self.wash_gathered = 0
-        self.wash_from = [0] * n
-        self.written = []
-        self.histories.append(self.written)
-        self.wash_dealt = []
-        self.washes.append(self.wash_dealt)
-        self.deal_records.append((deal, kitty, self.stock))
-        self.auction = Auction.start(rules, self.dealer)
-        self.trump = -1
-        self.tt = None
-        self.contract = None
-        self.status = [_ACTIVE] * n
-        self.discards = [0] * n  # everything each seat laid aside
-        self.face_up = 0  # cards laid aside face up (public)
-        self.dead = 0  # cards out of play
-        self.credits = [0] * rules.num_sides
-        self.credited = 0  # scoring trumps whose points were credited when laid aside
-        self.laid_down = [0] * n  # cards shown by cold / up / out players
-        self.killed = [0] * n  # trumps each seat laid dead face up
-        self.rob_pool = 0
-        self.ex_choice = None
-        self.ex_committed = 0
-        self.known = [0] * n  # cards a seat has seen that are not in its hand
-        self.received = [[] for _ in range(n)]  # (from seat, mask)
-        self.drawn = [0] * n
-        self.ex_steps = []
-        self.ex_index = 0
-        self.ex_done = set()
-        self.tricks = []
-        self.trick = None
-        self.hands_at_play = []
-        self.first_lead_pending = False
-        self.normal_hand = 0  # set when the play starts
-        self.led = -1
-        self.best_seat = -1
-        self.best_key = 0
-        self.all_active = False
+        self._hands = hands
+        self._kitty = kitty
+        self._stock = tuple(pack[pos:])
+        self._stock_pos = 0
+        self._wash_order = None
+        self._wash_pos = 0
+        self._wash_gathered = 0
+        self._wash_from = [0] * n
+        self._actions = []
+        self._hand_actions.append(self._actions)
+        self._wash_dealt = []
+        self._washes.append(self._wash_dealt)
+        self._deal_records.append((deal, kitty, self._stock))
+        self._auction = Auction.start(rules, self._dealer)
+        self._trump = -1
+        self._tt = None
+        self._contract = None
+        self._status = [_ACTIVE] * n
+        self._discards = [0] * n  # everything each seat laid aside
+        self._face_up = 0  # cards laid aside face up (public)
+        self._dead = 0  # cards out of play
+        self._credits = [0] * rules.num_sides
+        self._credited = 0  # scoring trumps whose points were credited when laid aside
+        self._shown = [0] * n  # cards shown by cold / up / out players
+        self._killed = [0] * n  # trumps each seat laid dead face up
+        self._seen = [0] * n  # cards a seat has seen that are not in its hand
+        self._received = [[] for _ in range(n)]  # (from seat, mask)
+        self._drawn = [0] * n
+        self._exchange = exchange.Steps(self._exchange.plans, [])
+        self._tricks = []
+        self._trick = None
+        self._hands_at_play = []
+        self._first_lead_pending = False
+        self._normal_hand_size = 0  # set when the play starts
+        self._led = -1
+        self._best_seat = -1
+        self._best_key = 0
+        self._all_active = False
         # set at the first lead (``_start_turns``); every field is set here, as ``clone`` reads them all
-        self.order = TurnOrder.of(rules, 0)
-        self.active = 0
-        self.phase = _AUCTION
-        self.current_player = self.auction.turn
+        self._order = TurnOrder.of(rules, 0)
+        self._active = 0
+        self._phase = _AUCTION
+        self._current_player = self._auction.turn
         self._legal = None
         self._advance()
 
@@ -455,12 +579,15 @@ class GameState(PlayTurns):
         """Take every automatic step until a player has a decision to make."""
         while True:
             self._legal = None
-            phase = self.phase
+            phase = self._phase
             if phase == _GAME_OVER:
                 return
             if phase == _EXCHANGE:
-                if not exchange.step(self):
+                seat = exchange.step(self)
+                if seat < 0:
+                    self._start_play()
                     continue
+                self._current_player = seat
             elif phase == _PLAY:
                 if not self._prepare_play_turn():
                     continue
@@ -476,27 +603,28 @@ class GameState(PlayTurns):
             self._apply(only, written=False)
 
     def _compute_legal(self) -> tuple[int, ...] | CardChoice:
-        seat = self.current_player
-        phase = self.phase
+        seat = self._current_player
+        phase = self._phase
         if phase == _PLAY:
             return self._legal_plays(seat)
         if phase == _AUCTION:
-            return tuple(legal_calls(self.rules, self.auction, seat, self.hands[seat]))
+            return tuple(legal_calls(self._rules, self._auction, seat, self._hands[seat]))
         if phase == _TRUMP:
-            if self.contract and self.contract.verb == Verb.BID_28_56:
-                return tuple(trump_action(s) for s in self.auction.suits_28_56)
+            if self._contract and self._contract.verb == Verb.BID_28_56:
+                return tuple(trump_action(s) for s in self._auction.suits_28_56)
             return _TRUMP_ACTIONS
         if phase == _EXCHANGE:
-            assert self.ex_choice is not None
-            return self.ex_choice
+            choice = self._exchange.choice
+            assert choice is not None
+            return choice
         return ()
 
     def _apply(self, action: int, written: bool) -> None:
-        seat = self.current_player
+        seat = self._current_player
         if written:
-            self.written.append((seat, action))
+            self._actions.append((seat, action))
         self._legal = None
-        phase = self.phase
+        phase = self._phase
         if phase == _AUCTION:
             self._apply_call(seat, action)
         elif phase == _TRUMP:
@@ -509,87 +637,87 @@ class GameState(PlayTurns):
     # ------------------------------------------------------------------ auction
 
     def _apply_call(self, seat: int, action: int) -> None:
-        rules = self.rules
-        apply_call(rules, self.auction, seat, action, self.hands[seat])
-        if not auction_over(rules, self.auction, seat):
-            self.current_player = next_speaker(self.auction, seat)
+        rules = self._rules
+        apply_call(rules, self._auction, seat, action, self._hands[seat])
+        if not auction_over(rules, self._auction, seat):
+            self._current_player = next_speaker(self._auction, seat)
             return
-        a = self.auction
+        a = self._auction
         if a.high_seat is None or a.high_value is None:
             assert (
                 rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
             )
             self._finish_hand(thrown_in=True)
             return
-        self.contract = Contract(a.high_seat, a.high_value, a.high_verb)
+        self._contract = Contract(a.high_seat, a.high_value, a.high_verb)
         if rules.kitty_before_trump:
             self._take_kitty()
-        self.phase = _TRUMP
-        self.current_player = a.high_seat
+        self._phase = _TRUMP
+        self._current_player = a.high_seat
 
     def _take_kitty(self) -> None:
-        assert self.contract is not None
-        bidder = self.contract.bidder
-        for c in self.kitty:
-            self.hands[bidder] |= 1 << c
-            self.dealt_to.setdefault(c, bidder)
-        self.drawn[bidder] += len(self.kitty)
+        assert self._contract is not None
+        bidder = self._contract.bidder
+        for c in self._kitty:
+            self._hands[bidder] |= 1 << c
+            self._dealt_to.setdefault(c, bidder)
+        self._drawn[bidder] += len(self._kitty)
 
     def _name_trump(self, suit: int) -> None:
-        rules = self.rules
-        self.trump = suit
-        self.tt = rules.tables(suit)
+        rules = self._rules
+        self._trump = suit
+        self._tt = rules.tables(suit)
         if rules.kitty_size and not rules.kitty_before_trump:
             self._take_kitty()
         if rules.second_deal:
-            n = self.players
+            n = self._players
             for i in range(n):
-                s = (self.dealer + 1 + i) % n
-                self.give_from_stock(s, rules.second_deal)
-        self.phase = _EXCHANGE
-        exchange.start(self)
+                s = (self._dealer + 1 + i) % n
+                self._give_from_stock(s, rules.second_deal)
+        self._phase = _EXCHANGE
+        self._exchange = exchange.start(self)
 
     # ------------------------------------------------------------------ stock and wash
 
-    def stock_left(self) -> tuple[int, ...]:
-        return self.stock[self.stock_pos :]
+    def _stock_left(self) -> tuple[int, ...]:
+        return self._stock[self._stock_pos :]
 
-    def give_from_stock(self, seat: int, count: int) -> None:
+    def _give_from_stock(self, seat: int, count: int) -> None:
         """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
-        pos = self.stock_pos
-        cards = list(self.stock[pos : pos + count])
-        self.stock_pos = pos + len(cards)
+        pos = self._stock_pos
+        cards = list(self._stock[pos : pos + count])
+        self._stock_pos = pos + len(cards)
         if len(cards) < count:
             cards += [self._draw_wash() for _ in range(count - len(cards))]
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         for c in cards:
             hand |= 1 << c
-            self.dealt_to.setdefault(c, seat)
-        self.hands[seat] = hand
-        self.drawn[seat] += len(cards)
+            self._dealt_to.setdefault(c, seat)
+        self._hands[seat] = hand
+        self._drawn[seat] += len(cards)
 
     def _draw_wash(self) -> int:
         from pedro.engine.deal import DealError
 
-        if self.wash_order is None:
-            self.wash_order = tuple(self._gather_wash())
-        dealt = self.wash_dealt
+        if self._wash_order is None:
+            self._wash_order = tuple(self._gather_wash())
+        dealt = self._wash_dealt
         while True:
-            if self.wash_pos >= len(self.wash_order):
-                raise DealError(f"hand {self.hand_index + 1}: the stock and the wash ran out of cards")
-            c = self.wash_order[self.wash_pos]
-            self.wash_pos += 1
-            if any(d >> c & 1 for d in self.discards):
+            if self._wash_pos >= len(self._wash_order):
+                raise DealError(f"hand {self._hand_index + 1}: the stock and the wash ran out of cards")
+            c = self._wash_order[self._wash_pos]
+            self._wash_pos += 1
+            if any(d >> c & 1 for d in self._discards):
                 break
             # taken back from the discards (dealer's pick, a claim) after the pile was shuffled
-            if not self.deals.skips_taken_wash_cards:
+            if not self._deals.skips_taken_wash_cards:
                 raise DealError(
-                    f"hand {self.hand_index + 1}: wash card {format_cards([c])} is no longer discarded"
+                    f"hand {self._hand_index + 1}: wash card {format_cards([c])} is no longer discarded"
                 )
         dealt.append(c)
-        for s in range(self.players):
-            self.discards[s] &= ~(1 << c)
-        self.face_up &= ~(1 << c)
+        for s in range(self._players):
+            self._discards[s] &= ~(1 << c)
+        self._face_up &= ~(1 << c)
         return c
 
     def _gather_wash(self) -> list[int]:
@@ -598,44 +726,129 @@ class GameState(PlayTurns):
         Face-up discards turn face down here: were they left showing while the wash
         is dealt, the cards missing from them would tell everyone what was dealt.
         """
-        keep_out = self.dead
-        if self.tt is not None:
-            keep_out |= self.face_up & self.tt.trump_mask
-        pile = [c for s in range(self.players) for c in cards_of(self.discards[s] & ~keep_out)]
+        keep_out = self._dead
+        if self._tt is not None:
+            keep_out |= self._face_up & self._tt.trump_mask
+        pile = [c for s in range(self._players) for c in cards_of(self._discards[s] & ~keep_out)]
         gathered = mask_of(pile)
-        self.wash_gathered = gathered
-        self.wash_from = [(d & gathered).bit_count() for d in self.discards]
-        self.face_up &= ~gathered
-        return self.deals.wash(self.hand_index, pile)
+        self._wash_gathered = gathered
+        self._wash_from = [(d & gathered).bit_count() for d in self._discards]
+        self._face_up &= ~gathered
+        return self._deals.wash(self._hand_index, pile)
 
-    def wash_left(self) -> int:
+    def _wash_left(self) -> int:
         """The gathered cards still in the wash: not dealt (nor taken back by a dealer's pick).
 
         A card dealt from the wash may be laid aside again (a claim gives a non-trump face
         up); it is then an ordinary discard of its new owner.
         """
-        if not self.wash_gathered:
+        if not self._wash_gathered:
             return 0
         out = 0
-        for d in self.discards:
+        for d in self._discards:
             out |= d
-        return out & self.wash_gathered & ~mask_of(self.wash_dealt)
+        return out & self._wash_gathered & ~mask_of(self._wash_dealt)
 
     def _is_trump(self, c: int) -> bool:
-        return self.tt is not None and bool(self.tt.trump_mask >> c & 1)
+        return self._tt is not None and bool(self._tt.trump_mask >> c & 1)
+
+    # ------------------------------------------------------------------ the exchange's moves
+    # ``pedro.engine.exchange`` decides what happens between trumps and the first lead;
+    # the cards move here, so that only the state writes its own fields.
+
+    def _lay_aside(self, seat: int, mask: int, up: int, drawn: bool = False) -> None:
+        """``seat`` lays ``mask`` aside (from its hand, if there), ``up`` of them face up.
+
+        ``drawn``: the cards came from the stock it took up whole (they count as drawn).
+        """
+        if drawn:
+            self._drawn[seat] += mask.bit_count()
+        self._hands[seat] &= ~mask
+        self._discards[seat] |= mask
+        self._face_up |= up
+
+    def _kill(self, seat: int, mask: int) -> None:
+        """``seat`` lays trumps dead: out of play, face up."""
+        self._hands[seat] &= ~mask
+        self._dead |= mask
+        self._face_up |= mask
+        self._killed[seat] |= mask
+
+    def _fold(self, seat: int) -> None:
+        """``seat`` folds: its cards go out of play and it takes no further part in the hand."""
+        hand = self._hands[seat]
+        self._hands[seat] = 0
+        self._discards[seat] |= hand
+        self._dead |= hand
+        self._status[seat] = Status.FOLDED
+
+    def _give(self, seat: int, partner: int, mask: int) -> None:
+        """``seat`` gives ``mask`` to its partner, who remembers the gift."""
+        self._hands[seat] &= ~mask
+        self._hands[partner] |= mask
+        self._received[partner].append((seat, mask))
+        self._drawn[partner] += mask.bit_count()
+
+    def _claim(self, seat: int, discarder: int, trump: int, given: int) -> None:
+        """``seat`` takes ``discarder``'s face-up trump and lays ``given`` face up for it (note C5)."""
+        self._discards[discarder] &= ~trump
+        self._face_up &= ~trump
+        self._hands[seat] = (self._hands[seat] | trump) & ~given
+        self._drawn[seat] += trump.bit_count()
+        self._discards[seat] |= given
+        self._face_up |= given
+
+    def _credit(self, side: int, points: int, cards: int) -> None:
+        """Credit ``side`` with the points of trumps laid aside (notes K11, K19): not counted again."""
+        self._credits[side] += points
+        self._credited |= cards
+
+    def _receive(self, seat: int, mask: int) -> None:
+        """``seat`` gets cards that were in no hand (the stock it looked through)."""
+        self._hands[seat] |= mask
+        self._drawn[seat] += mask.bit_count()
+        for c in cards_of(mask):
+            self._dealt_to.setdefault(c, seat)
+
+    def _take(self, seat: int, mask: int) -> None:
+        """``seat`` takes cards from the stock it looked through or from the discards."""
+        self._hands[seat] |= mask
+        self._drawn[seat] += mask.bit_count()
+        for s in range(self._players):
+            self._discards[s] &= ~mask
+        self._face_up &= ~mask
+        for c in cards_of(mask):
+            self._dealt_to.setdefault(c, seat)
+
+    def _look_through_stock(self, seat: int) -> int:
+        """``seat`` (the dealer) takes the rest of the stock up to choose from it: its mask."""
+        rest = 0
+        for c in self._stock_left():
+            rest |= 1 << c
+        self._stock_pos = len(self._stock)
+        self._seen[seat] |= rest
+        return rest
+
+    def _see(self, seat: int, mask: int) -> None:
+        """``seat`` has seen ``mask`` (others' discards it searched)."""
+        self._seen[seat] |= mask
+
+    def _out_of_play(self, mask: int) -> None:
+        """Cards left over (the stock the dealer did not keep) go out of play."""
+        self._dead |= mask
 
     # ------------------------------------------------------------------ play
 
-    def start_play(self) -> None:
-        assert self.contract is not None and self.tt is not None
-        self.phase = _PLAY
-        self.hands_at_play = list(self.hands)
-        self.normal_hand = normal_hand_size(self.rules)
-        self._start_turns(self.contract.bidder)
+    def _start_play(self) -> None:
+        assert self._contract is not None and self._tt is not None
+        self._phase = _PLAY
+        self._hands_at_play = list(self._hands)
+        self._normal_hand_size = normal_hand_size(self._rules)
+        self._start_turns(self._contract.bidder)
 
     def _lay_down(self, seat: int, status: Status) -> None:
-        self.status[seat] = status
-        self.laid_down[seat] = self.hands[seat]
+        self._status[seat] = status
+        self._shown[seat] = self._hands[seat]
 
     def _end_play(self) -> None:
         self._finish_hand(thrown_in=False)
@@ -648,67 +861,67 @@ class GameState(PlayTurns):
         The next pack is asked for before anything changes, so a ``DealSource``
         that raises leaves the finished hand as it was (``_undo`` rebuilds it).
         """
-        rules = self.rules
-        scores = self.scores
+        rules = self._rules
+        scores = self._scores
         zeros = (0,) * rules.num_sides
         winner, force = None, False
         if thrown_in:
             result = HandResult(
-                self.hand_index, self.dealer, None, None, None, None, (), (), zeros, None, zeros,
+                self._hand_index, self._dealer, None, None, None, None, (), (), zeros, None, zeros,
                 tuple(scores),
             )  # fmt: skip
         else:
-            assert self.contract is not None and self.tt is not None
+            assert self._contract is not None and self._tt is not None
             points, taken = count_points(
                 rules,
-                self.tt,
-                self.tricks,
+                self._tt,
+                self._tricks,
                 self._holders() if rules.low_rule == _HOLDER else {},
                 self._first_receivers() if rules.low_rule == _DEALT else {},
-                self.credits,
-                self.credited,
+                self._credits,
+                self._credited,
             )
-            change, made = score_hand(rules, self.contract, points)
+            change, made = score_hand(rules, self._contract, points)
             scores = [a + b for a, b in zip(scores, change, strict=True)]
-            contract = self.contract
+            contract = self._contract
             call = _CALL_NAMES.get(contract.verb)
             if call == "double":
                 call = f"{rules.max_bid}-double"
-            tricks = tuple(PlayedTrick(t.leader, tuple(t.plays), t.winner) for t in self.tricks)
+            tricks = tuple(PlayedTrick(t.leader, tuple(t.plays), t.winner) for t in self._tricks)
             result = HandResult(
-                self.hand_index, self.dealer, contract.bidder, contract.value, call, self.trump,
-                tuple(self.hands_at_play), tricks, tuple(points), made, tuple(change),
-                tuple(scores), self.bgo_hand, tuple(self.status), tuple(map(tuple, taken)),
+                self._hand_index, self._dealer, contract.bidder, contract.value, call, self._trump,
+                tuple(self._hands_at_play), tricks, tuple(points), made, tuple(change),
+                tuple(scores), self._bgo_hand, tuple(self._status), tuple(map(tuple, taken)),
             )  # fmt: skip
-            winner, force = decide_winner(rules, self.scores, scores, contract, made, self.bgo_hand, taken)
-        pack = self.deals.pack(self.hand_index + 1, rules.deck) if winner is None else None
-        self.results.append(result)
-        self.scores = scores
+            winner, force = decide_winner(rules, self._scores, scores, contract, made, self._bgo_hand, taken)
+        pack = self._deals.pack(self._hand_index + 1, rules.deck) if winner is None else None
+        self._results += (result,)
+        self._scores = scores
         if pack is None:
-            self.winner = winner
-            self.phase = _GAME_OVER
-            self.is_over = True
-            self.current_player = -1
+            self._winner = winner
+            self._phase = _GAME_OVER
+            self._is_over = True
+            self._current_player = -1
             return
-        self._deal(self.hand_index + 1, pack, self._bgo_next(force))
+        self._deal(self._hand_index + 1, pack, self._bgo_next(force))
 
     def _low_card(self) -> int:
-        assert self.tt is not None
-        return self.tt.low_card
+        assert self._tt is not None
+        return self._tt.low_card
 
     def _holders(self) -> dict[int, int]:
         """Seat holding the Low when play started (counting needs no other card's holder)."""
         low = self._low_card()
-        holder = _first_with(self.hands_at_play, low)
+        holder = _first_with(self._hands_at_play, low)
         return {} if holder < 0 else {low: holder}
 
     def _first_receivers(self) -> dict[int, int]:
         """Seat that first received the Low, in the first deal or later."""
         low = self._low_card()
-        dealt = _first_with(self.dealt_hands, low)
+        dealt = _first_with(self._dealt_hands, low)
         if dealt >= 0:
             return {low: dealt}
-        return {low: self.dealt_to[low]} if low in self.dealt_to else {}
+        return {low: self._dealt_to[low]} if low in self._dealt_to else {}
 
     # ------------------------------------------------------------------ messages
 
@@ -717,19 +930,19 @@ class GameState(PlayTurns):
         if action < 0 or action >> VERB_SHIFT >= len(Verb):
             return f"{action} is not an action (see pedro.engine.actions)"
         verb = verb_of(action)
-        if self.phase == _PLAY and verb == Verb.PLAY:
+        if self._phase == _PLAY and verb == Verb.PLAY:
             return self._explain_play(action, legal)
-        if self.phase == _AUCTION:
+        if self._phase == _AUCTION:
             return self._explain_call(action, verb)
-        if self.phase == _TRUMP:
+        if self._phase == _TRUMP:
             if verb == Verb.TRUMP:
                 return "after 28-56 the dealer must name the suit in which he holds ace, king and two"
             return "the bidder must name trumps now"
         return "that is not a decision the rules ask for now"
 
     def _explain_call(self, action: int, verb: Verb | None) -> str:
-        rules = self.rules
-        a = self.auction
+        rules = self._rules
+        a = self._auction
         if action == PASS:
             return "the dealer may not pass when everyone else has passed"
         if verb == Verb.BID:
@@ -740,7 +953,7 @@ class GameState(PlayTurns):
                 return f"the lowest bid is {rules.min_bid}"
             if a.high_value is not None:
                 return f"a bid must be higher than the current bid of {a.high_value}"
-            if a.is_forced(rules, self.current_player) and rules.dealer_forced_bid is not None:
+            if a.is_forced(rules, self._current_player) and rules.dealer_forced_bid is not None:
                 return f"the forced dealer bids {rules.dealer_forced_bid} or at least {rules.min_bid}"
         names = {
             Verb.BID_28_56: "28-56 is a dealer's call, with ace, king and two of one suit, above 14",
@@ -752,25 +965,25 @@ class GameState(PlayTurns):
         return "that is not a call; call pass or bid a number"
 
     def _explain_play(self, action: int, legal: Sequence[int]) -> str:
-        assert self.tt is not None and self.trick is not None
-        seat = self.current_player
+        assert self._tt is not None and self._trick is not None
+        seat = self._current_player
         cards = play_mask(action)
-        if not cards or cards & ~self.rules.deck_mask:
+        if not cards or cards & ~self._rules.deck_mask:
             return "that names no card of this pack"
-        if cards & ~self.hands[seat]:
-            return f"{format_cards(cards_of(cards & ~self.hands[seat]))} not in hand"
-        need = stack_size(self.rules, self.hands[seat], self.normal_hand)
-        if not self.tricks and need > 1 and cards.bit_count() != need:
-            return f"holding {self.hands[seat].bit_count()} cards, play {need} cards to the first trick"
-        if cards.bit_count() != 1 and (self.tricks or need <= 1):
+        if cards & ~self._hands[seat]:
+            return f"{format_cards(cards_of(cards & ~self._hands[seat]))} not in hand"
+        need = stack_size(self._rules, self._hands[seat], self._normal_hand_size)
+        if not self._tricks and need > 1 and cards.bit_count() != need:
+            return f"holding {self._hands[seat].bit_count()} cards, play {need} cards to the first trick"
+        if cards.bit_count() != 1 and (self._tricks or need <= 1):
             return "play one card"
-        if not self.tricks and need > 1:
+        if not self._tricks and need > 1:
             top = play_top(action)
             if any(play_top(a) == top for a in legal):
                 return "those cards may not be buried under it (see the burying rule)"
-        led = self.led
+        led = self._led
         if led < 0:
-            return "the first lead must be a trump" if self.first_lead_pending else "must lead a trump"
+            return "the first lead must be a trump" if self._first_lead_pending else "must lead a trump"
         if led == TRUMP_SUIT:
             return "must play a trump when a trump is led"
         return {
@@ -778,7 +991,7 @@ class GameState(PlayTurns):
             "must_follow": "must follow suit",
             "nontrump_if_able": "must play a non-trump when a plain suit is led",
             "follow_or_trump_void_must_trump": "must follow suit or trump, and trump when void",
-        }.get(self.rules.plain_lead.value, "that card may not be played now")
+        }.get(self._rules.plain_lead.value, "that card may not be played now")
 
     # ------------------------------------------------------------------ observation
 
@@ -802,7 +1015,7 @@ class GameState(PlayTurns):
         """
         from pedro.engine.position_text import format_position, position_of
 
-        return format_position(self.rules, position_of(self))
+        return format_position(self._rules, position_of(self))
 
     @classmethod
     def from_text(cls, rules: Ruleset, text: str) -> GameState:
@@ -836,12 +1049,12 @@ _BITS = tuple(1 << c for c in range(NUM_CARDS))
 
 #: Fields ``clone`` copies: the current hand's mutable data.
 _COPIED = frozenset({
-    "scores", "results", "written", "histories", "wash_dealt", "washes", "deal_records", "hands", "auction",
-    "status", "discards", "wash_from", "credits", "known", "received", "drawn", "ex_steps", "ex_done",
-    "tricks", "trick", "hands_at_play", "dealt_to", "laid_down", "killed",
+    "_scores", "_actions", "_hand_actions", "_wash_dealt", "_washes", "_deal_records", "_hands", "_auction",
+    "_status", "_discards", "_wash_from", "_credits", "_seen", "_received", "_drawn", "_exchange", "_tricks",
+    "_trick", "_hands_at_play", "_dealt_to", "_shown", "_killed",
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
-_SHARED = frozenset({"rules", "deals", "ex_plans"})
+_SHARED = frozenset({"_rules", "_deals"})
 _SLOTS: tuple[str, ...] = GameState.__slots__
 _get_all = attrgetter(*_SLOTS)
 _set = setattr

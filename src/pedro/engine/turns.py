@@ -22,6 +22,7 @@ from functools import lru_cache
 from pedro.engine.actions import CARD_BITS, TOP_SHIFT
 from pedro.engine.phases import Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
+from pedro.engine.play_position import PlayPosition
 from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
 
 #: ``turn``'s answer when the card play is over.
@@ -185,54 +186,82 @@ class PlayTurns:
     ``__slots__`` does not list.
     """
 
-    rules: Ruleset
-    tt: TrumpTables | None
-    order: TurnOrder
-    hands: list[int]
-    status: list[Status]
+    _rules: Ruleset
+    _tt: TrumpTables | None
+    _order: TurnOrder
+    _hands: list[int]
+    _status: list[Status]
     #: the seats still playing, as a bit mask (``status`` is ACTIVE)
-    active: int
+    _active: int
     #: cards in a normal hand at the first lead (``play.normal_hand_size``): more make a stack
-    normal_hand: int
-    first_lead_pending: bool
-    all_active: bool
-    tricks: list[Trick]
-    trick: Trick | None
-    led: int  # effective suit of the current trick's lead, -1 before the lead
-    best_seat: int  # the seat winning the current trick so far
-    best_key: int
-    current_player: int
+    _normal_hand_size: int
+    _first_lead_pending: bool
+    _all_active: bool
+    _tricks: list[Trick]
+    _trick: Trick | None
+    _led: int  # effective suit of the current trick's lead, -1 before the lead
+    _best_seat: int  # the seat winning the current trick so far
+    _best_key: int
+    _current_player: int
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now (-1 once a game is over)."""
+        return self._current_player
+
+    def _play_position(
+        self, trump: int, bidder: int, credits: tuple[int, ...], credited: int, low_dealt_to: int
+    ) -> PlayPosition:
+        """The position at the current turn, with the facts the turn order does not hold."""
+        trick = self._trick
+        assert trick is not None
+        return PlayPosition(
+            rules=self._rules,
+            trump=trump,
+            bidder=bidder,
+            hands=tuple(self._hands),
+            statuses=tuple(int(s) for s in self._status),
+            tricks=tuple((t.winner, tuple(t.plays)) for t in self._tricks),
+            leader=trick.leader,
+            plays=tuple(trick.plays),
+            to_move=self._current_player,
+            first_lead_pending=self._first_lead_pending,
+            credits=credits,
+            credited=credited,
+            low_dealt_to=low_dealt_to,
+            normal_hand_size=self._normal_hand_size,
+        )
 
     def _start_turns(self, bidder: int) -> None:
         """The first lead: who is up already, who leads."""
-        tt = self.tt
+        tt = self._tt
         assert tt is not None
-        self.order = order = TurnOrder.of(self.rules, tt.trump_mask)
-        self.first_lead_pending = self.rules.first_lead_trump
+        self._order = order = TurnOrder.of(self._rules, tt.trump_mask)
+        self._first_lead_pending = self._rules.first_lead_trump
         active = 0
-        for s, st in enumerate(self.status):
+        for s, st in enumerate(self._status):
             if st == _ACTIVE:
                 active |= 1 << s
-        self.active = active
-        leader, active = order.start(self.hands, active, bidder)
+        self._active = active
+        leader, active = order.start(self._hands, active, bidder)
         self._drop(active)
-        self.all_active = all_play_every_trick(self.rules, self.status)
-        self.trick = Trick(leader, [])
-        self.led = -1
-        self.current_player = leader
+        self._all_active = all_play_every_trick(self._rules, self._status)
+        self._trick = Trick(leader, [])
+        self._led = -1
+        self._current_player = leader
 
     def _drop(self, active: int) -> None:
-        """Lay down the seats that left ``self.active`` for ``active``."""
-        gone = self.active & ~active
+        """Lay down the seats that left ``self._active`` for ``active``."""
+        gone = self._active & ~active
         if gone:
-            self.active = active
-            status = self.order.drop_status
-            for s in range(self.order.players):
+            self._active = active
+            status = self._order.drop_status
+            for s in range(self._order.players):
                 if gone >> s & 1:
                     self._lay_down(s, status)
 
     def _lay_down(self, seat: int, status: Status) -> None:
-        self.status[seat] = status
+        self._status[seat] = status
 
     @abstractmethod
     def _end_play(self) -> None:
@@ -242,82 +271,82 @@ class PlayTurns:
 
     def _prepare_play_turn(self) -> bool:
         """Move on to the next seat that must play (True), or end the play (False)."""
-        trick = self.trick
+        trick = self._trick
         assert trick is not None
-        order = self.order
+        order = self._order
         while True:
             seat, leader, active = order.turn(
-                self.hands, self.active, trick.leader, len(trick.plays), self.current_player, self.led
+                self._hands, self._active, trick.leader, len(trick.plays), self._current_player, self._led
             )
-            if active != self.active:
+            if active != self._active:
                 self._drop(active)
             if seat >= 0:
                 trick.leader = leader
-                self.current_player = seat
+                self._current_player = seat
                 return True
             if seat == END or not self._close_trick():
                 self._end_play()
                 return False
-            trick = self.trick
+            trick = self._trick
             assert trick is not None
 
     def _legal_plays(self, seat: int) -> tuple[int, ...]:
         """``seat``'s legal plays, as a tuple: the engine hands them out (``GameState.legal``)."""
-        tt = self.tt
+        tt = self._tt
         assert tt is not None
-        hand = self.hands[seat]
-        if self.tricks:  # the common case (``turn_plays`` after the first trick), without a detour
-            return tuple(single_plays(legal_play_mask(self.rules, tt, hand, self.led, False)))
-        flp = self.first_lead_pending
-        return tuple(turn_plays(self.rules, tt, hand, self.led, True, flp, self.normal_hand))
+        hand = self._hands[seat]
+        if self._tricks:  # the common case (``turn_plays`` after the first trick), without a detour
+            return tuple(single_plays(legal_play_mask(self._rules, tt, hand, self._led, False)))
+        flp = self._first_lead_pending
+        return tuple(turn_plays(self._rules, tt, hand, self._led, True, flp, self._normal_hand_size))
 
     def _apply_play(self, seat: int, action: int) -> None:
         """``seat`` plays ``action`` (legal): the trick's winner so far and the turn move on.
 
         The next seat's turn is prepared by ``_prepare_play_turn`` unless all play every trick.
         """
-        tt = self.tt
-        trick = self.trick
+        tt = self._tt
+        trick = self._trick
         assert trick is not None and tt is not None
         cards = action & CARD_BITS
-        hand = self.hands[seat] & ~cards
-        self.hands[seat] = hand
+        hand = self._hands[seat] & ~cards
+        self._hands[seat] = hand
         top = ((action >> TOP_SHIFT) & 0xFF) - 1
         if top < 0:
             top = cards.bit_length() - 1
         strength = tt.strength[top]
         if not trick.plays:
-            self.first_lead_pending = False
-            self.led = effective_suit(top, tt.trump_mask)
-            self.best_seat = seat
-            self.best_key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, True)
+            self._first_lead_pending = False
+            self._led = effective_suit(top, tt.trump_mask)
+            self._best_seat = seat
+            self._best_key = 1000 + strength if strength else card_key(self._rules, tt, self._led, top, True)
         else:
             # a trump's key is 1000 + its strength (``card_key``), the common case inlined
-            key = 1000 + strength if strength else card_key(self.rules, tt, self.led, top, False)
-            if key > self.best_key:
-                self.best_key = key
-                self.best_seat = seat
+            key = 1000 + strength if strength else card_key(self._rules, tt, self._led, top, False)
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
         trick.plays.append((seat, action))
-        nxt, active = self.order.after_play(hand, self.active, trick.leader, seat)
-        if active != self.active:
+        nxt, active = self._order.after_play(hand, self._active, trick.leader, seat)
+        if active != self._active:
             self._drop(active)
         if nxt >= 0:
-            self.current_player = nxt
+            self._current_player = nxt
         elif not self._close_trick():
             self._end_play()
 
     def _close_trick(self) -> bool:
         """Close the complete current trick and set up the next; False if the play is over."""
-        trick = self.trick
+        trick = self._trick
         assert trick is not None
-        trick.winner = self.best_seat  # kept up to date by each play (play.card_key)
-        self.tricks.append(trick)
-        leader, active = self.order.next_leader(self.hands, self.active, trick.winner, self.all_active)
-        if active != self.active:
+        trick.winner = self._best_seat  # kept up to date by each play (play.card_key)
+        self._tricks.append(trick)
+        leader, active = self._order.next_leader(self._hands, self._active, trick.winner, self._all_active)
+        if active != self._active:
             self._drop(active)
         if leader == END:
             return False
-        self.trick = Trick(leader, [])
-        self.led = -1
-        self.current_player = leader
+        self._trick = Trick(leader, [])
+        self._led = -1
+        self._current_player = leader
         return True

@@ -365,14 +365,13 @@ class Table:
             self.over = True
         self._log_step()
 
-    def _ended_by(self, action: int, want: ChanceWanted) -> list[HandResult]:
+    def _ended_by(self, action: int, want: ChanceWanted) -> tuple[HandResult, ...]:
         """The results once ``action`` ends the hand: the engine, whose apply raised for want of
         the next pack, is as it was, so a clone is dealt a stand-in pack to finish the hand."""
         assert self.engine is not None
         stand_in = self.deals.copy()
         stand_in.packs[want.hand] = list(want.cards)
-        probe = self.engine.clone()
-        probe.deals = stand_in
+        probe = self.engine.clone(deals=stand_in)
         probe.apply(action)
         return probe.results
 
@@ -387,13 +386,12 @@ class Table:
         if self.base is None:
             engine = GameState(self.rules, deals=self.deals)
         else:
-            engine = self.base.clone()
-            engine.deals = self.deals
+            engine = self.base.clone(deals=self.deals)
         for action in self.hand_steps:
             engine.apply(action)
         return engine
 
-    def _credit(self, results: list[HandResult]) -> None:
+    def _credit(self, results: Sequence[HandResult]) -> None:
         """Count hands finished since the last call: returns and this step's rewards."""
         rules = self.rules
         for result in results[len(self.results) :]:
@@ -430,8 +428,7 @@ class Table:
         new.__dict__.update(self.__dict__)
         new.deals = self.deals.copy()
         if self.engine is not None:
-            new.engine = self.engine.clone()
-            new.engine.deals = new.deals
+            new.engine = self.engine.clone(deals=new.deals)
         new.shuffle = self.shuffle.copy() if self.shuffle is not None else None
         new.steps = list(self.steps)
         new.hand_steps = list(self.hand_steps)

@@ -123,7 +123,7 @@ def _known_cards(table: Table, seat: int) -> set[int]:
     assert engine is not None
     obs = engine.observation(seat)
     known = set(obs.hand) | set(obs.own_discards) | set(obs.seen)
-    return known | {c for c, s in engine.dealt_to.items() if s == seat}
+    return known | {c for c, s in engine.later_receivers().items() if s == seat}
 
 
 def _new_chain(table: Table, seat: int) -> _Chain:
@@ -131,7 +131,7 @@ def _new_chain(table: Table, seat: int) -> _Chain:
     assert engine is not None
     real = list(table.deals.packs[engine.hand_index])
     fixed = _fixed_positions(table, seat)
-    trumps = engine.tt.trump_mask if engine.tt is not None else 0
+    trumps = table.rules.tables(engine.trump).trump_mask if engine.trump is not None else 0
     classes = {c: effective_suit(c, trumps) for c in real}
     return _Chain([i for i in range(len(real)) if i not in fixed], classes, real, table.copy())
 
@@ -179,10 +179,11 @@ def propose_pack(table: Table, seat: int, rng: random.Random) -> list[int]:
     deal = deal_positions(n, engine.dealer, rules.first_deal_size, packets)
     # the positions each seat took cards from (deal, kitty, stock) or looked through
     taken: list[set[int]] = [set(deal[s]) for s in range(n)]
-    for c, s in engine.dealt_to.items():
+    for c, s in engine.later_receivers().items():
         taken[s].add(where[c])
+    seen = engine.seen
     for s in range(n):
-        taken[s].update(where[c] for c in cards_of(engine.known[s]))
+        taken[s].update(where[c] for c in cards_of(seen[s]))
     obs = engine.observation(seat)
     pack: list[int | None] = [None] * len(real)
     for i in deal[seat]:

@@ -277,24 +277,7 @@ def position_of(obs: Observation, machine: PlayMachine) -> PlayPosition:
     """The solver's position for a world, at the machine's turn."""
     assert obs.trump is not None and obs.bidder is not None
     credits, credited = credits_of(obs)
-    trick = machine.trick
-    assert trick is not None
-    return PlayPosition(
-        rules=obs.rules,
-        trump=obs.trump,
-        bidder=obs.bidder,
-        hands=tuple(machine.hands),
-        statuses=tuple(machine.status),
-        tricks=tuple((t.winner, tuple(t.plays)) for t in machine.tricks),
-        leader=trick.leader,
-        plays=tuple(trick.plays),
-        to_move=machine.current_player,
-        first_lead_pending=machine.first_lead_pending,
-        credits=credits,
-        credited=credited,
-        low_dealt_to=_low_dealt_to(obs, machine),
-        hand_size=machine.normal_hand,
-    )
+    return machine.play_position(obs.trump, obs.bidder, credits, credited, _low_dealt_to(obs, machine))
 
 
 def _low_dealt_to(obs: Observation, machine: PlayMachine) -> int:

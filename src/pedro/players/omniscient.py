@@ -34,7 +34,7 @@ class OmniscientPlayer(HeuristicPlayer):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        best = sorted(solve(state).best)
+        best = sorted(solve(state.play_position()).best)
         if len(best) == 1:
             return best[0]
         preferred = self.act(obs)

@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pedro.cards import cards_of, mask_of
@@ -74,6 +74,7 @@ from pedro.engine.actions import PASS, Verb, arg_of, play_action, verb_of
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import effective_suit, legal_play_mask, normal_hand_size, stack_plays
+from pedro.engine.play_position import PlayPosition
 from pedro.engine.turns import PlayTurns, Trick
 from pedro.players.basic import expected_points, nontrump_keep_value
 from pedro.variants.model import (
@@ -107,8 +108,7 @@ class PlayMachine(PlayTurns):
     played on without a ``GameState``: the turn order, legal plays and tricks are ``PlayTurns``'s.
     """
 
-    rules: Ruleset
-    tt: TrumpTables
+    _tt: TrumpTables
     #: the play has ended (``prepare`` is False from then on)
     over: bool
 
@@ -116,23 +116,54 @@ class PlayMachine(PlayTurns):
         self, rules: Ruleset, tt: TrumpTables, bidder: int, hands: list[int], status: list[Status]
     ) -> None:
         """The first lead of a hand: ``status`` holds who folded."""
-        self.rules = rules
-        self.tt = tt
-        self.hands = list(hands)
-        self.status = list(status)
-        self.normal_hand = normal_hand_size(rules)
-        self.tricks = []
+        self._rules = rules
+        self._tt = tt
+        self._hands = list(hands)
+        self._status = list(status)
+        self._normal_hand_size = normal_hand_size(rules)
+        self._tricks = []
         self.over = False
         self._start_turns(bidder)
 
     def copy(self) -> PlayMachine:
         new = copy.copy(self)
-        new.hands = list(self.hands)
-        new.status = list(self.status)
-        new.tricks = list(self.tricks)  # a finished trick does not change
-        if self.trick is not None:
-            new.trick = Trick(self.trick.leader, list(self.trick.plays), self.trick.winner)
+        new._hands = list(self._hands)
+        new._status = list(self._status)
+        new._tricks = list(self._tricks)  # a finished trick does not change
+        if self._trick is not None:
+            new._trick = Trick(self._trick.leader, list(self._trick.plays), self._trick.winner)
         return new
+
+    # read-only views for the sampler's players (typed so that mypy refuses writes)
+
+    @property
+    def tt(self) -> TrumpTables:
+        return self._tt
+
+    @property
+    def hands(self) -> Sequence[int]:
+        """Each seat's cards now, as masks."""
+        return self._hands
+
+    @property
+    def status(self) -> Sequence[Status]:
+        return self._status
+
+    @property
+    def tricks(self) -> Sequence[Trick]:
+        """The finished tricks of the hand."""
+        return self._tricks
+
+    @property
+    def trick(self) -> Trick | None:
+        """The trick in progress (do not change it: ``copy`` first)."""
+        return self._trick
+
+    def play_position(
+        self, trump: int, bidder: int, credits: tuple[int, ...], credited: int, low_dealt_to: int
+    ) -> PlayPosition:
+        """This world's position at the current turn, for the solver (the public facts given)."""
+        return self._play_position(trump, bidder, credits, credited, low_dealt_to)
 
     def _end_play(self) -> None:
         self.over = True

@@ -57,7 +57,7 @@ def _closed_json(result: HandResult) -> dict[str, Any]:
 
 
 def _hand_cards(state: GameState, mask: int) -> list[str]:
-    tt = state.rules.tables(state.trump) if state.trump >= 0 else None
+    tt = state.rules.tables(state.trump) if state.trump is not None else None
     return cards_json(sort_hand(cards_of(mask), tt))
 
 

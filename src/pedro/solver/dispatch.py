@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pedro.engine.state import GameState
+from pedro.engine.play_position import PlayPosition
 from pedro.solver.fast import solve_kernel, supports
-from pedro.solver.position import PlayPosition
 from pedro.solver.search import Solver, SolveResult
 
 Engine = Literal["auto", "kernel", "python"]
 
 
-def solve(
-    position: PlayPosition | GameState, engine: Engine = "auto", same_deal: bool = False
-) -> SolveResult:
+def solve(position: PlayPosition, engine: Engine = "auto", same_deal: bool = False) -> SolveResult:
     """The best points the bidder's side can take from a play position, and the best plays.
 
-    ``position`` is a ``PlayPosition`` or a ``GameState`` in the play phase.
+    ``position`` is a ``PlayPosition``: ``GameState.play_position()``, or a sampled world's.
     ``engine``: ``auto`` uses the compiled kernel where it applies
     (``pedro.solver.fast.supports``) and the Python search otherwise;
     ``python`` forces the reference search; ``kernel`` insists on the kernel.
@@ -25,7 +22,7 @@ def solve(
     this thread, which must have been of a position that ``position`` follows from
     (``pedro.solver.fast.solve_kernel``).
     """
-    pos = position if isinstance(position, PlayPosition) else PlayPosition.from_state(position)
+    pos = position
     if engine == "python" or (engine == "auto" and not supports(pos)):
         return Solver(pos).solve()
     return solve_kernel(pos, same_deal)

@@ -21,8 +21,8 @@ import numpy as np
 from pedro.engine.actions import CARD_BITS, PLAY_BASE, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import legal_play_mask, stack_plays
+from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.solver.position import PlayPosition
 from pedro.solver.search import SolveResult, low_owners, trick_state
 from pedro.solver.tables import CARDS, ROWS, Int64s, RuleArrays, max_seats, rule_arrays
 from pedro.variants.model import ExcessTrumps
@@ -107,7 +107,7 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
     n = rules.players
     seat = pos.to_move
     first = not pos.tricks
-    hand_size = pos.hand_size
+    hand_size = pos.normal_hand_size
     stacks = _stacks(pos) if first else []
     # the root's moves: exactly the engine's legal plays
     hand = pos.hands[seat]
@@ -186,7 +186,7 @@ def _stacks(pos: PlayPosition) -> list[list[int]]:
     tt = pos.tables
     lists: list[list[int]] = [[] for _ in range(rules.players)]
     for s, hand in enumerate(pos.hands):
-        size = hand.bit_count() - (pos.hand_size - 1)
+        size = hand.bit_count() - (pos.normal_hand_size - 1)
         if size > 1:
             lists[s] = stack_plays(rules, tt, hand, hand, size)
     return lists if any(lists) else []

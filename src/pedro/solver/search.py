@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pedro.engine.actions import CARD_BITS, PLAY_BASE, TOP_SHIFT, play_top
 from pedro.engine.phases import Status
 from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_plays
+from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
-from pedro.solver.position import PlayPosition
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 _INF = 1 << 20
@@ -87,7 +87,7 @@ class Solver:
         self.order = TurnOrder.of(rules, tt.trump_mask)
         # with ``continue`` nobody leaves the play, so "all active" at the first lead is "all active" now
         self.all_active = all_play_every_trick(rules, pos.statuses)
-        self.normal_hand = pos.hand_size
+        self.normal_hand_size = pos.normal_hand_size
         self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.nodes = 0
         self._between = _between_masks(rules, tt) if self.additive else None
@@ -114,7 +114,7 @@ class Solver:
                 mask ^= low
                 out.append((low, low.bit_length() - 1, PLAY_BASE | low))
             return out
-        for a in turn_plays(self.rules, self.tt, hand, led, first, flp, self.normal_hand):
+        for a in turn_plays(self.rules, self.tt, hand, led, first, flp, self.normal_hand_size):
             cards = a & CARD_BITS
             top = ((a >> TOP_SHIFT) & 0xFF) - 1
             if top < 0:

@@ -1,12 +1,13 @@
-"""A play position for the solver: public facts plus one full assignment of the hidden cards.
+"""A card-play position as one immutable value: the one entry of the solver and the sampler.
 
 The solver needs no engine-private state: what any seat at the table knows
 (the rules, trump, contract, tricks, statuses, credits) and, for a
-perfect-information search, the cards in each hand. A player who guesses the
-hidden cards (sampling worlds) builds one ``PlayPosition`` per guess; the
-engine's own state gives the true one with ``PlayPosition.from_state``.
-Everything else the search uses (the led suit, the seat winning the trick,
-each seat's cards at the first lead) is derived from these fields.
+perfect-information search, the cards in each hand. The engine gives the true
+position with ``GameState.play_position()``; a player who guesses the hidden
+cards (the sampler's worlds, ``pedro.players.sampling.PlayMachine``) builds one
+per guess with ``PlayTurns.play_position``. Everything else the search uses
+(the led suit, the seat winning the trick, each seat's cards at the first
+lead) is derived from these fields (docs/engine.md, "PlayPosition").
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pedro.engine.actions import CARD_BITS
-from pedro.engine.phases import Phase
-from pedro.engine.state import GameState
-from pedro.variants.model import LowRule, Ruleset, TrumpTables
+from pedro.variants.model import Ruleset, TrumpTables
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class PlayPosition:
     #: the seat that first received the Low (``low_rule == dealt``), -1 if unknown or unused
     low_dealt_to: int
     #: cards in a normal hand at the first trick: a bigger hand plays a stack (``keep_and_bury``)
-    hand_size: int
+    normal_hand_size: int
 
     @property
     def tables(self) -> TrumpTables:
@@ -73,35 +72,3 @@ class PlayPosition:
     def hands_at_play(self) -> list[int]:
         """Each seat's cards at the first lead: its hand now and the cards it played."""
         return [h | p for h, p in zip(self.hands, self.played_by(), strict=True)]
-
-    @staticmethod
-    def from_state(state: GameState) -> PlayPosition:
-        """The true position of a game in the play phase."""
-        if state.phase != Phase.PLAY or state.trick is None or state.tt is None or state.contract is None:
-            raise ValueError("a play position needs a state in the play phase")
-        rules = state.rules
-        low_dealt_to = -1
-        low = state.tt.low_card
-        if low >= 0 and rules.low_rule == LowRule.DEALT:
-            for s, h in enumerate(state.dealt_hands):
-                if h >> low & 1:
-                    low_dealt_to = s
-                    break
-            else:
-                low_dealt_to = state.dealt_to.get(low, -1)
-        return PlayPosition(
-            rules=rules,
-            trump=state.trump,
-            bidder=state.contract.bidder,
-            hands=tuple(state.hands),
-            statuses=tuple(int(s) for s in state.status),
-            tricks=tuple((t.winner, tuple(t.plays)) for t in state.tricks),
-            leader=state.trick.leader,
-            plays=tuple(state.trick.plays),
-            to_move=state.current_player,
-            first_lead_pending=state.first_lead_pending,
-            credits=tuple(state.credits),
-            credited=state.credited,
-            low_dealt_to=low_dealt_to,
-            hand_size=state.normal_hand,
-        )
