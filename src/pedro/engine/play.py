@@ -104,10 +104,11 @@ def _legal_buried(
         allowed = max(1, least)
 
         def ok(stack: tuple[int, ...]) -> bool:
-            n = sum(1 for c in (*stack, top) if scoring >> c & 1)
+            # (no ``(*stack, top)``: mypyc cannot compile a starred tuple in a generator)
+            n = sum(1 for c in stack if scoring >> c & 1) + (scoring >> top & 1)
             if n > allowed:
                 return False
-            return n < 2 or low_card in (*stack, top)
+            return n < 2 or low_card == top or low_card in stack
 
         return [c for c in combos if ok(c)]
     # NONSCORING with the J6 fall-back: bury the cheapest categories possible,

@@ -15,6 +15,8 @@ from functools import cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
 from pedro.engine import exchange
 from pedro.engine.actions import (
@@ -105,6 +107,7 @@ class HandResult:
         )  # fmt: skip
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: ``__new__`` runs no ``__init__`` (clone, pickle)
 class GameState(PlayTurns):
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``.
 
@@ -829,7 +832,9 @@ _COPIED = frozenset({
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
 _SHARED = frozenset({"rules", "deals", "ex_plans"})
-_SLOTS: tuple[str, ...] = GameState.__slots__
+#: The instance fields: the slots, or mypyc's native attributes in the compiled build (which has
+#: no ``__slots__`` and whose instances only ``GameState.__new__`` makes).
+_SLOTS: tuple[str, ...] = getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__")  # noqa: B009 (mypyc: no such attribute)
 _get_all = attrgetter(*_SLOTS)
 _set = setattr
-_new_state = object.__new__
+_new_state = GameState.__new__

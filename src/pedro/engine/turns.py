@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from mypy_extensions import mypyc_attr
+
 from pedro.engine.actions import CARD_BITS, TOP_SHIFT
 from pedro.engine.phases import Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
@@ -174,6 +176,7 @@ class Trick:
     winner: int = -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: PlayMachine (players/sampling.py) subclasses it
 class PlayTurns:
     """A hand's card play over card masks, driven by ``TurnOrder``: ``GameState`` and ``PlayMachine``.
 
