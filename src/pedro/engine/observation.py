@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
@@ -20,7 +20,7 @@ from pedro.variants.model import Ruleset
 if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
 
-_PLAY = int(Phase.PLAY)
+_PLAY: Final = int(Phase.PLAY)
 
 
 # An observation names the same few masks and plays again and again (a hand changes by one

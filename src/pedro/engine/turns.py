@@ -18,6 +18,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,13 +28,13 @@ from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_m
 from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
 
 #: ``turn``'s answer when the card play is over.
-END = -1
+END: Final = -1
 #: ``turn``'s and ``after_play``'s answer when the trick is complete.
-CLOSE = -2
+CLOSE: Final = -2
 
-_ACTIVE = Status.ACTIVE
+_ACTIVE: Final = Status.ACTIVE
 #: The status of a seat dropping out of the play under each out-of-trumps rule.
-_DROP_STATUS = {
+_DROP_STATUS: Final = {
     OutOfTrumps.CONTINUE: Status.ACTIVE,  # nobody drops out
     OutOfTrumps.UP: Status.UP,
     OutOfTrumps.COLD_ON_TURN: Status.COLD,

@@ -10,8 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Final, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
+
+_T = TypeVar("_T")
+
+
+@mypyc_attr(native_class=False)
+class cached_value(cached_property[_T]):
+    """``functools.cached_property`` under another name, which the compiled build keeps: mypyc
+    compiles a ``cached_property`` into a plain property that computes its value at every read."""
 
 
 class AuctionModel(StrEnum):
@@ -106,7 +117,7 @@ class TrumpDiscardClaim(StrEnum):
 
 #: Trump-relative roles (docs/rules.md §notation). A suited role is a rank letter of the
 #: trump suit; L5 and OJ are the five and jack of the sister suit.
-ROLE_NAMES = {
+ROLE_NAMES: Final = {
     "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",
     "7": "seven", "6": "six", "5": "five (right pedro)", "4": "four", "3": "three", "2": "two",
     "L5": "left pedro (five of the sister suit)", "OJ": "off-jack (jack of the sister suit)",
@@ -114,13 +125,13 @@ ROLE_NAMES = {
 }  # fmt: skip
 
 #: Named scoring cards, for rule sheets and the count-out order.
-POINT_NAMES = {
+POINT_NAMES: Final = {
     "A": "High", "2": "Low", "J": "Jack", "T": "Game", "5": "Pedro", "9": "Sancho",
     "3": "Three", "JK": "Snoozer", "L5": "Left pedro", "K": "King", "Q": "Queen",
     "OJ": "Off-jack", "BJ": "Big joker", "SJ": "Small joker",
 }  # fmt: skip
 
-STANDARD_TRUMP_ORDER = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2")
+STANDARD_TRUMP_ORDER: Final = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2")
 
 
 def role_card(role: str, trump: int) -> int:
@@ -153,6 +164,8 @@ class TrumpTables:
     low_card: int
 
 
+# compiled, a Python class, for its ``cached_value``s (and options.py's _Draft subclasses it)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Ruleset:
     """A complete set of rules, checked against docs/rules.md §option-constraints when made.
@@ -247,7 +260,7 @@ class Ruleset:
 
     # ---- derived values -------------------------------------------------
 
-    @cached_property
+    @cached_value
     def num_sides(self) -> int:
         return 2 if self.partnerships else self.players
 
@@ -260,11 +273,11 @@ class Ruleset:
             return [[s for s in range(self.players) if s % 2 == side] for side in range(2)]
         return [[s] for s in range(self.players)]
 
-    @cached_property
+    @cached_value
     def deck(self) -> tuple[int, ...]:
         return tuple(range(52)) + tuple(JOKERS[j] for j in self.jokers)
 
-    @cached_property
+    @cached_value
     def deck_mask(self) -> int:
         return mask_of(self.deck)
 
@@ -272,7 +285,7 @@ class Ruleset:
     def point_map(self) -> dict[str, int]:
         return dict(self.points)
 
-    @cached_property
+    @cached_value
     def total_points(self) -> int:
         """Points in the pack (all trumps of any suit score the same total)."""
         if self.relative_high_low:
@@ -280,11 +293,11 @@ class Ruleset:
         tables = self.tables(0)
         return sum(tables.points[c] for c in self.deck)
 
-    @cached_property
+    @cached_value
     def effective_bgo_threshold(self) -> int:
         return self.target - 7 if self.bgo_threshold is None else self.bgo_threshold
 
-    @cached_property
+    @cached_value
     def first_deal_size(self) -> int:
         if self.deal_all_out:
             return len(self.deck) // self.players
@@ -293,7 +306,7 @@ class Ruleset:
     def tables(self, trump: int) -> TrumpTables:
         return _tables(self, trump)
 
-    @cached_property
+    @cached_value
     def _all_tables(self) -> tuple[TrumpTables, ...]:
         return tuple(_build_tables(self, s) for s in range(4))
 
