@@ -839,8 +839,10 @@ _COPIED: Final = frozenset({
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
 _SHARED: Final = frozenset({"rules", "deals", "ex_plans"})
 #: The instance fields: the slots, or mypyc's native attributes in the compiled build (which has
-#: no ``__slots__`` and whose instances only ``GameState.__new__`` makes).
-_SLOTS: tuple[str, ...] = getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__")  # noqa: B009 (mypyc: no such attribute)
+#: no ``__slots__``, lists ``PlayTurns``'s twice, and whose instances only ``GameState.__new__`` makes).
+_SLOTS: tuple[str, ...] = tuple(
+    dict.fromkeys(getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__"))  # noqa: B009
+)
 _get_all: Final = attrgetter(*_SLOTS)
 _set: Final = setattr
 _new_state: Final = GameState.__new__
