@@ -11,13 +11,15 @@ from pathlib import Path
 from setuptools import setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "build_backend"))
-from pedro_build import COMPILED_MODULES, build_is_compiled  # noqa: E402
+from pedro_build import COMPILED_MODULES, build_is_compiled
 
 compiled, reason = build_is_compiled()
 print(f"pedro build: {'compiled (mypyc)' if compiled else 'pure Python'}: {reason}", file=sys.stderr)
 if compiled:
     from mypyc.build import mypycify
 
-    setup(ext_modules=mypycify([f"src/{module}" for module in COMPILED_MODULES], opt_level="3"))
+    # group_name: the modules share one C library, named pedro__mypyc rather than by a hash
+    modules = [f"src/{module}" for module in COMPILED_MODULES]
+    setup(ext_modules=mypycify(modules, opt_level="3", group_name="pedro"))
 else:
     setup()
