@@ -12,7 +12,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.metadata import PackageNotFoundError, version
 
 #: Modules every compiled build compiles (the build's list is build_backend/pedro_build.py).
-COMPILED_PROBES = ("pedro.cards", "pedro.variants.model", "pedro.engine.state", "pedro.engine.turns")
+COMPILED_PROBES = ("pedro.cards", "pedro.engine.state", "pedro.engine.turns")
 COMPILED = "compiled (mypyc)"
 PURE = "pure Python"
 

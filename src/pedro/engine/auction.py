@@ -6,11 +6,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import RANK_INDEX
 from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, bid_action, make
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
 @dataclass
 class Auction:
     """The auction of one hand: who has passed, the high call, whose turn."""

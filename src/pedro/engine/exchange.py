@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import cards_of, format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
@@ -179,6 +181,8 @@ def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
 # observation, which must not reach the state (nor, through it, a hidden card).
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _CheapestTrumps:
     """The trumps chosen are the cheapest of the pool, by category (note J6 / K19 order)."""
@@ -204,6 +208,8 @@ def _any_trumps(_mask: int) -> str | None:
     return None
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _NontrumpsOut:
     """``all_nontrumps``: every non-trump goes, or under ``keep_nontrumps`` at most six cards are kept
@@ -223,6 +229,8 @@ class _NontrumpsOut:
         return None
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _GiveLimits:
     """A gift of trumps to partner: enough scoring trumps to keep six, and the partner held to six.

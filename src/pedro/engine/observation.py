@@ -11,6 +11,8 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
@@ -35,6 +37,8 @@ def _play(action: int) -> tuple[int, ...]:
     return tuple(play_cards(action))
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeenTrick:
     leader: int
@@ -42,6 +46,8 @@ class SeenTrick:
     winner: int  # -1 while the trick is in progress
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeenHand:
     """A finished hand as everyone saw it."""
@@ -56,6 +62,8 @@ class SeenHand:
     score: tuple[int, ...]
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Observation:
     seat: int
@@ -116,6 +124,8 @@ def _seen(leader: int, plays: tuple[tuple[int, int], ...], winner: int) -> SeenT
     return SeenTrick(leader, tuple((s, _play(a)) for s, a in plays), winner)
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeatSecrets:
     """The part of an observation only its seat may see; the rest is the same for every seat.

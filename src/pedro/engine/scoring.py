@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import cards_of
 from pedro.engine.actions import CARD_BITS, Verb
 from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
@@ -28,6 +30,8 @@ _SUCCESSFUL_BID_ONLY: Final = EndRule.SUCCESSFUL_BID_ONLY
 _COUNT_OUT: Final = EndRule.COUNT_OUT
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Contract:
     bidder: int

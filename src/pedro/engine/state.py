@@ -66,6 +66,8 @@ class IllegalActionError(ValueError):
         self.legal = legal
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PlayedTrick:
     """A trick of a finished hand: frozen, as finished hands are shared by every clone."""

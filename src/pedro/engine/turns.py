@@ -42,6 +42,8 @@ _DROP_STATUS: Final = {
 }
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TurnOrder:
     """The turn order of one ruleset with one trump suit (``TurnOrder.of``)."""
@@ -168,6 +170,7 @@ def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
     return rules.out_of_trumps == OutOfTrumps.CONTINUE and all(s == _ACTIVE for s in status)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
 @dataclass
 class Trick:
     """One trick: its leader (who closes it), the plays so far and, once closed, the winner."""

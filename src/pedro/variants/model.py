@@ -10,19 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Final, TypeVar
-
-from mypy_extensions import mypyc_attr
+from typing import TypeVar
 
 from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
 
 _T = TypeVar("_T")
 
 
-@mypyc_attr(native_class=False)
 class cached_value(cached_property[_T]):
-    """``functools.cached_property`` under another name, which the compiled build keeps: mypyc
-    compiles a ``cached_property`` into a plain property that computes its value at every read."""
+    """``functools.cached_property`` by another name, for classes that mypyc compiles (such as
+    ``pedro.engine.state.HandResult``): mypyc turns a ``cached_property`` into a plain property
+    that computes its value at every read, but leaves this decorator to Python. (This module
+    itself stays Python in the compiled build: docs/engine.md, "Compiled build".)"""
 
 
 class AuctionModel(StrEnum):
@@ -117,7 +116,7 @@ class TrumpDiscardClaim(StrEnum):
 
 #: Trump-relative roles (docs/rules.md §notation). A suited role is a rank letter of the
 #: trump suit; L5 and OJ are the five and jack of the sister suit.
-ROLE_NAMES: Final = {
+ROLE_NAMES = {
     "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",
     "7": "seven", "6": "six", "5": "five (right pedro)", "4": "four", "3": "three", "2": "two",
     "L5": "left pedro (five of the sister suit)", "OJ": "off-jack (jack of the sister suit)",
@@ -125,13 +124,13 @@ ROLE_NAMES: Final = {
 }  # fmt: skip
 
 #: Named scoring cards, for rule sheets and the count-out order.
-POINT_NAMES: Final = {
+POINT_NAMES = {
     "A": "High", "2": "Low", "J": "Jack", "T": "Game", "5": "Pedro", "9": "Sancho",
     "3": "Three", "JK": "Snoozer", "L5": "Left pedro", "K": "King", "Q": "Queen",
     "OJ": "Off-jack", "BJ": "Big joker", "SJ": "Small joker",
 }  # fmt: skip
 
-STANDARD_TRUMP_ORDER: Final = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2")
+STANDARD_TRUMP_ORDER = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "L5", "4", "3", "2")
 
 
 def role_card(role: str, trump: int) -> int:
@@ -164,8 +163,6 @@ class TrumpTables:
     low_card: int
 
 
-# compiled, a Python class, for its ``cached_value``s (and options.py's _Draft subclasses it)
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Ruleset:
     """A complete set of rules, checked against docs/rules.md §option-constraints when made.
@@ -260,7 +257,7 @@ class Ruleset:
 
     # ---- derived values -------------------------------------------------
 
-    @cached_value
+    @cached_property
     def num_sides(self) -> int:
         return 2 if self.partnerships else self.players
 
@@ -273,11 +270,11 @@ class Ruleset:
             return [[s for s in range(self.players) if s % 2 == side] for side in range(2)]
         return [[s] for s in range(self.players)]
 
-    @cached_value
+    @cached_property
     def deck(self) -> tuple[int, ...]:
         return tuple(range(52)) + tuple(JOKERS[j] for j in self.jokers)
 
-    @cached_value
+    @cached_property
     def deck_mask(self) -> int:
         return mask_of(self.deck)
 
@@ -285,7 +282,7 @@ class Ruleset:
     def point_map(self) -> dict[str, int]:
         return dict(self.points)
 
-    @cached_value
+    @cached_property
     def total_points(self) -> int:
         """Points in the pack (all trumps of any suit score the same total)."""
         if self.relative_high_low:
@@ -293,11 +290,11 @@ class Ruleset:
         tables = self.tables(0)
         return sum(tables.points[c] for c in self.deck)
 
-    @cached_value
+    @cached_property
     def effective_bgo_threshold(self) -> int:
         return self.target - 7 if self.bgo_threshold is None else self.bgo_threshold
 
-    @cached_value
+    @cached_property
     def first_deal_size(self) -> int:
         if self.deal_all_out:
             return len(self.deck) // self.players
@@ -306,7 +303,7 @@ class Ruleset:
     def tables(self, trump: int) -> TrumpTables:
         return _tables(self, trump)
 
-    @cached_value
+    @cached_property
     def _all_tables(self) -> tuple[TrumpTables, ...]:
         return tuple(_build_tables(self, s) for s in range(4))
 
