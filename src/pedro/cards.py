@@ -14,21 +14,24 @@ engine's hot paths (legal plays, following suit) to a few integer operations.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANKS = "23456789TJQKA"
-RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final = "SHDC"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+RANKS: Final = "23456789TJQKA"
+RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
-JK, BJ, SJ = 52, 53, 54
-JOKERS = {"JK": JK, "BJ": BJ, "SJ": SJ}
-JOKER_NAMES = {value: name for name, value in JOKERS.items()}
-NUM_CARDS = 55
+JK: Final = 52
+BJ: Final = 53
+SJ: Final = 54
+JOKERS: Final = {"JK": JK, "BJ": BJ, "SJ": SJ}
+JOKER_NAMES: Final = {value: name for name, value in JOKERS.items()}
+NUM_CARDS: Final = 55
 
 #: Rank indices by name, for building rulesets from rank letters.
-RANK_INDEX = {name: index for index, name in enumerate(RANKS)}
+RANK_INDEX: Final = {name: index for index, name in enumerate(RANKS)}
 
 
 class CardError(ValueError):
@@ -59,7 +62,7 @@ def bit(c: int) -> int:
     return 1 << c
 
 
-SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 
 def mask_of(cards: Iterable[int]) -> int:

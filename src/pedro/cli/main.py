@@ -22,6 +22,29 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from pedro.cli.version_cmd import version_text
+
+        print(version_text())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_show_version,
+        is_eager=True,
+        help="print the version and the build, and exit",
+    ),
+) -> None:
+    """The Pedro family of card games: rules, records, simulations and a terminal game."""
+
+
 #: How a bot program is named where players are.
 _BOTS = "cmd:COMMAND runs a bot program (docs/bots.md)"
 

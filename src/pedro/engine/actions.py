@@ -14,16 +14,17 @@ True
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 from pedro.cards import SUITS, CardError, cards_of, format_card, parse_cards, pretty_card
 
 #: The verb sits above bit 64: ``action >> VERB_SHIFT`` is the verb, ``action & ARG_MASK`` the argument.
-VERB_SHIFT = 64
-ARG_MASK = (1 << VERB_SHIFT) - 1
+VERB_SHIFT: Final = 64
+ARG_MASK: Final = (1 << VERB_SHIFT) - 1
 #: In a multi-card play the top card's index (plus one) sits above the 55 card bits.
-TOP_SHIFT = 56
+TOP_SHIFT: Final = 56
 #: The card bits of a card-set action: ``action & CARD_BITS`` drops its verb and top-card index.
-CARD_BITS = (1 << TOP_SHIFT) - 1
+CARD_BITS: Final = (1 << TOP_SHIFT) - 1
 
 
 class Verb(IntEnum):
@@ -42,16 +43,16 @@ class Verb(IntEnum):
     PLAY = 12
 
 
-VERB_WORDS = {
+VERB_WORDS: Final = {
     Verb.PASS: "pass", Verb.BID: "bid", Verb.PROTECT: "protect", Verb.TRUMP: "trump",
     Verb.DISCARD: "discard", Verb.KEEP: "keep", Verb.KILL: "kill", Verb.GIVE: "give",
     Verb.FOLD: "fold", Verb.CLAIM: "claim", Verb.PLAY: "play",
 }  # fmt: skip
-CARD_VERBS = frozenset({Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE, Verb.CLAIM})
+CARD_VERBS: Final = frozenset({Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE, Verb.CLAIM})
 
-PASS = Verb.PASS << VERB_SHIFT
-FOLD = Verb.FOLD << VERB_SHIFT
-PROTECT = Verb.PROTECT << VERB_SHIFT
+PASS: Final = Verb.PASS << VERB_SHIFT
+FOLD: Final = Verb.FOLD << VERB_SHIFT
+PROTECT: Final = Verb.PROTECT << VERB_SHIFT
 
 
 class ActionError(ValueError):
@@ -92,7 +93,7 @@ def play_action(cards: list[int]) -> int:
     return make(Verb.PLAY, mask)
 
 
-PLAY_BASE = int(Verb.PLAY) << VERB_SHIFT
+PLAY_BASE: Final = int(Verb.PLAY) << VERB_SHIFT
 
 
 def play_mask(action: int) -> int:
@@ -154,7 +155,7 @@ def action_text(seat: int, action: int, max_bid: int = 0) -> str:
     return f"{seat} {action_words(action, max_bid)}"
 
 
-_WORD_VERBS = {word: verb for verb, word in VERB_WORDS.items()}
+_WORD_VERBS: Final = {word: verb for verb, word in VERB_WORDS.items()}
 
 
 def parse_action_words(text: str, max_bid: int = 0) -> int:

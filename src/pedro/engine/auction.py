@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import RANK_INDEX
 from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, bid_action, make
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
 @dataclass
 class Auction:
     """The auction of one hand: who has passed, the high call, whose turn."""
@@ -77,10 +81,13 @@ def _bids(top: int) -> tuple[int, ...]:
 
 
 #: Verbs by number, for calls already known to be legal (faster than ``Verb(n)``).
-_VERBS = tuple(Verb)
-_BID, _BID_28_56, _BID_DOUBLE, _PROTECT_VERB = Verb.BID, Verb.BID_28_56, Verb.BID_DOUBLE, Verb.PROTECT
+_VERBS: Final = tuple(Verb)
+_BID: Final = Verb.BID
+_BID_28_56: Final = Verb.BID_28_56
+_BID_DOUBLE: Final = Verb.BID_DOUBLE
+_PROTECT_VERB: Final = Verb.PROTECT
 #: (an enum member is slow to look up on Python 3.11, and every call asks this)
-_SINGLE_ROUND = AuctionModel.SINGLE_ROUND
+_SINGLE_ROUND: Final = AuctionModel.SINGLE_ROUND
 
 
 def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:

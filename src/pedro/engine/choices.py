@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
+from mypy_extensions import mypyc_attr
+
 from pedro.cards import cards_of
 from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
 
@@ -24,6 +26,8 @@ def _always(_mask: int) -> str | None:
     return None
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class CardChoice:
     """Choose a subset of ``pool`` whose size is in ``sizes`` and that passes ``check``.

@@ -14,6 +14,8 @@ from functools import cache
 from operator import itemgetter
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 
 class DealError(ValueError):
     """A recorded deal does not fit the rules (wrong pack, missing wash cards)."""
@@ -35,6 +37,7 @@ class DealSource(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: tests subclass it
 class SeededDeals:
     """Shuffles from a seed: the same seed always gives the same game."""
 
@@ -101,6 +104,7 @@ class RecordedDeal:
         self.wash = wash
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: records.py subclasses it
 class RecordedDeals:
     """Replays the packs of a game record; refuses a pack that is not the variant's."""
 

@@ -10,7 +10,9 @@ seat clockwise from the dealer's left, the dealer last.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of, format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
@@ -30,19 +32,19 @@ from pedro.variants.model import (
 if TYPE_CHECKING:
     from pedro.engine.state import GameState
 
-SIX = 6
+SIX: Final = 6
 
 # Enum members are slow to look up on Python 3.11; the steps run every hand, so
 # they compare against these module constants.
-_ALL_NONTRUMPS = DiscardPolicy.ALL_NONTRUMPS
-_ANY_CARDS = DiscardPolicy.ANY_CARDS
-_AT_LEAST_3_ANY = DiscardPolicy.AT_LEAST_3_ANY
-_NO_DISCARD = DiscardPolicy.NONE
-_NO_CLAIM = TrumpDiscardClaim.NONE
-_KEEP_AND_BURY = ExcessTrumps.KEEP_AND_BURY
-_PASS_TO_PARTNER = ExcessTrumps.PASS_TO_PARTNER
-_KEEP = Verb.KEEP
-_ACTIVE = Status.ACTIVE
+_ALL_NONTRUMPS: Final = DiscardPolicy.ALL_NONTRUMPS
+_ANY_CARDS: Final = DiscardPolicy.ANY_CARDS
+_AT_LEAST_3_ANY: Final = DiscardPolicy.AT_LEAST_3_ANY
+_NO_DISCARD: Final = DiscardPolicy.NONE
+_NO_CLAIM: Final = TrumpDiscardClaim.NONE
+_KEEP_AND_BURY: Final = ExcessTrumps.KEEP_AND_BURY
+_PASS_TO_PARTNER: Final = ExcessTrumps.PASS_TO_PARTNER
+_KEEP: Final = Verb.KEEP
+_ACTIVE: Final = Status.ACTIVE
 
 
 def _fmt(mask: int) -> str:
@@ -222,6 +224,8 @@ def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
 # observation, which must not reach the state (nor, through it, a hidden card).
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _CheapestTrumps:
     """The trumps chosen are the cheapest of the pool, by category (note J6 / K19 order)."""
@@ -247,6 +251,8 @@ def _any_trumps(_mask: int) -> str | None:
     return None
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _NontrumpsOut:
     """``all_nontrumps``: every non-trump goes, or under ``keep_nontrumps`` at most six cards are kept
@@ -266,6 +272,8 @@ class _NontrumpsOut:
         return None
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class _GiveLimits:
     """A gift of trumps to partner: enough scoring trumps to keep six, and the partner held to six.
@@ -799,7 +807,7 @@ def _apply_excess(state: GameState, seat: int, action: int) -> None:
     lay_aside(state, seat, mask, up=mask & tt.trump_mask)
 
 
-_STEPS = {
+_STEPS: Final = {
     "fold": _fold_step,
     "discard": _discard_step,
     "give": _give_step,
@@ -813,7 +821,7 @@ _STEPS = {
     "claims": _claims_step,
     "claim": _claim_step,
 }
-_APPLY = {
+_APPLY: Final = {
     "fold": _apply_fold,
     "discard": _apply_discard,
     "give": _apply_give,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
@@ -20,7 +22,7 @@ from pedro.variants.model import Ruleset
 if TYPE_CHECKING:
     from pedro.engine.state import GameState, Trick
 
-_PLAY = int(Phase.PLAY)
+_PLAY: Final = int(Phase.PLAY)
 
 
 # An observation names the same few masks and plays again and again (a hand changes by one
@@ -35,6 +37,8 @@ def _play(action: int) -> tuple[int, ...]:
     return tuple(play_cards(action))
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeenTrick:
     leader: int
@@ -42,6 +46,8 @@ class SeenTrick:
     winner: int  # -1 while the trick is in progress
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeenHand:
     """A finished hand as everyone saw it."""
@@ -58,6 +64,8 @@ class SeenHand:
     taken: tuple[tuple[tuple[str, int], ...], ...] = ()
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Observation:
     seat: int
@@ -122,6 +130,8 @@ def _seen(leader: int, plays: tuple[tuple[int, int], ...], winner: int) -> SeenT
     return SeenTrick(leader, tuple((s, _play(a)) for s, a in plays), winner)
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SeatSecrets:
     """The part of an observation only its seat may see; the rest is the same for every seat.

@@ -7,6 +7,7 @@ integer operations (docs/rules.md §play).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from pedro.cards import SUIT_MASKS, cards_of
 from pedro.engine.actions import PLAY_BASE, play_action
@@ -21,14 +22,14 @@ from pedro.variants.model import (
     TrumpTables,
 )
 
-TRUMP_SUIT = 4
+TRUMP_SUIT: Final = 4
 
 # Enum members are slow to look up on Python 3.11: the legal plays compare against these.
-_COLD_ON_TURN = OutOfTrumps.COLD_ON_TURN
-_ANY = PlainLead.ANY
-_FOLLOW_OR_TRUMP = PlainLead.FOLLOW_OR_TRUMP
-_MUST_FOLLOW = PlainLead.MUST_FOLLOW
-_NONTRUMP_IF_ABLE = PlainLead.NONTRUMP_IF_ABLE
+_COLD_ON_TURN: Final = OutOfTrumps.COLD_ON_TURN
+_ANY: Final = PlainLead.ANY
+_FOLLOW_OR_TRUMP: Final = PlainLead.FOLLOW_OR_TRUMP
+_MUST_FOLLOW: Final = PlainLead.MUST_FOLLOW
+_NONTRUMP_IF_ABLE: Final = PlainLead.NONTRUMP_IF_ABLE
 
 
 def effective_suit(card: int, trump_mask: int) -> int:
@@ -104,10 +105,11 @@ def _legal_buried(
         allowed = max(1, least)
 
         def ok(stack: tuple[int, ...]) -> bool:
-            n = sum(1 for c in (*stack, top) if scoring >> c & 1)
+            # (no ``(*stack, top)``: mypyc cannot compile a starred tuple in a generator)
+            n = sum(1 for c in stack if scoring >> c & 1) + (scoring >> top & 1)
             if n > allowed:
                 return False
-            return n < 2 or low_card in (*stack, top)
+            return n < 2 or low_card == top or low_card in stack
 
         return [c for c in combos if ok(c)]
     # NONSCORING with the J6 fall-back: bury the cheapest categories possible,

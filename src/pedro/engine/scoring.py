@@ -4,30 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of
 from pedro.engine.actions import CARD_BITS, Verb
 from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
 
 #: Game-point values of classic Pitch, for option ``relative_high_low``.
-_GAME_VALUES = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}
+_GAME_VALUES: Final = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}
 
 # Enum members are slow to look up on Python 3.11; every hand is scored, so
 # scoring compares against these module constants.
-_BID = Verb.BID
-_BID_28_56 = Verb.BID_28_56
-_BID_DOUBLE = Verb.BID_DOUBLE
-_CAPTURER = LowRule.CAPTURER
-_HOLDER = LowRule.HOLDER
-_DEALT = LowRule.DEALT
-_DIFFERENCE = Scoring.DIFFERENCE
-_MADE_BID = MadeScores.BID
-_BIDDER_GOES_OUT = EndRule.BIDDER_GOES_OUT
-_SUCCESSFUL_BID_ONLY = EndRule.SUCCESSFUL_BID_ONLY
-_COUNT_OUT = EndRule.COUNT_OUT
+_BID: Final = Verb.BID
+_BID_28_56: Final = Verb.BID_28_56
+_BID_DOUBLE: Final = Verb.BID_DOUBLE
+_CAPTURER: Final = LowRule.CAPTURER
+_HOLDER: Final = LowRule.HOLDER
+_DEALT: Final = LowRule.DEALT
+_DIFFERENCE: Final = Scoring.DIFFERENCE
+_MADE_BID: Final = MadeScores.BID
+_BIDDER_GOES_OUT: Final = EndRule.BIDDER_GOES_OUT
+_SUCCESSFUL_BID_ONLY: Final = EndRule.SUCCESSFUL_BID_ONLY
+_COUNT_OUT: Final = EndRule.COUNT_OUT
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Contract:
     bidder: int

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
 from pedro.engine import exchange
@@ -38,7 +39,7 @@ from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
-from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables
+from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables, cached_value
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
@@ -46,9 +47,15 @@ if TYPE_CHECKING:
 
 # Looking up an enum member costs a descriptor call on Python 3.11; the hot
 # paths compare against these module constants instead.
-_AUCTION, _TRUMP, _EXCHANGE, _PLAY, _GAME_OVER = Phase
-_ACTIVE = Status.ACTIVE
-_HOLDER, _DEALT = LowRule.HOLDER, LowRule.DEALT
+# one Final name each: compiled, a Final is a C static, not a look-up in the module's dict
+_AUCTION: Final = Phase.AUCTION
+_TRUMP: Final = Phase.TRUMP
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
+_ACTIVE: Final = Status.ACTIVE
+_HOLDER: Final = LowRule.HOLDER
+_DEALT: Final = LowRule.DEALT
 
 
 class IllegalActionError(ValueError):
@@ -64,6 +71,8 @@ class IllegalActionError(ValueError):
 DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PlayedTrick:
     """A trick of a finished hand: frozen, as finished hands are shared by every clone."""
@@ -73,6 +82,7 @@ class PlayedTrick:
     winner: int
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class, for its ``cached_value``
 @dataclass(frozen=True)
 class HandResult:
     """Everything a record or a score sheet needs to know about a finished hand.
@@ -107,7 +117,7 @@ class HandResult:
         """Each seat's cards at the first lead (empty for a hand thrown in)."""
         return [cards_of(mask) for mask in self.play_masks]
 
-    @cached_property
+    @cached_value
     def seen(self) -> SeenHand:
         """The hand as everyone saw it; built once, as every observation repeats the whole history."""
         return SeenHand(
@@ -116,6 +126,7 @@ class HandResult:
         )  # fmt: skip
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: ``__new__`` runs no ``__init__`` (clone, pickle)
 class GameState(PlayTurns):
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``.
 
@@ -1031,7 +1042,7 @@ class GameState(PlayTurns):
 
 
 #: HandResult.call of the special calls ("double" is written with the maximum bid)
-_CALL_NAMES = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
+_CALL_NAMES: Final = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
 
 
 def _first_with(masks: Sequence[int], card: int) -> int:
@@ -1043,19 +1054,23 @@ def _first_with(masks: Sequence[int], card: int) -> int:
     return -1
 
 
-_TRUMP_ACTIONS = tuple(trump_action(s) for s in range(4))
-_BITS = tuple(1 << c for c in range(NUM_CARDS))
+_TRUMP_ACTIONS: Final = tuple(trump_action(s) for s in range(4))
+_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
 
 
 #: Fields ``clone`` copies: the current hand's mutable data.
-_COPIED = frozenset({
+_COPIED: Final = frozenset({
     "_scores", "_actions", "_hand_actions", "_wash_dealt", "_washes", "_deal_records", "_hands", "_auction",
     "_status", "_discards", "_wash_from", "_credits", "_seen", "_received", "_drawn", "_exchange", "_tricks",
     "_trick", "_hands_at_play", "_dealt_to", "_shown", "_killed",
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
-_SHARED = frozenset({"_rules", "_deals"})
-_SLOTS: tuple[str, ...] = GameState.__slots__
-_get_all = attrgetter(*_SLOTS)
-_set = setattr
-_new_state = object.__new__
+_SHARED: Final = frozenset({"_rules", "_deals"})
+#: The instance fields: the slots, or mypyc's native attributes in the compiled build (which has
+#: no ``__slots__``, lists ``PlayTurns``'s twice, and whose instances only ``GameState.__new__`` makes).
+_SLOTS: tuple[str, ...] = tuple(
+    dict.fromkeys(getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__"))  # noqa: B009
+)
+_get_all: Final = attrgetter(*_SLOTS)
+_set: Final = setattr
+_new_state: Final = GameState.__new__

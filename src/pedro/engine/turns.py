@@ -18,6 +18,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from pedro.engine.actions import CARD_BITS, TOP_SHIFT
 from pedro.engine.phases import Status
@@ -26,13 +29,13 @@ from pedro.engine.play_position import PlayPosition
 from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
 
 #: ``turn``'s answer when the card play is over.
-END = -1
+END: Final = -1
 #: ``turn``'s and ``after_play``'s answer when the trick is complete.
-CLOSE = -2
+CLOSE: Final = -2
 
-_ACTIVE = Status.ACTIVE
+_ACTIVE: Final = Status.ACTIVE
 #: The status of a seat dropping out of the play under each out-of-trumps rule.
-_DROP_STATUS = {
+_DROP_STATUS: Final = {
     OutOfTrumps.CONTINUE: Status.ACTIVE,  # nobody drops out
     OutOfTrumps.UP: Status.UP,
     OutOfTrumps.COLD_ON_TURN: Status.COLD,
@@ -40,6 +43,8 @@ _DROP_STATUS = {
 }
 
 
+# compiled: a Python class, as a frozen native one cannot be unpickled or copied
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TurnOrder:
     """The turn order of one ruleset with one trump suit (``TurnOrder.of``)."""
@@ -166,6 +171,7 @@ def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
     return rules.out_of_trumps == OutOfTrumps.CONTINUE and all(s == _ACTIVE for s in status)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
 @dataclass
 class Trick:
     """One trick: its leader (who closes it), the plays so far and, once closed, the winner."""
@@ -175,6 +181,7 @@ class Trick:
     winner: int = -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: PlayMachine (players/sampling.py) subclasses it
 class PlayTurns:
     """A hand's card play over card masks, driven by ``TurnOrder``: ``GameState`` and ``PlayMachine``.
 

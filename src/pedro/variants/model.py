@@ -10,8 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import TypeVar
 
 from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
+
+_T = TypeVar("_T")
+
+
+class cached_value(cached_property[_T]):
+    """``functools.cached_property`` by another name, for classes that mypyc compiles (such as
+    ``pedro.engine.state.HandResult``): mypyc turns a ``cached_property`` into a plain property
+    that computes its value at every read, but leaves this decorator to Python. (This module
+    itself stays Python in the compiled build: docs/engine.md, "Compiled build".)"""
 
 
 class AuctionModel(StrEnum):
