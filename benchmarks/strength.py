@@ -31,11 +31,14 @@ from pedro.tournament.report import merge, write_json
 VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
 #: The pairs whose ratio measures the expert's card play (bidding and exchange are heuristic's in all three).
 CARD_PLAY_PAIRS = ("expert,heuristic", "omniscient,heuristic")
-PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS)
+#: The pair that measures the expert's own calls: the same card play, heuristic's calls on side B.
+BIDDING_PAIR = "expert,expert:bid=heuristic"
+PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS, BIDDING_PAIR)
 
 
 def result_path(out: Path, variant: str, pair: str, deals: int, seed: int) -> Path:
-    return out / f"{variant}-{pair.replace(',', '-vs-')}-{deals}-s{seed}.json"
+    name = pair.replace(",", "-vs-").replace(":", "-").replace("=", "-")
+    return out / f"{variant}-{name}-{deals}-s{seed}.json"
 
 
 def run(variant: str, pair: str, deals: int, seed: int, jobs: int, path: Path) -> float:

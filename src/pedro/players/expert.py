@@ -1,6 +1,15 @@
 """``expert``: card play by sampling the hidden hands and solving each guess exactly.
 
-Bids, trumps and the exchange are ``heuristic``'s; only the card play differs.
+**Calls and trumps** are chosen by ``heuristic``'s simulation (``players.bidding``:
+sampled deals that fit the calls heard, every legal call scored by the engine's
+own scoring against the game score), but each contract's hand is valued the
+way the expert will play it: after the exchange (the players' own exchange
+choices), by the exact solver on the sampled world, less the measured
+declarer's bias of that perfect-information value (``players.solved_play``).
+With ``own_bidding=False`` (``expert:bid=heuristic``) it calls exactly as
+``heuristic`` does, which measures what its own bidding is worth. The
+exchange is ``heuristic``'s.
+
 For a play the expert draws worlds consistent with what its seat has seen
 (``pedro.players.sampling``: hands, voids shown in play, statuses, what the
 exchange allows, the auction as weights), weighs each world by how well it
@@ -48,6 +57,8 @@ from pedro.players.exchange_values import candidates, exchange_values
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
+from pedro.players.simulation import PlayValuation
+from pedro.players.solved_play import declarer_bias, solved_points
 from pedro.solver import PlayPosition, solve
 from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
 
@@ -64,7 +75,8 @@ _TIE = 1e-9
 
 
 class ExpertPlayer(HeuristicPlayer):
-    """``heuristic``'s bids and exchange; card play by sampled worlds solved exactly."""
+    """Calls valued by solving sampled deals after the exchange; ``heuristic``'s exchange; card play
+    by sampled worlds solved exactly."""
 
     name = "expert"
 
@@ -75,6 +87,7 @@ class ExpertPlayer(HeuristicPlayer):
         time_limit: float | None = None,
         max_solves: int | None = DEFAULT_MAX_SOLVES,
         read_play: bool = True,
+        own_bidding: bool = True,
     ) -> None:
         super().__init__(seed)
         if not 1 <= samples <= MAX_SAMPLES:
@@ -91,6 +104,14 @@ class ExpertPlayer(HeuristicPlayer):
         self.read_play = read_play
         #: worlds valued at the last decision (for measurements)
         self.last_worlds = 0
+        #: value contracts by the solver after the exchange (False: bid as ``heuristic``)
+        self.own_bidding = own_bidding
+
+    def play_valuation(self, rules: Ruleset) -> tuple[PlayValuation, float]:
+        """The solver's value after the exchange, and its measured bias (``players.solved_play``)."""
+        if not self.own_bidding:
+            return super().play_valuation(rules)
+        return solved_points, declarer_bias(rules)
 
     def act(self, obs: Observation) -> int:
         if obs.phase == Phase.PLAY and obs.my_turn and isinstance(obs.legal, tuple) and len(obs.legal) > 1:
@@ -112,7 +133,7 @@ class ExpertPlayer(HeuristicPlayer):
         """What each legal choice is worth: plays and exchange choices in points, calls in score
         (``pedro.players.estimates``).
 
-        Calls and trump suits are valued by the simulation ``heuristic`` bids by (a trump
+        Calls and trump suits are valued by the simulation this player bids by (a trump
         suit that simulation rules out is not listed); exchange choices by the same
         simulation from the decision on (``exchange_values``: all of them when few, else
         heuristic's choice, its neighbours and ``include``, e.g. the choice a record made).
