@@ -141,6 +141,11 @@ class Estimator:
         self.seed = seed
         self.samples = [self._sample(obs, i) for i in range(samples)]
 
+    def extend(self, obs: Observation, count: int) -> None:
+        """Draw ``count`` more samples (the first ones are kept: the estimates only sharpen)."""
+        start = len(self.samples)
+        self.samples += [self._sample(obs, i) for i in range(start, start + count)]
+
     def _sample(self, obs: Observation, i: int) -> _Sample:
         """A deal of the unseen cards; the first of a few tries that fits the calls made so far."""
         rules = self.rules
@@ -287,11 +292,13 @@ def _high(obs: Observation) -> tuple[int, int] | None:
 
 @dataclass(frozen=True)
 class CallValue:
-    """A call's mean utility for the calling side (see ``utility``)."""
+    """A call's mean utility for the calling side (see ``utility``), and its utility on each sample
+    (in the estimator's sample order: a sample the contract could not be played on counts 0)."""
 
     action: int
     value: float
     suit: int | None
+    per_sample: tuple[float, ...] = ()
 
 
 def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
@@ -314,17 +321,19 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
         est.suit_estimate(suit)  # play the samples out once per suit
     count = len(est.samples)
     if PASS in legal:
-        value = sum(
+        passed = tuple(
             _pass_utility(est, obs, sample, index, high, high_value, later, side, scores)
             for index, sample in enumerate(est.samples)
         )
-        results.append(CallValue(PASS, value / count, None))
+        results.append(CallValue(PASS, sum(passed) / count, None, passed))
     # each sample's points with this seat declaring a suit, corrected for optimism once for all bids
+    # (None where the contract could not be played on the sample)
     played = {
         suit: [
             corrected(rules, points, side, index, est.own_shift)
-            for index, sample in enumerate(est.samples)
             if (points := est.outcome(sample, seat, suit)) is not None
+            else None
+            for index, sample in enumerate(est.samples)
         ]
         for suit in suits
     }
@@ -336,12 +345,13 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
             allowed = [s for s in suits if all(hand >> (s * 13 + r) & 1 for r in (12, 11, 0))] or suits
         best: CallValue | None = None
         for suit in allowed:
-            value = 0.0
-            for points in played[suit]:
-                value += utility(rules, side, scores, contract, points)
-            value /= count
+            each = tuple(
+                utility(rules, side, scores, contract, points) if points is not None else 0.0
+                for points in played[suit]
+            )
+            value = sum(each) / count
             if best is None or value > best.value:
-                best = CallValue(action, value, suit)
+                best = CallValue(action, value, suit, each)
         if best is not None:
             results.append(best)
     return results
