@@ -23,7 +23,7 @@ from pedro.players import (
 from pedro.players.bidding import Estimator, evaluate_calls
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.players.simulation import SampledDeals, contract_state, play_out
-from pedro.players.solved_play import declarer_bias, solved_points
+from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
 from pedro.solver import solve
 from pedro.variants.options import make_ruleset
 
@@ -173,4 +173,8 @@ def test_declarer_bias_moves_points_off_the_seats_own_contracts() -> None:
     high = {c.action: c.value for c in evaluate_calls(plain, obs, legal)}
     bids = [a for a in legal if a != PASS]
     assert bids and all(low[a] < high[a] for a in bids)
-    assert 0.0 < declarer_bias(make_ruleset("pidro")) < 0.2
+
+
+def test_declarer_bias_is_measured_per_variant_with_a_default() -> None:
+    assert declarer_bias(make_ruleset("pidro")) == DECLARER_BIAS["pidro"]
+    assert declarer_bias(make_ruleset("nicaragua")) == DEFAULT_BIAS

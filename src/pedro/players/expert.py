@@ -47,7 +47,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from pedro.cards import cards_of, mask_of
-from pedro.engine.actions import CARD_BITS
+from pedro.engine.actions import CARD_BITS, PASS
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
@@ -72,7 +72,7 @@ MIN_WORLDS = 10
 #: The expert's bidding: deals added at a time while the best call is not clear, the most deals,
 #: and how many standard errors make the best call clear (``ExpertPlayer.call_values``).
 BID_SAMPLES_STEP = 20
-MAX_BID_SAMPLES = 80
+MAX_BID_SAMPLES = 40
 CLEAR_Z = 2.0
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
@@ -119,8 +119,9 @@ class ExpertPlayer(HeuristicPlayer):
         On 20 deals the value of a call less passing varies by some 4 points (a standard
         deviation, in pidro) from one draw of deals to another: enough to overcall a hand that
         is worth a pass on other deals (the issue's "wild overcalls"). Deals are added
-        ``BID_SAMPLES_STEP`` at a time up to ``MAX_BID_SAMPLES`` until the best call leads the
-        next by ``CLEAR_Z`` standard errors of their difference on common deals.
+        ``BID_SAMPLES_STEP`` at a time up to ``MAX_BID_SAMPLES`` until passing or bidding,
+        whichever is best, leads the other by ``CLEAR_Z`` standard errors of their difference
+        on common deals.
         """
         values = super().call_values(obs, legal)
         if not self.own_bidding:
@@ -223,12 +224,24 @@ class ExpertPlayer(HeuristicPlayer):
 
 
 def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
-    """Whether the best call leads the next best by ``z`` standard errors of their difference on
-    the same deals (always, with one call or without per-deal values)."""
+    """Whether the best call leads the best call of the other kind (passing against bidding) by
+    ``z`` standard errors of their difference on the same deals (the next best call where passing
+    is not allowed; always, with one call or without per-deal values).
+
+    Only bidding against passing is made clear: that is where a noisy estimate costs a contract
+    (a wild overcall, or a good hand left to the opponents); choosing between neighbouring bids
+    on fewer deals costs less."""
     if len(values) < 2:
         return True
     ranked = sorted(values, key=lambda c: -c.value)
-    best, second = ranked[0].per_sample, ranked[1].per_sample
+    top = ranked[0]
+    passing = any(c.action == PASS for c in ranked)
+    rival = next((c for c in ranked[1:] if (c.action == PASS) != (top.action == PASS)), None)
+    if rival is None:
+        if passing:
+            return True
+        rival = ranked[1]
+    best, second = top.per_sample, rival.per_sample
     if not best or len(best) != len(second):
         return True
     diffs = [a - b for a, b in zip(best, second, strict=True)]
