@@ -20,8 +20,8 @@ from pedro.players import (
     make_player,
     samples_of,
 )
-from pedro.players.bidding import Estimator, evaluate_calls
-from pedro.players.expert import DEFAULT_SAMPLES
+from pedro.players.bidding import CallValue, Estimator, evaluate_calls
+from pedro.players.expert import DEFAULT_SAMPLES, calls_are_clear
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
 from pedro.solver import solve
@@ -41,23 +41,19 @@ def auction_position(variant: str, hand: str, calls: list[int], seat: int) -> Ob
 
 # ---------------------------------------------------------------- no wild overcalls (issue examples)
 
-#: Pidro: ♠K Q 8 6 and no point card at all, the opponent on the right having bid 9.
+#: Pidro: ♠K Q 8 6 and no point card at all; partner passed, the opponent on the right bid 9.
 NO_POINTS = "KS QS 8S 6S KH 9H 7H QD 8D"
 #: Pidro: ♠K 9 6 and ♦10 8 5 3, the opponent on the right having bid 7.
 SPADES_AND_DIAMOND_POINTS = "KS 9S 6S TD 8D 5D 3D QH 7C"
 
 
 def test_expert_does_not_bid_ten_over_nine_without_a_point_card() -> None:
-    obs = auction_position("pidro", NO_POINTS, [bid_action(9)], seat=2)
-    heuristic_calls = set()
-    for seed in range(5):
-        expert = ExpertPlayer(seed)
-        assert expert.act(obs) == PASS
-        estimates = expert.estimates(obs)
-        assert estimates is not None
-        assert estimates.values[PASS] > estimates.values[bid_action(10)]
-        heuristic_calls.add(make_player("expert:bid=heuristic", seed).act(obs))
-    # the position is one where heuristic's simulation overcalls on some of its samples
+    obs = auction_position("pidro", NO_POINTS, [PASS, bid_action(9)], seat=3)
+    heuristic_calls = []
+    for seed in range(6):
+        assert ExpertPlayer(seed).act(obs) == PASS
+        heuristic_calls.append(make_player("expert:bid=heuristic", seed).act(obs))
+    # the position is one where heuristic's bidding overcalls on some draws of its deals
     assert bid_action(10) in heuristic_calls
 
 
@@ -69,6 +65,18 @@ def test_expert_does_not_bid_eight_over_seven_with_three_small_spades() -> None:
         estimates = expert.estimates(obs)
         assert estimates is not None
         assert all(estimates.values[PASS] > v for a, v in estimates.values.items() if a != PASS)
+
+
+def test_calls_are_clear_only_when_passing_and_bidding_are_apart_on_common_deals() -> None:
+    noisy = [1.0, -1.0, 3.0, -2.0]
+    steady = [0.5, 0.6, 0.4, 0.5]
+    passing = CallValue(PASS, 0.0, None, (0.0, 0.0, 0.0, 0.0))
+    assert not calls_are_clear([passing, CallValue(bid_action(7), 0.25, 0, tuple(noisy))])
+    assert calls_are_clear([passing, CallValue(bid_action(7), 0.5, 0, tuple(steady))])
+    # neighbouring bids are not made clear against each other, only against passing
+    close = CallValue(bid_action(8), 0.45, 0, tuple(v - 0.05 for v in steady))
+    assert calls_are_clear([passing, CallValue(bid_action(7), 0.5, 0, tuple(steady)), close])
+    assert calls_are_clear([passing])
 
 
 # ---------------------------------------------------------------- the comparison setting

@@ -42,6 +42,7 @@ have passed (then the result depends on the machine's speed).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -74,6 +75,9 @@ MIN_WORLDS = 10
 BID_SAMPLES_STEP = 20
 MAX_BID_SAMPLES = 40
 CLEAR_Z = 2.0
+#: A bid is made over passing only when it leads passing by this many standard errors on the
+#: deals drawn (``ExpertPlayer._bid``).
+BID_OVER_PASS_Z = 1.0
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
 _TIE = 1e-9
@@ -131,6 +135,25 @@ class ExpertPlayer(HeuristicPlayer):
             est.extend(obs, BID_SAMPLES_STEP)
             values = super().call_values(obs, legal)
         return values
+
+    def _bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
+        """The best call by value, but a pass where the best bid leads passing by less than
+        ``BID_OVER_PASS_Z`` standard errors on the same deals.
+
+        Such a bid is worth about as much as passing by the estimate itself, so passing it
+        costs little, while the noise of the estimate (not the hand) is what made it best
+        often enough to overcall a hand worth a pass (the issue's examples in pidro).
+        """
+        call = super()._bid(obs, rules, legal)
+        if not self.own_bidding or call == PASS or PASS not in legal:
+            return call
+        values = {c.action: c for c in self.call_values(obs, legal)}
+        chosen, passing = values.get(call), values.get(PASS)
+        if chosen is None or passing is None:
+            return call
+        if _lead(chosen.per_sample, passing.per_sample) < BID_OVER_PASS_Z:
+            return PASS
+        return call
 
     def play_valuation(self, rules: Ruleset) -> tuple[PlayValuation, float]:
         """The solver's value after the exchange, and its measured bias (``players.solved_play``)."""
@@ -241,14 +264,21 @@ def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
         if passing:
             return True
         rival = ranked[1]
-    best, second = top.per_sample, rival.per_sample
-    if not best or len(best) != len(second):
-        return True
-    diffs = [a - b for a, b in zip(best, second, strict=True)]
+    return _lead(top.per_sample, rival.per_sample) >= z
+
+
+def _lead(first: Sequence[float], second: Sequence[float]) -> float:
+    """How many standard errors ``first`` leads ``second`` by, deal by deal (infinite without
+    per-deal values or spread)."""
+    if not first or len(first) != len(second):
+        return math.inf
+    diffs = [a - b for a, b in zip(first, second, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return mean * mean * n >= z * z * var
+    if var <= 0:
+        return math.inf
+    return mean / math.sqrt(var / n)
 
 
 def _plays_made(obs: Observation) -> int:
