@@ -36,8 +36,10 @@ from pedro.variants.model import Ruleset
 #: Share of the points in play by which the solver's value at the first lead overstated the points
 #: the declarer's side took when ``expert`` played every seat (``benchmarks/declarer_bias.py
 #: --hands 40 --seed 50000``: hands bid and exchanged by ``heuristic``): pidro -0.03 points
-#: (95% interval -0.58 to +0.53), none to correct. Variants not measured take ``DEFAULT_BIAS``
-#: (a guess: the solver's value less a heuristic rollout was 0.2 to 7% of the points in play).
+#: (95% interval -0.58 to +0.53), none to correct; cinch +0.47 (-0.28 to +1.23), 0.034 of the
+#: points in play, which ``DEFAULT_BIAS`` stands for. King Pedro (Canadian) and 83 are not
+#: measured yet and take ``DEFAULT_BIAS`` too (the solver's value less a heuristic rollout of
+#: the same exchanged hands was 0.2% and 2.7% of their points in play).
 DECLARER_BIAS: dict[str, float] = {"pidro": 0.0}
 DEFAULT_BIAS = 0.03
 
