@@ -12,7 +12,9 @@ change per deal with 95% intervals, and each player's bids made and set.
 
 ``--report`` only prints the tables of the files already there. The second
 table is the share of the heuristic→omniscient gap that the expert's card
-play recovers (see ``recovered``).
+play recovers (see ``recovered``); the third, for runs of the bidding pair
+(``expert`` − ``expert:bid=heuristic``), each player's contracts made and
+the points its side took per contract it held (see ``contracts``).
 """
 
 from __future__ import annotations
@@ -27,15 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from pedro.tournament.report import merge, write_json
+from pedro.variants.options import make_ruleset
 
 VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
 #: The pairs whose ratio measures the expert's card play (bidding and exchange are heuristic's in all three).
 CARD_PLAY_PAIRS = ("expert,heuristic", "omniscient,heuristic")
-PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS)
+#: The pair that measures the expert's own calls: the same card play, heuristic's calls on side B.
+BIDDING_PAIR = "expert,expert:bid=heuristic"
+PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS, BIDDING_PAIR)
 
 
 def result_path(out: Path, variant: str, pair: str, deals: int, seed: int) -> Path:
-    return out / f"{variant}-{pair.replace(',', '-vs-')}-{deals}-s{seed}.json"
+    name = pair.replace(",", "-vs-").replace(":", "-").replace("=", "-")
+    return out / f"{variant}-{name}-{deals}-s{seed}.json"
 
 
 def run(variant: str, pair: str, deals: int, seed: int, jobs: int, path: Path) -> float:
@@ -111,6 +117,27 @@ def recovered(expert: dict[str, Any], omniscient: dict[str, Any], rounds: int = 
     )
 
 
+def contracts(doc: dict[str, Any]) -> str:
+    """Per player: contracts won, the share made, and the points of the bidder's side per contract."""
+    variant = doc["settings"]["variant"]
+    rules = make_ruleset(variant)
+    names = doc["settings"]["players"]
+    cells = []
+    for label in ("A", "B"):
+        held = [
+            play
+            for deal in doc["deals"]
+            for play in deal["plays"]
+            if play["bidder"] is not None and play["bid_by"] == label
+        ]
+        made = sum(1 for play in held if play["made"])
+        points = [play["side_points"][rules.side_of(play["bidder"])] for play in held]
+        mean = sum(points) / len(points) if points else 0.0
+        share = made / len(held) if held else 0.0
+        cells.append(f"{names[label]}: {len(held)} contracts, {share:.1%} made, {mean:.2f} points")
+    return f"| {variant} | {len(doc['deals'])} | " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default=",".join(VARIANTS))
@@ -146,6 +173,17 @@ def main() -> None:
         print("|---|---|---|---|---|")
         for e, o in ready.values():
             print(recovered(json.loads(e.read_text()), json.loads(o.read_text())))
+    bidding = [
+        path
+        for variant in args.variants.split(",")
+        if (path := result_path(args.out, variant, BIDDING_PAIR, args.deals, args.seed)).exists()
+    ]
+    if bidding:
+        print()
+        print("| variant | deals | A: contracts held, made, bidder's side points | B: the same |")
+        print("|---|---|---|---|")
+        for path in bidding:
+            print(contracts(json.loads(path.read_text())))
 
 
 if __name__ == "__main__":

@@ -104,8 +104,9 @@ def test_expert_rejects_bad_strength() -> None:
         ExpertPlayer(1, time_limit=0)
 
 
-def test_bids_trumps_and_exchange_are_the_heuristics() -> None:
-    """Only the card play differs: every other decision equals ``heuristic``'s with the same seed."""
+def test_exchange_and_heuristic_bidding_setting_are_the_heuristics() -> None:
+    """The expert's exchange is ``heuristic``'s; with ``own_bidding=False`` its calls and trumps are
+    too (its own calls: ``tests/test_expert_bidding.py``); the omniscient player's are all of them."""
     compared = 0
     for variant in ("cinch", "king_pedro_canadian"):
         rules = make_ruleset(variant, {})
@@ -114,7 +115,9 @@ def test_bids_trumps_and_exchange_are_the_heuristics() -> None:
             seat = state.current_player
             obs = state.observation(seat)
             action = HeuristicPlayer(seed=seat).act(obs)
-            assert ExpertPlayer(seed=seat).act(obs) == action
+            assert ExpertPlayer(seed=seat, own_bidding=False).act(obs) == action
+            if state.phase == Phase.EXCHANGE:
+                assert ExpertPlayer(seed=seat).act(obs) == action
             assert OmniscientPlayer(seed=seat).act_on_state(state, seat) == action
             state.apply(action)
             compared += 1

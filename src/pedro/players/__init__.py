@@ -2,7 +2,10 @@
 
 A name may carry a setting after a colon: ``expert:N`` is the expert with
 ``N`` sampled worlds per card play, always (``expert`` alone: 120 worlds,
-fewer for plays with many choices; see ``pedro.players.expert``).
+fewer for plays with many choices; see ``pedro.players.expert``), and
+``expert:bid=heuristic`` (or ``expert:N:bid=heuristic``) the expert calling
+and naming trumps as ``heuristic`` does, to measure what its own bidding is
+worth with the same card play.
 ``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
 (``cmd@SECONDS:COMMAND`` with a time limit per decision; see
 ``pedro.players.external`` and docs/bots.md).
@@ -41,7 +44,10 @@ DESCRIPTIONS: dict[str, str] = {
 
 #: Players that take a setting after a colon, and what it is.
 SETTINGS = {
-    "expert": f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}",
+    "expert": (
+        f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}; "
+        "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does"
+    ),
     "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
 }
 
@@ -62,10 +68,11 @@ def check_player(spec: str) -> None:
 def samples_of(spec: str) -> int | None:
     """Worlds a valid player spec samples per card play (``expert:N``: N), the measure of its
     cost; None for players that do not sample. Servers cap it (``pedro serve``)."""
-    base, colon, setting = spec.partition(":")
+    base, _, setting = spec.partition(":")
     if base != "expert":
         return None
-    return int(setting) if colon else DEFAULT_SAMPLES
+    worlds = [part for part in setting.split(":") if part.strip().isdigit()]
+    return int(worlds[0]) if worlds else DEFAULT_SAMPLES
 
 
 def make_player(name: str, seed: int | str | None = None) -> Player:
@@ -86,12 +93,26 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
         return factory(seed)
     if base != "expert":
         raise UnknownPlayerError(f"player {base!r} takes no setting (got {name!r}); {_allowed()}")
-    text = setting.strip()
+    return _expert(name, setting, seed)
+
+
+#: The ``expert`` setting that makes it call as ``heuristic`` does.
+HEURISTIC_BIDDING = "bid=heuristic"
+
+
+def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
+    """``expert:N``, ``expert:bid=heuristic`` or ``expert:N:bid=heuristic``."""
+    parts = [part.strip() for part in setting.split(":")]
+    own_bidding = HEURISTIC_BIDDING not in parts
+    rest = [part for part in parts if part != HEURISTIC_BIDDING]
+    if len(parts) > 2 or len(rest) > 1 or len(rest) == len(parts) == 2:
+        raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
+    if not rest:
+        return ExpertPlayer(seed, own_bidding=own_bidding)
+    text = rest[0]
     if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
-        raise UnknownPlayerError(
-            f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {setting!r}"
-        )
-    return ExpertPlayer(seed, samples=int(text), max_solves=None)
+        raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {text!r}")
+    return ExpertPlayer(seed, samples=int(text), max_solves=None, own_bidding=own_bidding)
 
 
 __all__ = [

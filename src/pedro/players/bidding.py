@@ -8,13 +8,20 @@ by ``simulation``: the seat declares a trump suit, and the exchange and the
 play follow the given policy (the heuristic's own) for every seat. A
 ``SuitEstimate`` is the resulting distribution of points per side.
 
-*Why a rollout and not the double-dummy solver:* a rollout plays the way the
-table will actually play (the declarer does not see the defenders' cards),
-so it has none of the declarer's double-dummy advantage that would need a
-correction, and it costs about 2 ms a hand in every variant where a solve of
-the first lead costs tens of milliseconds to seconds. Its noise is the
-policy's own; with common samples across the suits and the calls it cancels
-out of the comparisons that decide.
+*Why a rollout and not the double-dummy solver (for ``heuristic``):* a
+rollout plays the way the table will actually play (the declarer does not
+see the defenders' cards), so it has none of the declarer's double-dummy
+advantage that would need a correction, and it costs about 2 ms a hand. Its
+noise is the policy's own; with common samples across the suits and the
+calls it cancels out of the comparisons that decide.
+
+*Pluggable play valuation.* How a sampled contract's hand is valued is the
+estimator's ``valuation`` (``simulation.PlayValuation``): a rollout unless
+told. ``expert`` passes the exact solver's value after the exchange
+(``solved_play``), with ``declarer_bias``, the measured share of the points
+in play by which that perfect-information value overstates the declarer's
+side, moved back from whoever declares (its own contracts and the others'
+alike, or passing would look worse than it is).
 
 **What passing is worth.** On the same samples the other seats' hands are
 known, so the auction after a pass is modelled: a seat still to speak bids
@@ -56,7 +63,7 @@ from pedro.engine.observation import Observation
 from pedro.engine.scoring import Contract, decide_winner, score_hand
 from pedro.players.base import Player
 from pedro.players.basic import expected_points
-from pedro.players.simulation import SampledDeals, simulate
+from pedro.players.simulation import PlayValuation, SampledDeals, play_out, simulate
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
 #: Sampled deals per estimate.
@@ -117,14 +124,27 @@ class Estimator:
         policy: Sequence[Player],
         seed: str,
         samples: int = SAMPLES,
+        valuation: PlayValuation = play_out,
+        declarer_bias: float = 0.0,
     ) -> None:
         self.rules = obs.rules
+        #: how a contract's hand is valued (module docstring), and the share of the points in play
+        #: its value overstates the declarer's side by
+        self.valuation = valuation
+        self.declarer_bias = declarer_bias
+        #: the share moved from the seat's own contracts: the winner's curse and the declarer's bias
+        self.own_shift = OPTIMISM + declarer_bias
         self.seat = obs.seat
         self.dealer = obs.dealer
         self.hand = tuple(obs.hand)
         self.policy = policy
         self.seed = seed
         self.samples = [self._sample(obs, i) for i in range(samples)]
+
+    def extend(self, obs: Observation, count: int) -> None:
+        """Draw ``count`` more samples (the first ones are kept: the estimates only sharpen)."""
+        start = len(self.samples)
+        self.samples += [self._sample(obs, i) for i in range(start, start + count)]
 
     def _sample(self, obs: Observation, i: int) -> _Sample:
         """A deal of the unseen cards; the first of a few tries that fits the calls made so far."""
@@ -174,7 +194,7 @@ class Estimator:
             deals = SampledDeals(
                 self.rules, self.dealer, self.seat, self.hand, random.Random(sample.deals_seed)
             )
-            out = simulate(self.rules, deals, declarer, self.rules.min_bid, suit, self.policy)
+            out = simulate(self.rules, deals, declarer, self.rules.min_bid, suit, self.policy, self.valuation)
             sample.outcomes[key] = out.points if out is not None else None
         return sample.outcomes[key]
 
@@ -196,13 +216,15 @@ class Estimator:
 # --------------------------------------------------------------------------- utility
 
 
-def corrected(rules: Ruleset, points: Sequence[int], side: int, index: int) -> tuple[int, ...]:
-    """``points`` with ``OPTIMISM`` of the points in play moved from ``side`` to its best opponent.
+def corrected(
+    rules: Ruleset, points: Sequence[int], side: int, index: int, fraction: float = OPTIMISM
+) -> tuple[int, ...]:
+    """``points`` with ``fraction`` of the points in play moved from ``side`` to its best opponent.
 
     The shift is fractional on average: sample ``index`` moves the floor or the
     ceiling so that the samples together move the exact amount.
     """
-    shift = OPTIMISM * rules.total_points
+    shift = fraction * rules.total_points
     whole = int(shift)
     frac = shift - whole
     # a low-discrepancy sequence spreads the extra point evenly over the samples
@@ -270,11 +292,13 @@ def _high(obs: Observation) -> tuple[int, int] | None:
 
 @dataclass(frozen=True)
 class CallValue:
-    """A call's mean utility for the calling side (see ``utility``)."""
+    """A call's mean utility for the calling side (see ``utility``), and its utility on each sample
+    (in the estimator's sample order: a sample the contract could not be played on counts 0)."""
 
     action: int
     value: float
     suit: int | None
+    per_sample: tuple[float, ...] = ()
 
 
 def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
@@ -297,16 +321,19 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
         est.suit_estimate(suit)  # play the samples out once per suit
     count = len(est.samples)
     if PASS in legal:
-        value = sum(
-            _pass_utility(est, obs, sample, high, high_value, later, side, scores) for sample in est.samples
+        passed = tuple(
+            _pass_utility(est, obs, sample, index, high, high_value, later, side, scores)
+            for index, sample in enumerate(est.samples)
         )
-        results.append(CallValue(PASS, value / count, None))
+        results.append(CallValue(PASS, sum(passed) / count, None, passed))
     # each sample's points with this seat declaring a suit, corrected for optimism once for all bids
+    # (None where the contract could not be played on the sample)
     played = {
         suit: [
-            corrected(rules, points, side, index)
-            for index, sample in enumerate(est.samples)
+            corrected(rules, points, side, index, est.own_shift)
             if (points := est.outcome(sample, seat, suit)) is not None
+            else None
+            for index, sample in enumerate(est.samples)
         ]
         for suit in suits
     }
@@ -318,12 +345,13 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
             allowed = [s for s in suits if all(hand >> (s * 13 + r) & 1 for r in (12, 11, 0))] or suits
         best: CallValue | None = None
         for suit in allowed:
-            value = 0.0
-            for points in played[suit]:
-                value += utility(rules, side, scores, contract, points)
-            value /= count
+            each = tuple(
+                utility(rules, side, scores, contract, points) if points is not None else 0.0
+                for points in played[suit]
+            )
+            value = sum(each) / count
             if best is None or value > best.value:
-                best = CallValue(action, value, suit)
+                best = CallValue(action, value, suit, each)
         if best is not None:
             results.append(best)
     return results
@@ -333,6 +361,7 @@ def _pass_utility(
     est: Estimator,
     obs: Observation,
     sample: _Sample,
+    index: int,
     high: tuple[int, int] | None,
     high_value: int | None,
     later: list[int],
@@ -366,6 +395,8 @@ def _pass_utility(
     points = est.outcome(sample, declarer, suit)
     if points is None:
         return 0.0
+    if est.declarer_bias:
+        points = corrected(rules, points, rules.side_of(declarer), index, est.declarer_bias)
     return utility(rules, side, scores, Contract(declarer, value, Verb.BID), points)
 
 
@@ -396,7 +427,7 @@ def trump_values(est: Estimator, obs: Observation, legal: Sequence[int]) -> dict
         if not estimate.points:
             return UNPLAYABLE
         u = sum(
-            utility(rules, side, obs.scores, contract, corrected(rules, p, side, i))
+            utility(rules, side, obs.scores, contract, corrected(rules, p, side, i, est.own_shift))
             for i, p in enumerate(estimate.points)
         )
         return u / len(est.samples)

@@ -1,6 +1,15 @@
 """``expert``: card play by sampling the hidden hands and solving each guess exactly.
 
-Bids, trumps and the exchange are ``heuristic``'s; only the card play differs.
+**Calls and trumps** are chosen by ``heuristic``'s simulation (``players.bidding``:
+sampled deals that fit the calls heard, every legal call scored by the engine's
+own scoring against the game score), but each contract's hand is valued the
+way the expert will play it: after the exchange (the players' own exchange
+choices), by the exact solver on the sampled world, less the measured
+declarer's bias of that perfect-information value (``players.solved_play``).
+With ``own_bidding=False`` (``expert:bid=heuristic``) it calls exactly as
+``heuristic`` does, which measures what its own bidding is worth. The
+exchange is ``heuristic``'s.
+
 For a play the expert draws worlds consistent with what its seat has seen
 (``pedro.players.sampling``: hands, voids shown in play, statuses, what the
 exchange allows, the auction as weights), weighs each world by how well it
@@ -33,21 +42,24 @@ have passed (then the result depends on the machine's speed).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
 
 from pedro.cards import cards_of, mask_of
-from pedro.engine.actions import CARD_BITS
+from pedro.engine.actions import CARD_BITS, PASS
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.players.bidding import UNPLAYABLE, trump_values
+from pedro.players.bidding import UNPLAYABLE, CallValue, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import candidates, exchange_values
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
+from pedro.players.simulation import PlayValuation
+from pedro.players.solved_play import declarer_bias, solved_points
 from pedro.solver import PlayPosition, solve
 from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
 
@@ -58,13 +70,22 @@ from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
 DEFAULT_SAMPLES = 120
 DEFAULT_MAX_SOLVES = 720
 MIN_WORLDS = 10
+#: The expert's bidding: deals added at a time while the best call is not clear, the most deals,
+#: and how many standard errors make the best call clear (``ExpertPlayer.call_values``).
+BID_SAMPLES_STEP = 20
+MAX_BID_SAMPLES = 40
+CLEAR_Z = 2.0
+#: A bid is made over passing only when it leads passing by this many standard errors on the
+#: deals drawn (``ExpertPlayer._bid``).
+BID_OVER_PASS_Z = 1.0
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
 _TIE = 1e-9
 
 
 class ExpertPlayer(HeuristicPlayer):
-    """``heuristic``'s bids and exchange; card play by sampled worlds solved exactly."""
+    """Calls valued by solving sampled deals after the exchange; ``heuristic``'s exchange; card play
+    by sampled worlds solved exactly."""
 
     name = "expert"
 
@@ -75,6 +96,7 @@ class ExpertPlayer(HeuristicPlayer):
         time_limit: float | None = None,
         max_solves: int | None = DEFAULT_MAX_SOLVES,
         read_play: bool = True,
+        own_bidding: bool = True,
     ) -> None:
         super().__init__(seed)
         if not 1 <= samples <= MAX_SAMPLES:
@@ -91,6 +113,53 @@ class ExpertPlayer(HeuristicPlayer):
         self.read_play = read_play
         #: worlds valued at the last decision (for measurements)
         self.last_worlds = 0
+        #: value contracts by the solver after the exchange (False: bid as ``heuristic``)
+        self.own_bidding = own_bidding
+
+    def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
+        """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
+        while the best call is not clearly better than the next (``calls_are_clear``).
+
+        On 20 deals the value of a call less passing varies by some 4 points (a standard
+        deviation, in pidro) from one draw of deals to another: enough to overcall a hand that
+        is worth a pass on other deals (the issue's "wild overcalls"). Deals are added
+        ``BID_SAMPLES_STEP`` at a time up to ``MAX_BID_SAMPLES`` until passing or bidding,
+        whichever is best, leads the other by ``CLEAR_Z`` standard errors of their difference
+        on common deals.
+        """
+        values = super().call_values(obs, legal)
+        if not self.own_bidding:
+            return values
+        est = self.estimator(obs)
+        while len(est.samples) < MAX_BID_SAMPLES and not calls_are_clear(values):
+            est.extend(obs, BID_SAMPLES_STEP)
+            values = super().call_values(obs, legal)
+        return values
+
+    def _bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
+        """The best call by value, but a pass where the best bid leads passing by less than
+        ``BID_OVER_PASS_Z`` standard errors on the same deals.
+
+        Such a bid is worth about as much as passing by the estimate itself, so passing it
+        costs little, while the noise of the estimate (not the hand) is what made it best
+        often enough to overcall a hand worth a pass (the issue's examples in pidro).
+        """
+        call = super()._bid(obs, rules, legal)
+        if not self.own_bidding or call == PASS or PASS not in legal:
+            return call
+        values = {c.action: c for c in self.call_values(obs, legal)}
+        chosen, passing = values.get(call), values.get(PASS)
+        if chosen is None or passing is None:
+            return call
+        if _lead(chosen.per_sample, passing.per_sample) < BID_OVER_PASS_Z:
+            return PASS
+        return call
+
+    def play_valuation(self, rules: Ruleset) -> tuple[PlayValuation, float]:
+        """The solver's value after the exchange, and its measured bias (``players.solved_play``)."""
+        if not self.own_bidding:
+            return super().play_valuation(rules)
+        return solved_points, declarer_bias(rules)
 
     def act(self, obs: Observation) -> int:
         if obs.phase == Phase.PLAY and obs.my_turn and isinstance(obs.legal, tuple) and len(obs.legal) > 1:
@@ -112,7 +181,7 @@ class ExpertPlayer(HeuristicPlayer):
         """What each legal choice is worth: plays and exchange choices in points, calls in score
         (``pedro.players.estimates``).
 
-        Calls and trump suits are valued by the simulation ``heuristic`` bids by (a trump
+        Calls and trump suits are valued by the simulation this player bids by (a trump
         suit that simulation rules out is not listed); exchange choices by the same
         simulation from the decision on (``exchange_values``: all of them when few, else
         heuristic's choice, its neighbours and ``include``, e.g. the choice a record made).
@@ -175,6 +244,41 @@ class ExpertPlayer(HeuristicPlayer):
         if not used or total_weight <= 0:
             return {}
         return {a: sums[reps[a]] / total_weight for a in legal}
+
+
+def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
+    """Whether the best call leads the best call of the other kind (passing against bidding) by
+    ``z`` standard errors of their difference on the same deals (the next best call where passing
+    is not allowed; always, with one call or without per-deal values).
+
+    Only bidding against passing is made clear: that is where a noisy estimate costs a contract
+    (a wild overcall, or a good hand left to the opponents); choosing between neighbouring bids
+    on fewer deals costs less."""
+    if len(values) < 2:
+        return True
+    ranked = sorted(values, key=lambda c: -c.value)
+    top = ranked[0]
+    passing = any(c.action == PASS for c in ranked)
+    rival = next((c for c in ranked[1:] if (c.action == PASS) != (top.action == PASS)), None)
+    if rival is None:
+        if passing:
+            return True
+        rival = ranked[1]
+    return _lead(top.per_sample, rival.per_sample) >= z
+
+
+def _lead(first: Sequence[float], second: Sequence[float]) -> float:
+    """How many standard errors ``first`` leads ``second`` by, deal by deal (infinite without
+    per-deal values or spread)."""
+    if not first or len(first) != len(second):
+        return math.inf
+    diffs = [a - b for a, b in zip(first, second, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    if var <= 0:
+        return math.inf
+    return mean / math.sqrt(var / n)
 
 
 def _plays_made(obs: Observation) -> int:

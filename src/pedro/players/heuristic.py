@@ -64,6 +64,7 @@ from pedro.engine.play import trick_winner
 from pedro.players.base import Player
 from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
 from pedro.players.bidding import SAMPLES, CallValue, Estimator, choose_trump, evaluate_calls
+from pedro.players.simulation import PlayValuation, play_out
 from pedro.variants.model import (
     AuctionModel,
     DiscardPolicy,
@@ -160,13 +161,19 @@ class HeuristicPlayer(BasicPlayer):
             ]
         return self._policy
 
+    def play_valuation(self, rules: Ruleset) -> tuple[PlayValuation, float]:
+        """How the bidding simulation values a contract's hand, and that value's bias to the declarer:
+        a rollout of the policy, unbiased (``players.bidding``)."""
+        return play_out, 0.0
+
     def estimator(self, obs: Observation) -> Estimator:
         """Sampled deals and rollouts for this hand, kept for the seat's later calls in the auction."""
         key = (obs.hand_index, obs.seat, tuple(obs.hand))
         if self._estimator is not None and self._estimator[0] == key:
             return self._estimator[1]
         seed = f"bid:{self.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
-        est = Estimator(obs, self.rollout_policy(obs.rules), seed, self.samples)
+        valuation, bias = self.play_valuation(obs.rules)
+        est = Estimator(obs, self.rollout_policy(obs.rules), seed, self.samples, valuation, bias)
         self._estimator = (key, est)
         return est
 

@@ -13,7 +13,7 @@ play rules apply unchanged.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pedro.engine.actions import PASS, Verb, arg_of, trump_action, verb_of
@@ -125,6 +125,11 @@ def play_out(state: GameState, players: Sequence[Player]) -> tuple[int, ...]:
     return tuple(state.results[start].points)
 
 
+#: How a contract's hand is valued from the state with trumps named: the points per side it is
+#: worth, the exchange and the play played by the given policy (``play_out``: a plain rollout).
+PlayValuation = Callable[[GameState, Sequence[Player]], tuple[int, ...]]
+
+
 def simulate(
     rules: Ruleset,
     deals: SampledDeals,
@@ -132,9 +137,13 @@ def simulate(
     bid: int,
     trump: int,
     players: Sequence[Player],
+    valuation: PlayValuation = play_out,
 ) -> Outcome | None:
-    """One rollout of the contract (``declarer``, ``bid``, ``trump``) on one sampled deal."""
+    """One rollout of the contract (``declarer``, ``bid``, ``trump``) on one sampled deal.
+
+    ``valuation`` values the hand from the named trump on (a rollout unless told).
+    """
     state = contract_state(rules, deals, declarer, bid, trump)
     if state is None:
         return None
-    return Outcome(declarer, trump, play_out(state, players))
+    return Outcome(declarer, trump, valuation(state, players))

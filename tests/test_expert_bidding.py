@@ -1,0 +1,188 @@
+"""The expert's own calls: contracts valued by the solver after the exchange (``players.solved_play``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pedro.cards import parse_cards
+from pedro.engine.actions import PASS, bid_action
+from pedro.engine.observation import Observation
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players import (
+    ExpertPlayer,
+    HeuristicPlayer,
+    UnknownPlayerError,
+    check_player,
+    choose,
+    make_player,
+    samples_of,
+)
+from pedro.players.bidding import CallValue, Estimator, evaluate_calls
+from pedro.players.expert import DEFAULT_SAMPLES, calls_are_clear
+from pedro.players.simulation import SampledDeals, contract_state, play_out
+from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
+from pedro.solver import solve
+from pedro.variants.options import make_ruleset
+
+
+def auction_position(variant: str, hand: str, calls: list[int], seat: int) -> Observation:
+    """``seat``'s observation holding ``hand`` after ``calls`` (dealer 0; the other hands dealt at random)."""
+    rules = make_ruleset(variant)
+    deals = SampledDeals(rules, 0, seat, parse_cards(hand), random.Random(0))
+    state = GameState(rules, deals=deals)
+    for action in calls:
+        state.apply(action)
+    assert state.current_player == seat and state.phase == Phase.AUCTION
+    return state.observation(seat)
+
+
+# ---------------------------------------------------------------- no wild overcalls (issue examples)
+
+#: Pidro: ♠K Q 8 6 and no point card at all; partner passed, the opponent on the right bid 9.
+NO_POINTS = "KS QS 8S 6S KH 9H 7H QD 8D"
+#: Pidro: ♠K 9 6 and ♦10 8 5 3, the opponent on the right having bid 7.
+SPADES_AND_DIAMOND_POINTS = "KS 9S 6S TD 8D 5D 3D QH 7C"
+
+
+def test_expert_does_not_bid_ten_over_nine_without_a_point_card() -> None:
+    obs = auction_position("pidro", NO_POINTS, [PASS, bid_action(9)], seat=3)
+    heuristic_calls = []
+    for seed in range(6):
+        assert ExpertPlayer(seed).act(obs) == PASS
+        heuristic_calls.append(make_player("expert:bid=heuristic", seed).act(obs))
+    # the position is one where heuristic's bidding overcalls on some draws of its deals
+    assert bid_action(10) in heuristic_calls
+
+
+def test_expert_does_not_bid_eight_over_seven_with_three_small_spades() -> None:
+    obs = auction_position("pidro", SPADES_AND_DIAMOND_POINTS, [bid_action(7)], seat=2)
+    for seed in range(5):
+        expert = ExpertPlayer(seed)
+        assert expert.act(obs) == PASS
+        estimates = expert.estimates(obs)
+        assert estimates is not None
+        assert all(estimates.values[PASS] > v for a, v in estimates.values.items() if a != PASS)
+
+
+def test_calls_are_clear_only_when_passing_and_bidding_are_apart_on_common_deals() -> None:
+    noisy = [1.0, -1.0, 3.0, -2.0]
+    steady = [0.5, 0.6, 0.4, 0.5]
+    passing = CallValue(PASS, 0.0, None, (0.0, 0.0, 0.0, 0.0))
+    assert not calls_are_clear([passing, CallValue(bid_action(7), 0.25, 0, tuple(noisy))])
+    assert calls_are_clear([passing, CallValue(bid_action(7), 0.5, 0, tuple(steady))])
+    # neighbouring bids are not made clear against each other, only against passing
+    close = CallValue(bid_action(8), 0.45, 0, tuple(v - 0.05 for v in steady))
+    assert calls_are_clear([passing, CallValue(bid_action(7), 0.5, 0, tuple(steady)), close])
+    assert calls_are_clear([passing])
+
+
+# ---------------------------------------------------------------- the comparison setting
+
+
+def test_heuristic_bidding_setting_is_registered() -> None:
+    player = make_player("expert:bid=heuristic", 3)
+    assert isinstance(player, ExpertPlayer) and not player.own_bidding
+    assert player.worlds == DEFAULT_SAMPLES
+    player = make_player("expert:40:bid=heuristic", 3)
+    assert isinstance(player, ExpertPlayer) and not player.own_bidding and player.worlds == 40
+    own = make_player("expert", 3)
+    assert isinstance(own, ExpertPlayer) and own.own_bidding
+    assert samples_of("expert:40:bid=heuristic") == 40
+    assert samples_of("expert:bid=heuristic") == DEFAULT_SAMPLES
+
+
+@pytest.mark.parametrize("spec", ["expert:bid=basic", "expert:4:5", "expert:bid=heuristic:0", "expert::"])
+def test_bad_expert_settings_say_what_is_allowed(spec: str) -> None:
+    with pytest.raises(UnknownPlayerError, match="expert:N"):
+        check_player(spec)
+
+
+@pytest.mark.parametrize("variant", ["cinch", "eighty_three"])
+def test_heuristic_bidding_setting_calls_exactly_as_heuristic(variant: str) -> None:
+    rules = make_ruleset(variant)
+    compared = 0
+    for game in range(3):
+        state = GameState(rules, seed=game)
+        seats = [HeuristicPlayer(game * 16 + s) for s in range(rules.players)]
+        copies = [make_player("expert:bid=heuristic", game * 16 + s) for s in range(rules.players)]
+        while state.phase in (Phase.AUCTION, Phase.TRUMP) and state.hand_index == 0:
+            seat = state.current_player
+            action = choose(seats[seat], state)
+            assert choose(copies[seat], state) == action
+            compared += 1
+            state.apply(action)
+    assert compared >= 12
+
+
+def test_own_bidding_differs_from_heuristic_somewhere() -> None:
+    """The expert's calls are its own: over a few auctions some call or trump differs."""
+    rules = make_ruleset("cinch")
+    differ = 0
+    for game in range(4):
+        state = GameState(rules, seed=game)
+        own = [make_player("expert", game * 16 + s) for s in range(rules.players)]
+        other = [make_player("expert:bid=heuristic", game * 16 + s) for s in range(rules.players)]
+        while state.phase in (Phase.AUCTION, Phase.TRUMP) and state.hand_index == 0:
+            seat = state.current_player
+            action = choose(own[seat], state)
+            differ += action != choose(other[seat], state)
+            state.apply(action)
+    assert differ > 0
+
+
+# ---------------------------------------------------------------- the valuation
+
+
+def _policy(rules_players: int) -> list[HeuristicPlayer]:
+    return [HeuristicPlayer(f"policy:{s}", simulated=False) for s in range(rules_players)]
+
+
+@pytest.mark.parametrize("variant", ["pidro", "cinch", "king_pedro_canadian"])
+def test_solved_points_give_the_declarers_side_the_solver_value(variant: str) -> None:
+    rules = make_ruleset(variant)
+    hand = sorted(random.Random(5).sample(list(rules.deck), rules.first_deal_size))
+    checked = 0
+    for k in range(4):
+        deals = SampledDeals(rules, 0, 1, hand, random.Random(k))
+        state = contract_state(rules, deals, 1, rules.min_bid, k % 4)
+        if state is None:
+            continue
+        points = solved_points(state.clone(), _policy(rules.players))
+        # the same exchange by the same (fresh) policy, then the solver and a rollout
+        policy = _policy(rules.players)
+        while state.phase != Phase.PLAY and not state.results:
+            seat = state.current_player
+            state.apply(policy[seat].act(state.observation(seat)))
+        if state.results:
+            assert points == tuple(state.results[0].points)
+            continue
+        value = solve(state).value
+        rollout = play_out(state.clone(), policy)
+        side = rules.side_of(1)
+        assert points[side] == value
+        assert points[1 - side] == max(0, sum(rollout) - value)
+        checked += 1
+    assert checked >= 2
+
+
+def test_declarer_bias_moves_points_off_the_seats_own_contracts() -> None:
+    """With the same samples, a larger declarer's bias lowers every bid's value (passing is the
+    others' contracts, shifted too: not compared)."""
+    obs = auction_position("pidro", "AS KS JS 5S 2S 9H 4H 3D 7C", [], seat=1)
+    policy = _policy(4)
+    plain = Estimator(obs, policy, "bias", 8, solved_points, 0.0)
+    biased = Estimator(obs, policy, "bias", 8, solved_points, 0.1)
+    legal = obs.legal
+    assert isinstance(legal, tuple)
+    low = {c.action: c.value for c in evaluate_calls(biased, obs, legal)}
+    high = {c.action: c.value for c in evaluate_calls(plain, obs, legal)}
+    bids = [a for a in legal if a != PASS]
+    assert bids and all(low[a] < high[a] for a in bids)
+
+
+def test_declarer_bias_is_measured_per_variant_with_a_default() -> None:
+    assert declarer_bias(make_ruleset("pidro")) == DECLARER_BIAS["pidro"]
+    assert declarer_bias(make_ruleset("nicaragua")) == DEFAULT_BIAS
