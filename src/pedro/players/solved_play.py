@@ -65,7 +65,7 @@ def solved_points(state: GameState, players: Sequence[Player]) -> tuple[int, ...
     assert bidder is not None
     rollout = play_out(state.clone(), players)
     side = rules.side_of(bidder)
-    value = solve(state).value
+    value = solve(state.play_position()).value
     rest = max(0, sum(rollout) - value)
     others = [s for s in range(len(rollout)) if s != side]
     out = [0] * len(rollout)
