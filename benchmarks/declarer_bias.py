@@ -39,7 +39,7 @@ def gap(variant: str, seed: int) -> float | None:
         return None
     bidder = state.observation(0).bidder
     assert bidder is not None
-    value = solve(state).value
+    value = solve(state.play_position()).value
     while not state.is_over and not state.results:
         seat = state.current_player
         state.apply(choose(players[seat], state))

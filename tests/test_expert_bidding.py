@@ -159,7 +159,7 @@ def test_solved_points_give_the_declarers_side_the_solver_value(variant: str) ->
         if state.results:
             assert points == tuple(state.results[0].points)
             continue
-        value = solve(state).value
+        value = solve(state.play_position()).value
         rollout = play_out(state.clone(), policy)
         side = rules.side_of(1)
         assert points[side] == value
