@@ -13,6 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Locator
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
 from tests.serving import ServerProcess
 
@@ -46,6 +48,18 @@ def overflow(player: Player) -> list[str]:
     return found
 
 
+def max_length(field: Locator, wanted: int) -> bool:
+    """Whether the field's length limit becomes ``wanted``: the page sets it once its request for
+    the server's limits is answered, so the check waits for it (up to 5 s) rather than racing it."""
+    try:
+        field.page.wait_for_function(
+            "([e, n]) => e.maxLength === n", arg=[field.element_handle(), wanted], timeout=5000
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -66,8 +80,8 @@ def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
         screenshot(visitor.page, f"lobby-long-title-{width}")
         assert overflow(visitor) == [], f"lobby at {width} px"
         # the form takes its lengths from the server: one limit, not two
-        assert visitor.page.get_by_label("Title").evaluate("e => e.maxLength") == allowed["title_chars"]
-        assert visitor.page.get_by_label("your name").evaluate("e => e.maxLength") == allowed["name_chars"]
+        assert max_length(visitor.page.get_by_label("Title"), allowed["title_chars"])
+        assert max_length(visitor.page.get_by_label("your name"), allowed["name_chars"])
 
         for path in (table["url"], f"{table['url']}?watch"):  # the join panel, then the table itself
             visitor.goto(path)
@@ -76,8 +90,7 @@ def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
                 visitor.page.locator("[data-seat] .name").filter(has_text=name).first.wait_for()
             else:
                 visitor.page.locator(".seat-list").filter(has_text=name).wait_for()
-                field = visitor.page.locator("input[name=name]")
-                assert field.evaluate("e => e.maxLength") == allowed["name_chars"]
+                assert max_length(visitor.page.locator("input[name=name]"), allowed["name_chars"])
             screenshot(visitor.page, f"table-long-title-{width}{'-watch' if 'watch' in path else ''}")
             assert overflow(visitor) == [], f"{path} at {width} px"
 
