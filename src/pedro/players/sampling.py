@@ -127,6 +127,7 @@ class PlayMachine(PlayTurns):
 
     def copy(self) -> PlayMachine:
         new = copy.copy(self)
+        new.over = self.over  # the compiled build's copy carries only PlayTurns's (native) fields
         new.hands = list(self.hands)
         new.status = list(self.status)
         new.tricks = list(self.tricks)  # a finished trick does not change
