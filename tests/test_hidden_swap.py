@@ -31,6 +31,7 @@ from tests.helpers import N, S, act, acts, deal_state, name_trump, suit
 from tests.test_properties import RULESET_IDS, RULESETS, SEEDS, places, random_action, secret_from
 
 from pedro.cards import cards_of
+from pedro.cli.version_cmd import PURE, build_kind
 from pedro.engine.actions import CARD_VERBS, Verb, arg_of, cards_action, play_action, play_cards, verb_of
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
@@ -79,7 +80,7 @@ def swapped_world(state: GameState, a: int, b: int) -> GameState | None:
         if k == current:
             pack = [swap_card(c, a, b) for c in pack]
             wash = [swap_card(c, a, b) for c in wash]
-        deals.append(RecordedDeal(pack, wash))
+        deals.append(RecordedDeal(list(pack), list(wash)))  # lists, as typed (the compiled build checks)
     world = GameState(rules, deals=RecordedDeals(state.first_dealer, deals))
     try:
         for k, history in enumerate(state.hand_actions):
@@ -197,6 +198,10 @@ def test_face_up_discards_gathered_into_the_wash_show_nothing_of_what_was_dealt(
     assert washes >= 5, "the seeds should run the stock dry several times"
 
 
+@pytest.mark.skipif(
+    build_kind() != PURE,
+    reason="compiled, the engine calls _gather_wash directly: a patch of the class misses it",
+)
 def test_the_swap_check_finds_a_leak_by_subtraction(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check can fail: with the wash's face-up piles left showing, it tells the worlds apart."""
     rules = make_ruleset("cinch", {"discards_face_up": True})

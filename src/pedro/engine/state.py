@@ -73,7 +73,7 @@ DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]
 
 # compiled: a Python class, as a frozen native one cannot be unpickled or copied
 @mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: compiled, a slotted Python class lost its fields
 class PlayedTrick:
     """A trick of a finished hand: frozen, as finished hands are shared by every clone."""
 

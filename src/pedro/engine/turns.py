@@ -45,7 +45,7 @@ _DROP_STATUS: Final = {
 
 # compiled: a Python class, as a frozen native one cannot be unpickled or copied
 @mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: compiled, a slotted Python class lost its fields
 class TurnOrder:
     """The turn order of one ruleset with one trump suit (``TurnOrder.of``)."""
 

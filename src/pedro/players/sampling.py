@@ -127,6 +127,7 @@ class PlayMachine(PlayTurns):
 
     def copy(self) -> PlayMachine:
         new = copy.copy(self)
+        new.over = self.over  # the compiled build's copy carries only PlayTurns's (native) fields
         new._hands = list(self._hands)
         new._status = list(self._status)
         new._tricks = list(self._tricks)  # a finished trick does not change
