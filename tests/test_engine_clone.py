@@ -24,18 +24,19 @@ import orjson
 import pytest
 from tests.test_properties import RULESET_IDS, RULESETS, random_action
 
+from pedro.cli.version_cmd import is_extension
 from pedro.engine import state as state_module
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import SeededDeals
 from pedro.engine.observation import Observation
 from pedro.engine.state import GameState
+from pedro.engine.turns import TurnOrder
 from pedro.observation_json import observation_json
 from pedro.records import record_from_game
 from pedro.variants.options import make_ruleset
 
 #: hands played per game (enough for finished hands to pile up)
 HANDS = 3
-
 
 def is_immutable(value: object) -> bool:
     """Immutable all the way down: plain values, tuples of them, frozen dataclasses, plain functions."""
@@ -47,6 +48,8 @@ def is_immutable(value: object) -> bool:
         return value.__closure__ is None  # a module function; a closure holds cells
     if isinstance(value, BuiltinFunctionType):  # the compiled build's module function (not a closure)
         return isinstance(value.__self__, ModuleType)
+    if isinstance(value, TurnOrder):  # ``Final`` attributes: read-only compiled, by mypy in pure Python
+        return all(is_immutable(v) for v in value.__reduce__()[1])  # its constructor's arguments
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         params = type(value).__dataclass_params__  # type: ignore[attr-defined]
         extra = getattr(value, "__dict__", {})  # cached properties
@@ -115,6 +118,16 @@ def seen_by_all(state: GameState) -> bytes:
     return orjson.dumps([views, legal, state.scores, state.hand_index, record_from_game(state)])
 
 
+def test_a_turn_order_pickles_whole_and_compiled_refuses_changes() -> None:
+    """``TurnOrder`` is shared by every state of a ruleset and trump: its attributes are ``Final``."""
+    order = TurnOrder.of(make_ruleset("pidro"), 0b1111)
+    copy = pickle.loads(pickle.dumps(order))
+    assert copy.__reduce__() == order.__reduce__() and copy.up == order.up
+    if is_extension("pedro.engine.turns"):
+        with pytest.raises(AttributeError):
+            order.up = not order.up  # type: ignore[misc]
+
+
 def test_the_field_lists_name_real_fields_once() -> None:
     slots = set(state_module._SLOTS)  # the slots, or the compiled build's native fields
     assert slots >= state_module._COPIED | state_module._SHARED
@@ -179,7 +192,7 @@ def test_the_legal_actions_and_finished_hands_cannot_be_changed_from_outside(nam
         assert isinstance(legal, tuple | CardChoice)
         assert isinstance(state.legal_actions(), tuple)
     assert state.results
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):  # a named tuple (FrozenInstanceError is an AttributeError too)
         state.results[0].points = (0, 0)  # type: ignore[misc]
     assert is_immutable(state.results[0])
 

@@ -10,9 +10,8 @@ history, except plays, which are always written (records list every play).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -39,7 +38,7 @@ from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
-from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables, cached_value
+from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
@@ -71,26 +70,25 @@ class IllegalActionError(ValueError):
 DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)  # no slots: compiled, a slotted Python class lost its fields
-class PlayedTrick:
-    """A trick of a finished hand: frozen, as finished hands are shared by every clone."""
+class PlayedTrick(NamedTuple):
+    """A trick of a finished hand: immutable, as finished hands are shared by every clone.
+
+    A named tuple: made at every hand's end, it costs a third of a frozen dataclass.
+    """
 
     leader: int
     plays: tuple[tuple[int, int], ...]  # (seat, play action)
     winner: int
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class, for its ``cached_value``
-@dataclass(frozen=True)
-class HandResult:
+class HandResult(NamedTuple):
     """Everything a record or a score sheet needs to know about a finished hand.
 
-    Frozen, and made of tuples: clones of a game share their finished hands.
+    Immutable, and made of tuples: clones of a game share their finished hands. A named
+    tuple, as one is made at every hand's end and costs a sixth of a frozen dataclass.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the hand's index, over the tuple method of that name
     dealer: int
     bidder: int | None
     bid: int | None
@@ -117,9 +115,9 @@ class HandResult:
         """Each seat's cards at the first lead (empty for a hand thrown in)."""
         return [cards_of(mask) for mask in self.play_masks]
 
-    @cached_value
+    @property
     def seen(self) -> SeenHand:
-        """The hand as everyone saw it; built once, as every observation repeats the whole history."""
+        """The hand as everyone saw it (``GameState`` keeps them: every observation repeats the history)."""
         return SeenHand(
             self.dealer, self.bidder, self.bid, self.call, self.trump, self.points, self.made, self.score,
             self.taken,

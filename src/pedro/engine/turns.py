@@ -18,7 +18,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Final, final
 
 from mypy_extensions import mypyc_attr
 
@@ -43,24 +43,42 @@ _DROP_STATUS: Final = {
 }
 
 
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)  # no slots: compiled, a slotted Python class lost its fields
+@final
 class TurnOrder:
-    """The turn order of one ruleset with one trump suit (``TurnOrder.of``)."""
+    """The turn order of one ruleset with one trump suit (``TurnOrder.of``); immutable, shared by states.
 
-    players: int
-    trump_mask: int
-    #: cards a playing seat must hold to keep the play going (-1: any card, under ``continue``)
-    needed: int
-    #: a seat without trumps drops out when its turn comes (``cold_on_turn``)
-    cold_on_turn: bool
-    #: ... when its turn comes in a trick led with a trump (``out_on_trump_lead``)
-    out_on_trump_lead: bool
-    #: ... as soon as it holds no trump, at the first lead and after each play (``up``)
-    up: bool
-    #: the status a seat takes when it drops out
-    drop_status: Status
+    Compiled, a native class, so the play's steps are direct calls; ``__reduce__`` pickles and
+    copies it, as a native class cannot set ``Final`` attributes after ``__new__``.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        trump_mask: int,
+        needed: int,
+        cold_on_turn: bool,
+        out_on_trump_lead: bool,
+        up: bool,
+        drop_status: Status,
+    ) -> None:
+        self.players: Final = players
+        self.trump_mask: Final = trump_mask
+        #: cards a playing seat must hold to keep the play going (-1: any card, under ``continue``)
+        self.needed: Final = needed
+        #: a seat without trumps drops out when its turn comes (``cold_on_turn``)
+        self.cold_on_turn: Final = cold_on_turn
+        #: ... when its turn comes in a trick led with a trump (``out_on_trump_lead``)
+        self.out_on_trump_lead: Final = out_on_trump_lead
+        #: ... as soon as it holds no trump, at the first lead and after each play (``up``)
+        self.up: Final = up
+        #: the status a seat takes when it drops out
+        self.drop_status: Final = drop_status
+
+    def __reduce__(self) -> tuple[type[TurnOrder], tuple[int, int, int, bool, bool, bool, Status]]:
+        return TurnOrder, (
+            self.players, self.trump_mask, self.needed, self.cold_on_turn, self.out_on_trump_lead, self.up,
+            self.drop_status,
+        )  # fmt: skip
 
     @staticmethod
     def of(rules: Ruleset, trump_mask: int) -> TurnOrder:
