@@ -8,13 +8,11 @@ exact game and a seed reproduce it.
 
 from __future__ import annotations
 
-import _random
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
-from hashlib import sha512
 from operator import itemgetter
-from typing import Final, Protocol
+from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -52,7 +50,7 @@ class SeededDeals:
 
     def _rng(self, *parts: object) -> random.Random:
         """A generator seeded by the text ``pedro:<seed>:<part>:<part>...``."""
-        return text_seeded(self._prefix + ":".join(map(str, parts)))
+        return random.Random(self._prefix + ":".join(map(str, parts)))
 
     def first_dealer(self, players: int) -> int:
         if self._first_dealer is not None:
@@ -68,27 +66,6 @@ class SeededDeals:
         cards = sorted(pile)
         shuffle(self._rng("wash", hand_index), cards)
         return cards
-
-
-#: The C generator's own ``seed``, without ``random.Random.seed``'s Python wrapper.
-_C_SEED: Final = _random.Random.seed
-
-
-def text_seeded(text: str) -> random.Random:
-    """``random.Random(text)``, made for a fifth less: a seed per hand is a tenth of random play.
-
-    Seeding from a text is ``Random.seed``'s version 2: the text's bytes followed by their
-    SHA-512, read as one integer, seed the C generator.
-
-    >>> a, b = random.Random("pedro:5:hand:7"), text_seeded("pedro:5:hand:7")
-    >>> [a.getrandbits(32) for _ in range(700)] == [b.getrandbits(32) for _ in range(700)]
-    True
-    """
-    raw = text.encode()
-    rng = random.Random.__new__(random.Random)
-    _C_SEED(rng, int.from_bytes(raw + sha512(raw).digest()))
-    setattr(rng, "gauss_next", None)  # noqa: B010 (as ``Random.seed`` leaves it; not in the stubs)
-    return rng
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
