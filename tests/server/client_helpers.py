@@ -34,6 +34,11 @@ from pedro.server.app import ServerSettings, create_app
 from pedro.server.room import Room
 from pedro.server.views import words
 
+#: How long a test waits for a message the server should send. Generous, as a wait that is met
+#: returns at once: 5 s timed out once in CI on a loaded machine (two test runs side by side with
+#: Chromium and PostgreSQL), in a test that passes in about a second alone.
+WAIT = 20.0
+
 #: A card as the server writes it: rank and suit letters, or a joker's name.
 CARD_RE = re.compile(r"\b([2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
 
@@ -110,7 +115,7 @@ def full_table(
 # ---------------------------------------------------------------------------- sockets
 
 
-def recv_raw(ws: WebSocketTestSession, timeout: float = 5.0) -> dict[str, Any]:
+def recv_raw(ws: WebSocketTestSession, timeout: float = WAIT) -> dict[str, Any]:
     """The next ASGI message the server sent (``websocket.send`` or ``websocket.close``)."""
 
     async def _receive() -> dict[str, Any]:
@@ -131,7 +136,7 @@ def send_burst(ws: WebSocketTestSession, texts: list[str]) -> None:
     ws.portal.call(_send)
 
 
-def recv_each(sockets: list[WebSocketTestSession], timeout: float = 5.0) -> list[dict[str, Any]]:
+def recv_each(sockets: list[WebSocketTestSession], timeout: float = WAIT) -> list[dict[str, Any]]:
     """The next ASGI message of each socket, in one trip to the server's thread."""
 
     async def _receive() -> list[dict[str, Any]]:
@@ -142,7 +147,7 @@ def recv_each(sockets: list[WebSocketTestSession], timeout: float = 5.0) -> list
     return got
 
 
-def recv_text(ws: WebSocketTestSession, timeout: float = 5.0) -> str:
+def recv_text(ws: WebSocketTestSession, timeout: float = WAIT) -> str:
     message = recv_raw(ws, timeout)
     if message["type"] == "websocket.close":
         raise WebSocketDisconnect(code=message.get("code", 1000))
@@ -150,7 +155,7 @@ def recv_text(ws: WebSocketTestSession, timeout: float = 5.0) -> str:
     return text
 
 
-def recv(ws: WebSocketTestSession, timeout: float = 5.0) -> dict[str, Any]:
+def recv(ws: WebSocketTestSession, timeout: float = WAIT) -> dict[str, Any]:
     """The next JSON message; WebSocketDisconnect if the server closed the socket."""
     message: dict[str, Any] = json.loads(recv_text(ws, timeout))
     return message
@@ -180,7 +185,7 @@ def pending_json(ws: WebSocketTestSession, wait: float = 0.05) -> list[dict[str,
 
 
 def recv_until(
-    ws: WebSocketTestSession, pred: Callable[[dict[str, Any]], bool], timeout: float = 5.0
+    ws: WebSocketTestSession, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT
 ) -> dict[str, Any]:
     """Skip messages until one satisfies ``pred``; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout

@@ -265,7 +265,7 @@ def _play_while(
     rng: random.Random,
     room: Room,
     until: Any,
-    timeout: float = 10.0,
+    timeout: float = 30.0,
 ) -> dict[str, Any]:
     """Act for the seat whenever it is its turn, until a state satisfies ``until``."""
     deadline = time.monotonic() + timeout
