@@ -186,3 +186,36 @@ def test_declarer_bias_moves_points_off_the_seats_own_contracts() -> None:
 def test_declarer_bias_is_measured_per_variant_with_a_default() -> None:
     assert declarer_bias(make_ruleset("pidro")) == DECLARER_BIAS["pidro"]
     assert declarer_bias(make_ruleset("nicaragua")) == DEFAULT_BIAS
+
+
+# ---------------------------------------------------------------- a continuing auction's later calls
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("eighty_three", 4), ("pidro", 2)])
+def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str, seed: int) -> None:
+    """83's escalation: a bidder valuing its later calls on its first deals knew nothing of the
+    overcalls made since, and kept outbidding hands they showed to be strong."""
+    rules = make_ruleset(variant)
+    state = GameState(rules, seed=seed)
+    players = [HeuristicPlayer(seat) for seat in range(rules.players)]
+    last: dict[int, tuple[Estimator, int]] = {}  # per seat: its estimator and the calls made then
+    redrawn = 0
+    while state.phase == Phase.AUCTION:
+        seat = state.current_player
+        obs = state.observation(seat)
+        est = players[seat].estimator(obs)
+        if seat in last:
+            before, calls = last[seat]
+            others_called = any(s != seat for s, _ in obs.calls[calls:])
+            assert (est is not before) == others_called
+            if others_called:
+                redrawn += 1
+                assert [s.deals_seed for s in est.samples] != [s.deals_seed for s in before.samples]
+        last[seat] = est, len(obs.calls)
+        state.apply(choose(players[seat], state))
+    if variant == "eighty_three":
+        assert redrawn >= 2, "the auction had no later calls after overcalls"
+    else:  # one call each; the others called after the bidder, and trumps are named on its deals
+        bidder = state.current_player
+        assert state.phase == Phase.TRUMP
+        assert players[bidder].estimator(state.observation(bidder)) is last[bidder][0]

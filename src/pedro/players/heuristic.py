@@ -59,7 +59,7 @@ from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, PROTECT, Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.auction import call_value
 from pedro.engine.observation import Observation, SeenTrick
-from pedro.engine.phases import Status
+from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
 from pedro.players.base import Player
 from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
@@ -136,7 +136,7 @@ class HeuristicPlayer(BasicPlayer):
         self.simulated = simulated
         #: sampled deals per estimate (fewer: faster and noisier)
         self.samples = samples
-        self._estimator: tuple[tuple[int, int, tuple[int, ...]], Estimator] | None = None
+        self._estimator: tuple[tuple[object, ...], Estimator] | None = None
         self._policy: list[Player] | None = None
 
     # ------------------------------------------------------------------ auction
@@ -167,11 +167,22 @@ class HeuristicPlayer(BasicPlayer):
         return play_out, 0.0
 
     def estimator(self, obs: Observation) -> Estimator:
-        """Sampled deals and rollouts for this hand, kept for the seat's later calls in the auction."""
-        key = (obs.hand_index, obs.seat, tuple(obs.hand))
-        if self._estimator is not None and self._estimator[0] == key:
-            return self._estimator[1]
+        """Sampled deals and rollouts for this hand, kept while the other seats make no new call
+        (and for naming trumps).
+
+        A later call of the seat after others have called again is valued on new deals, drawn to
+        fit every call made so far: the first deals know nothing of the overcalls, and valued on
+        them a continuing auction's bidder kept outbidding hands those overcalls showed (83).
+        """
+        hand = (obs.hand_index, obs.seat, tuple(obs.hand))
+        others = tuple(call for call in obs.calls if call[0] != obs.seat)
+        kept = self._estimator
+        if kept is not None and kept[0][:3] == hand and (kept[0][3] == others or obs.phase != Phase.AUCTION):
+            return kept[1]  # naming trumps: the deals the contract was won on
         seed = f"bid:{self.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
+        if kept is not None and kept[0][:3] == hand:  # a later call of this hand: new deals
+            seed += f":{len(obs.calls)}"
+        key = (*hand, others)
         valuation, bias = self.play_valuation(obs.rules)
         est = Estimator(obs, self.rollout_policy(obs.rules), seed, self.samples, valuation, bias)
         self._estimator = (key, est)
