@@ -192,6 +192,7 @@ def play(
         None,
         "--players",
         help="computer players for the other seats (default: basic in each), e.g. expert,heuristic,expert, "
+        "one for all (a strength level: beginner, club, strong, expert), "
         f"or one per seat with human at yours; {_BOTS}",
     ),
     seed: int = typer.Option(None, "--seed", help="seed for the deal (random if not given)"),

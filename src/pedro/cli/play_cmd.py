@@ -47,7 +47,16 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState, IllegalActionError
-from pedro.players import PLAYERS, Player, UnknownPlayerError, check_player, choose, is_command, make_player
+from pedro.players import (
+    LEVELS,
+    PLAYERS,
+    Player,
+    UnknownPlayerError,
+    check_player,
+    choose,
+    is_command,
+    make_player,
+)
 from pedro.players.external import BotStartError
 from pedro.players.games import Bots
 from pedro.records import ReplayError
@@ -233,13 +242,16 @@ def seat_players(players: str | None, n: int) -> list[str]:
     # a bot program's command keeps its case; a built-in player's name does not need it
     parts = [p.strip() for p in players.split(",") if p.strip()]
     names = [p if is_command(p) else p.lower() for p in parts]
+    if len(names) == 1 and HUMAN not in names:  # one player (or level) for every other seat
+        names *= n - 1
     if len(names) == n - 1 and HUMAN not in names:
         names = [HUMAN, *names]
     if len(names) != n or names.count(HUMAN) != 1:
         raise ValueError(
             f"--players needs {n - 1} computer players for seats 1..{n - 1} "
             f"(e.g. {','.join(['basic'] * (n - 1))}), "
-            f"or {n} names with 'human' at your seat; got {players!r}; players are: {', '.join(PLAYERS)}"
+            f"or {n} names with 'human' at your seat; got {players!r}; players are: {', '.join(PLAYERS)}; "
+            f"levels: {', '.join(level.name for level in LEVELS)}"
         )
     for kind in names:
         if kind != HUMAN:

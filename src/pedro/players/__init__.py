@@ -20,6 +20,7 @@ from pedro.players.basic import BasicPlayer
 from pedro.players.expert import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertPlayer
 from pedro.players.external import BotSpecError, ExternalPlayer, is_command
 from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.levels import LEVELS, Level, level_player
 from pedro.players.omniscient import OmniscientPlayer
 
 PlayerFactory = Callable[[int | str | None], Player]
@@ -57,7 +58,8 @@ class UnknownPlayerError(ValueError):
 
 
 def _allowed() -> str:
-    return f"players are: {', '.join(PLAYERS)}; settings: {'; '.join(SETTINGS.values())}"
+    levels = ", ".join(level.name for level in LEVELS)
+    return f"players are: {', '.join(PLAYERS)}; levels: {levels}; settings: {'; '.join(SETTINGS.values())}"
 
 
 def check_player(spec: str) -> None:
@@ -68,7 +70,7 @@ def check_player(spec: str) -> None:
 def samples_of(spec: str) -> int | None:
     """Worlds a valid player spec samples per card play (``expert:N``: N), the measure of its
     cost; None for players that do not sample. Servers cap it (``pedro serve``)."""
-    base, _, setting = spec.partition(":")
+    base, _, setting = level_player(spec).partition(":")
     if base != "expert":
         return None
     worlds = [part for part in setting.split(":") if part.strip().isdigit()]
@@ -76,10 +78,12 @@ def samples_of(spec: str) -> int | None:
 
 
 def make_player(name: str, seed: int | str | None = None) -> Player:
-    """A computer player by name (see ``PLAYERS``), with an optional setting (``expert:64``).
+    """A computer player by name (see ``PLAYERS``), with an optional setting (``expert:64``), or by
+    strength level (``LEVELS``: ``club`` is ``heuristic``).
 
     A bot program (``cmd:...``) is not started here, only when its game begins.
     """
+    name = level_player(name)
     if is_command(name):
         try:
             return ExternalPlayer(name, seed)
@@ -117,12 +121,14 @@ def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
 
 __all__ = [
     "DESCRIPTIONS",
+    "LEVELS",
     "PLAYERS",
     "SETTINGS",
     "BasicPlayer",
     "ExpertPlayer",
     "ExternalPlayer",
     "HeuristicPlayer",
+    "Level",
     "OmniscientPlayer",
     "Player",
     "RandomPlayer",

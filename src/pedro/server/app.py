@@ -31,7 +31,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from pedro.players import DESCRIPTIONS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.players import DESCRIPTIONS, LEVELS, PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server import heap
 from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
@@ -184,7 +184,13 @@ def _variants_json() -> dict[str, Any]:
                 ],
             }
         )
-    return {"variants": variants, "players": list(PLAYERS), "player_descriptions": DESCRIPTIONS}
+    levels = [{"name": lv.name, "player": lv.player, "description": lv.description} for lv in LEVELS]
+    return {
+        "variants": variants,
+        "players": list(PLAYERS),
+        "player_descriptions": DESCRIPTIONS,
+        "levels": levels,
+    }
 
 
 async def variants_endpoint(request: Request) -> Response:

@@ -1,0 +1,42 @@
+"""Strength levels: the computer players a person picks by how strong they are.
+
+Each level is a built-in player under a name a player understands, from a
+beginner who still plays legal, sensible cards to the full expert. A level's
+name stands wherever a player name stands (``pedro play --players``, the lobby,
+tournaments, records), and each level is measured against the one below it on
+duplicate deals (docs/strength.md, "Strength levels"), so that the steps are real.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """A strength level: its name, the player it is, and what it does, for menus and help."""
+
+    name: str
+    player: str
+    description: str
+
+
+#: The levels, weakest first.
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "basic", "plays sensible legal cards and bids what its cards count to"),
+    Level("club", "heuristic", "counts cards, saves its points, bids by playing the hand out"),
+    Level("strong", "expert:12:bid=heuristic", "the expert's search on a dozen deals; bids as club"),
+    Level("expert", "expert", "searches many sampled deals and bids by solving them: the strongest"),
+)
+
+_BY_NAME = {level.name: level for level in LEVELS}
+
+
+def level_player(name: str) -> str:
+    """The player spec a level name stands for; any other name unchanged.
+
+    >>> level_player("club"), level_player("heuristic")
+    ('heuristic', 'heuristic')
+    """
+    level = _BY_NAME.get(name)
+    return level.player if level is not None else name

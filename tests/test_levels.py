@@ -1,0 +1,53 @@
+"""Strength levels: named computer players from a beginner to the expert (issue 18, point 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pedro.cli.play_cmd import seat_players
+from pedro.players import (
+    LEVELS,
+    PLAYERS,
+    BasicPlayer,
+    ExpertPlayer,
+    HeuristicPlayer,
+    UnknownPlayerError,
+    check_player,
+    make_player,
+    samples_of,
+)
+from pedro.players.levels import level_player
+
+
+def test_the_levels_go_from_the_beginner_to_the_expert_and_each_is_a_real_player() -> None:
+    assert [level.name for level in LEVELS] == ["beginner", "club", "strong", "expert"]
+    kinds = [type(make_player(level.name, 0)) for level in LEVELS]
+    assert kinds == [BasicPlayer, HeuristicPlayer, ExpertPlayer, ExpertPlayer]
+    for level in LEVELS:
+        check_player(level.player)
+        assert level.description
+        # a level's name is never another player's: "expert" is the expert itself
+        assert level.name not in PLAYERS or level.player == level.name
+
+
+def test_the_strong_level_searches_fewer_deals_and_bids_as_club() -> None:
+    strong = make_player("strong", 0)
+    assert isinstance(strong, ExpertPlayer)
+    assert strong.worlds == 12 and not strong.own_bidding
+    assert samples_of("strong") == 12  # what a server's strength cap counts
+    expert = make_player("expert", 0)
+    assert isinstance(expert, ExpertPlayer) and expert.own_bidding and expert.worlds > strong.worlds
+
+
+def test_an_unknown_name_lists_the_levels_too() -> None:
+    with pytest.raises(UnknownPlayerError, match="levels: beginner, club, strong, expert"):
+        make_player("grandmaster", 0)
+    assert level_player("cmd:python bot.py") == "cmd:python bot.py"
+
+
+def test_one_level_names_every_computer_seat_of_a_terminal_game() -> None:
+    assert seat_players("club", 4) == ["human", "club", "club", "club"]
+    assert seat_players("Strong", 3) == ["human", "strong", "strong"]
+    with pytest.raises(ValueError, match="levels: beginner, club, strong, expert"):
+        seat_players("club,club", 4)
+
