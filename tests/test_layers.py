@@ -21,6 +21,7 @@ LAYERS = {
     "players": 5,
     "analysis": 6,
     "tournament": 6,
+    "ratings": 6,
     "envs": 7,
     "server": 7,
     "cli": 8,

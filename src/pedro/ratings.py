@@ -1,0 +1,123 @@
+"""Ratings of people and computer players, one per variant, with openskill's Plackett-Luce model.
+
+A rated game that ends updates the rating of the player at every seat. The
+sides are the model's teams (two partners, or one player alone), ranked by how
+the game ended: the winner first, the other sides by their final scores, equal
+scores sharing a place. openskill handles partnerships and more than two sides,
+which Elo does not, and keeps an uncertainty (``sigma``) per player, so a
+newcomer's rating moves fast and a regular's slowly.
+
+Computer players are rated like people, under their level's or player's name,
+so that each level is a reference point on the same scale ("club ≈ 24").
+A player found on more than one side of a game (two computers of one level
+playing each other) is not moved by it: its wins and losses in that game are
+against itself. On one side (two partners of one level) it takes the mean of
+the two updates.
+
+The rating shown is openskill's ``ordinal``, ``mu - 3 sigma``: a player's
+rating is most likely higher, and a newcomer starts at 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from pedro.variants.model import Ruleset
+
+#: The model with openskill's defaults (mu 25, sigma 25/3).
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one variant: the model's belief (``mu``, ``sigma``) and the games rated."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+    games: int = 0
+
+    @property
+    def shown(self) -> float:
+        """The rating pages show: openskill's ordinal, mu − 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+def side_ranks(final_scores: Sequence[int], winner: int | None) -> list[int]:
+    """Each side's place, from 1: the winner first, then by final score (equal scores share a place).
+
+    >>> side_ranks([40, 62], winner=1)
+    [2, 1]
+    >>> side_ranks([100, 85, 85, 12], winner=0)
+    [1, 2, 2, 4]
+    """
+
+    def key(side: int) -> tuple[bool, int]:
+        return side != winner, -final_scores[side]
+
+    order = sorted(range(len(final_scores)), key=key)
+    ranks = [0] * len(final_scores)
+    for place, side in enumerate(order, start=1):
+        previous = order[place - 2] if place > 1 else None
+        tied = previous is not None and key(previous) == key(side)
+        ranks[side] = ranks[previous] if tied and previous is not None else place
+    return ranks
+
+
+def rate_game(
+    rules: Ruleset,
+    players: Sequence[str],
+    ratings: Mapping[str, Rating],
+    final_scores: Sequence[int],
+    winner: int | None,
+) -> dict[str, Rating]:
+    """The new ratings, in this variant, of the players at the seats (``players[seat]``, a name
+    or profile id) after a rated game that ended with ``final_scores`` per side.
+
+    ``ratings`` holds their ratings before the game (a player missing from it is new). The
+    answer holds every player the game moves.
+    """
+    if len(players) != rules.players:
+        raise ValueError(f"{len(players)} players for {rules.players} seats")
+    if len(final_scores) != rules.num_sides:
+        raise ValueError(f"{len(final_scores)} scores for {rules.num_sides} sides")
+    sides_of: dict[str, set[int]] = {}
+    for seat, player in enumerate(players):
+        sides_of.setdefault(player, set()).add(rules.side_of(seat))
+    teams: list[list[int]] = [[] for _ in range(rules.num_sides)]  # seats per side
+    for seat in range(rules.players):
+        teams[rules.side_of(seat)].append(seat)
+
+    def model_rating(player: str) -> PlackettLuceRating:
+        known = ratings.get(player, Rating())
+        return MODEL.rating(mu=known.mu, sigma=known.sigma, name=player)
+
+    rated = MODEL.rate(
+        [[model_rating(players[seat]) for seat in team] for team in teams],
+        ranks=[float(r) for r in side_ranks(final_scores, winner)],
+    )
+    updates: dict[str, list[tuple[float, float]]] = {}
+    for team, new in zip(teams, rated, strict=True):
+        for seat, rating in zip(team, new, strict=True):
+            updates.setdefault(players[seat], []).append((rating.mu, rating.sigma))
+    out: dict[str, Rating] = {}
+    for player, moves in updates.items():
+        if len(sides_of[player]) > 1:
+            continue  # on both sides: it played itself
+        before = ratings.get(player, Rating())
+        mu = sum(m for m, _ in moves) / len(moves)
+        sigma = sum(s for _, s in moves) / len(moves)
+        out[player] = Rating(mu, sigma, before.games + 1)
+    return out
+
+
+def stood_in_for_most(decisions: int, stood_in: int) -> bool:
+    """Whether a computer stood in for a person in most of the person's decisions of a game:
+    such a game is not rated (the person did not play it).
+
+    >>> stood_in_for_most(40, 25), stood_in_for_most(40, 20)
+    (True, False)
+    """
+    return decisions > 0 and 2 * stood_in > decisions
