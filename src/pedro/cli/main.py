@@ -209,6 +209,11 @@ def play(
         help="play on an unfinished game from its record (saved when you quit or press Ctrl-C), "
         "with the same variant, options, seats and players",
     ),
+    lang: str = typer.Option(
+        None,
+        "--lang",
+        help="the game's language: en, fi (suomi) or sv (svenska); default from LANGUAGE, LC_ALL or LANG",
+    ),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
@@ -224,6 +229,7 @@ def play(
             name=name,
             hints=hints,
             resume=resume,
+            lang=lang,
         )
     )
 

@@ -118,7 +118,7 @@ class CardChoice:
         sizes = [k - base for k in self.sizes if k >= base]
         weights = [1] * len(self.alternatives) + [comb(n, k) for k in sizes]
         options = list(self.alternatives) + [-1 - k for k in sizes]
-        for _ in range(200):
+        for _attempt in range(200):
             pick = rng.choices(options, weights)[0]
             if pick >= 0:
                 return pick

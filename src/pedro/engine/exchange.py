@@ -370,7 +370,8 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
             Verb.DISCARD, hand, list(range(low, n + 1)),
-            _("discard any {low} or more of your cards", low=low) if low else _("discard any cards you do not want"),
+            _("discard any {low} or more of your cards", low=low) if low
+            else _("discard any cards you do not want"),
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
         stock = len(state._stock) - state._stock_pos
@@ -657,7 +658,10 @@ def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_rob(state, seat)
         return None
     return CardChoice(
-        _KEEP, pool_nt, (need,), _("keep {need} non-trumps from the stock to make {six} cards", need=need, six=SIX)
+        _KEEP,
+        pool_nt,
+        (need,),
+        _("keep {need} non-trumps from the stock to make {six} cards", need=need, six=SIX),
     )
 
 
@@ -768,7 +772,10 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
         k = min(over, nontrumps.bit_count())
         state._exchange.steps.insert(state._exchange.index + 1, ("excess", seat))
         return CardChoice(
-            Verb.DISCARD, nontrumps, (k,), _("discard {k} non-trumps: only trumps may exceed {six}", k=k, six=SIX)
+            Verb.DISCARD,
+            nontrumps,
+            (k,),
+            _("discard {k} non-trumps: only trumps may exceed {six}", k=k, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
         return None

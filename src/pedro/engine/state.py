@@ -38,8 +38,8 @@ from pedro.engine.play import TRUMP_SUIT, normal_hand_size, stack_size
 from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
-from pedro.i18n import N_, _
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
+from pedro.i18n import N_, _
 from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables, cached_value
 
 if TYPE_CHECKING:
@@ -1006,14 +1006,13 @@ class GameState(PlayTurns):
             return _("the first lead must be a trump") if self._first_lead_pending else _("must lead a trump")
         if led == TRUMP_SUIT:
             return _("must play a trump when a trump is led")
-        return _(
-            {
-                "follow_or_trump": N_("must follow suit or trump"),
-                "must_follow": N_("must follow suit"),
-                "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
-                "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
-            }.get(self._rules.plain_lead.value, N_("that card may not be played now"))
-        )
+        rule = {
+            "follow_or_trump": N_("must follow suit or trump"),
+            "must_follow": N_("must follow suit"),
+            "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
+            "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
+        }.get(self._rules.plain_lead.value, N_("that card may not be played now"))
+        return _(rule)
 
     # ------------------------------------------------------------------ observation
 
