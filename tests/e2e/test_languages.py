@@ -24,7 +24,15 @@ FI = json.loads((CATALOGS / "fi.json").read_text(encoding="utf-8"))
 EN = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))
 
 #: English words of the table that must not show on a Finnish page.
-ENGLISH_ON_THE_TABLE = ("Your call", "Score sheet", "This hand", "Scores", "Last trick", "Waiting for", "your turn")
+ENGLISH_ON_THE_TABLE = (
+    "Your call",
+    "Score sheet",
+    "This hand",
+    "Scores",
+    "Last trick",
+    "Waiting for",
+    "your turn",
+)
 
 
 def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
