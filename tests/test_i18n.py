@@ -19,7 +19,9 @@ from pedro.cli import play_cmd
 from pedro.cli.main import app
 from pedro.engine.actions import bid_action
 from pedro.engine.state import GameState
+from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
+from pedro.variants.sheet import rule_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "pedro"
@@ -233,3 +235,45 @@ def test_pedro_play_with_an_unknown_language_says_which_there_are() -> None:
     assert "no language 'de'" in result.output
     assert "fi (suomi)" in result.output and "sv (svenska)" in result.output
     assert "Traceback" not in result.output
+
+
+def test_pedro_rules_prints_the_sheet_in_swedish() -> None:
+    result = CliRunner().invoke(app, ["rules", "pidro", "--lang", "sv", "--plain"])
+    assert result.exit_code == 0, result.output
+    text = _plain(result.output)
+    for words in ("## Budgivning", "## Given", "## Att räkna poängen", "fel pidro", "Lågå", "blir kall"):
+        assert words in text, words
+    assert "## Bidding" not in text
+    assert "Det finländska parspelet från Österbotten" in text  # the variant's summary, translated too
+
+
+def test_pedro_rules_follows_the_environment_and_refuses_an_unknown_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
+    result = CliRunner().invoke(app, ["rules", "cinch", "--plain"])
+    assert result.exit_code == 0
+    assert "## Tarjoaminen" in result.output
+    refused = CliRunner().invoke(app, ["rules", "cinch", "--lang", "xx"])
+    assert refused.exit_code == 2
+    assert "no language 'xx'" in refused.output and "sv (svenska)" in refused.output
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_sentence_of_every_sheet_is_translated(lang: str, variant: str) -> None:
+    """No paragraph of a variant's sheet is left as the English one (only the title and the trump
+    order, which are names and card codes)."""
+    rules = make_ruleset(variant)
+    english = rule_sheet(rules).split("\n\n")
+    with i18n.speaking(lang):
+        translated = rule_sheet(rules).split("\n\n")
+    assert len(translated) == len(english)
+    same = [e for e, t in zip(english[1:], translated[1:], strict=True) if e == t and not e.startswith("- ")]
+    assert not same, same
+
+
+def test_the_in_game_rules_command_shows_the_sheet_in_the_games_language(tmp_path: Path) -> None:
+    text = _plain(_play("fi", ["rules"], tmp_path))
+    assert "Tarjoaminen" in text and "Valtin valitseminen" in text
+    assert "Naming trumps" not in text
