@@ -130,14 +130,59 @@ def test_the_environment_chooses_the_language_as_gettext_does(environ: dict[str,
     assert i18n.language_from_env(environ) == lang
 
 
-def test_the_engine_explains_an_illegal_move_in_the_language_in_use() -> None:
+def test_the_engine_explains_in_english_and_the_interface_translates_it() -> None:
+    """The engine's texts reach bots and the server (contracts): English whatever the language;
+    ``translate`` shows them to a person."""
     state = GameState(make_ruleset("pidro"), seed=3)
     too_high = bid_action(15)
-    assert state.why_illegal(too_high) == "bids go up to 14"
     with i18n.speaking("fi"):
-        assert state.why_illegal(too_high) == "suurin tarjous on 14"
+        reason = state.why_illegal(too_high)
+        assert reason == "bids go up to 14"
+        assert i18n.translate(reason) == "suurin tarjous on 14"
     with i18n.speaking("sv"):
-        assert state.why_illegal(too_high) == "buden går upp till 14"
+        assert i18n.translate(reason) == "buden går upp till 14"
+    assert i18n.translate(reason) == reason
+
+
+@pytest.mark.parametrize(
+    ("english", "lang", "said"),
+    [
+        # a rule inside a rule: both parts translated
+        (
+            "discard all non-trumps and 2 trumps: non-scoring trumps only, where possible",
+            "fi",
+            "hylkää kaikki muut kuin valtit ja 2 valttia: "
+            "vain valtteja, joissa ei ole pisteitä, jos mahdollista",
+        ),
+        (
+            "discard every non-trump; trumps may be thrown away too",
+            "sv",
+            "kasta alla icke-trumf; trumf får också kastas",
+        ),
+        ("5H 6H not in hand", "sv", "5H 6H finns inte på hand"),
+        ("no such text in any catalog", "fi", "no such text in any catalog"),
+    ],
+)
+def test_translate_reads_the_fields_back_out_of_an_english_text(english: str, lang: str, said: str) -> None:
+    with i18n.speaking(lang):
+        assert i18n.translate(english) == said
+
+
+def test_a_card_choice_sent_to_a_bot_stays_english_in_a_finnish_game() -> None:
+    from pedro.observation_json import observation_json
+
+    state = GameState(make_ruleset("cinch"), seed=11)
+    with i18n.speaking("fi"):
+        while state.phase.name != "EXCHANGE" or not hasattr(state.legal(), "rule"):
+            if state.is_over:
+                pytest.skip("no card choice in this deal")
+            state.apply(state.legal_actions()[0])
+        legal = observation_json(state.observation(state.current_player), private=True)["legal"]
+    assert legal["kind"] == "cards"
+    assert legal["rule"] == state.legal().rule  # type: ignore[union-attr]
+    assert i18n.translate(legal["rule"]) == legal["rule"]  # English outside a language
+    with i18n.speaking("fi"):
+        assert i18n.translate(legal["rule"]) != legal["rule"]
 
 
 def _play(lang: str | None, answers: list[str], tmp_path: Path, variant: str = "pidro") -> str:

@@ -6,11 +6,15 @@ language in use. The ``.po`` files ship in the package and are compiled in memor
 (Babel reads them, :mod:`gettext` looks up), so an installed pedro needs no build step and no
 download to speak Finnish.
 
-The language in use is a context variable: the terminal game sets it once (``use``), the server
-sets it for each player's request, and everything else (records, logs, wire formats) stays
-English because nothing sets it there. Placeholders are ``{name}`` fields filled after the
-lookup, so a translation may move them. The language lives at the bottom of the layers: the
-engine's explanations of an illegal move and the rule sheets are translated where they are made.
+The language in use is a context variable: the terminal game sets it once (``use``), ``pedro
+rules`` for the sheet it prints (``speaking``), and everything else (records, logs, wire formats)
+stays English because nothing sets it there. Placeholders are ``{name}`` fields filled after the
+lookup, so a translation may move them.
+
+The engine writes its explanations (why a move is illegal, a card choice's rule) in English
+always, marked with ``N_`` and filled with ``str.format``: they reach bots and the server's
+messages, which are contracts. An interface shows them to a person through ``translate``, which
+finds the English template a text was made from and fills its translation.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -108,6 +113,56 @@ def catalog(lang: str) -> gettext.NullTranslations:
     write_mo(compiled, parsed)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+@cache
+def _templates(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Every singular text of ``lang``'s catalog that has fields, as a pattern that reads those
+    fields back out of an English text made from it; the most specific (most fixed words) first."""
+    from babel.messages.pofile import read_po
+
+    source = resources.files("pedro").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    with source.open("rb") as po:
+        ids = [m.id for m in read_po(po, locale=lang, domain=DOMAIN) if isinstance(m.id, str) and m.id]
+    found = []
+    for msgid in ids:
+        parts = _FIELD.split(msgid)
+        if len(parts) == 1:
+            continue
+        names = parts[1::2]
+        if len(set(names)) != len(names):
+            continue  # a field written twice: not read back
+        pattern = "".join(
+            re.escape(part) if k % 2 == 0 else f"(?P<{part}>.+?)" for k, part in enumerate(parts)
+        )
+        fixed = sum(len(p) for p in parts[::2])
+        found.append((fixed, re.compile(pattern, re.DOTALL), msgid))
+    found.sort(key=lambda item: -item[0])
+    return tuple((pattern, msgid) for _fixed, pattern, msgid in found)
+
+
+def translate(text: str) -> str:
+    """An English text the engine made (``bids go up to 14``), in the language in use.
+
+    The text is looked up whole, else matched against the catalog's templates; the fields read
+    back are translated the same way (a card choice's rule holds another rule). A text no
+    template makes stays as it is: numbers, cards, names.
+    """
+    lang = _current.get()
+    if lang == DEFAULT or not text:
+        return text
+    whole = catalog(lang).gettext(text)
+    if whole != text:
+        return whole
+    for pattern, msgid in _templates(lang):
+        match = pattern.fullmatch(text)
+        if match is not None:
+            fields = {name: translate(value) for name, value in match.groupdict().items()}
+            return catalog(lang).gettext(msgid).format(**fields)
+    return text
 
 
 def _(message: str, /, **fields: object) -> str:

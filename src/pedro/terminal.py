@@ -26,7 +26,7 @@ from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
-from pedro.i18n import N_, _, ngettext
+from pedro.i18n import N_, _, ngettext, translate
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 #: One played card per seat: (seat, cards with the top card first).
@@ -429,7 +429,7 @@ def _card_choice_markup(choice: CardChoice, tt: TrumpTables | None, limit: int) 
         sizes=sizes,
         cards=cards_markup(sort_hand(cards_of(choice.pool), tt), tt),
     )
-    text += "\n  " + _("rule: {rule}", rule=text_markup(choice.rule, tt))
+    text += "\n  " + _("rule: {rule}", rule=text_markup(translate(choice.rule), tt))
     return text + ("\n  " + _("or: {choices}", choices=alternatives) if alternatives else "")
 
 

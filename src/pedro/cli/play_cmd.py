@@ -545,7 +545,8 @@ class TerminalGame:
         try:
             state.apply(action)
         except IllegalActionError as error:  # a computer player's bug: say so, keep the game going
-            reason = terminal.text_markup(str(error), terminal.tables_of(self.rules, before))
+            said = _("{reason}; legal: {legal}", reason=i18n.translate(error.reason), legal=error.legal)
+            reason = terminal.text_markup(said, terminal.tables_of(self.rules, before))
             self.say(
                 "[red]"
                 + _("{name} tried an illegal move ({reason})", name=escape(self.names[seat]), reason=reason)
@@ -792,7 +793,7 @@ class TerminalGame:
             )
         reason = state.why_illegal(action)
         if reason is not None:
-            raise InputError(_("not allowed: {reason}", reason=reason))
+            raise InputError(_("not allowed: {reason}", reason=i18n.translate(reason)))
         return action
 
     # ------------------------------------------------------------------ saving

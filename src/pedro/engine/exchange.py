@@ -19,7 +19,7 @@ from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
 from pedro.engine.phases import Status
 from pedro.engine.play import discard_category
-from pedro.i18n import _
+from pedro.i18n import N_
 from pedro.variants.model import (
     DiscardedScoringTrumps,
     DiscardPolicy,
@@ -239,7 +239,9 @@ class _CheapestTrumps:
         tt = self.tt
         got = tuple(sorted(discard_category(tt, c) for c in cards_of(mask & tt.trump_mask)))
         if got != self.cheapest:
-            return _("{what}: non-scoring trumps first, then the two, then 1-point trumps", what=self.what)
+            return N_("{what}: non-scoring trumps first, then the two, then 1-point trumps").format(
+                what=self.what
+            )
         return None
 
 
@@ -267,9 +269,11 @@ class _NontrumpsOut:
         kept = self.hand & ~mask
         if self.keep_nontrumps:
             if kept.bit_count() > SIX and kept & ~self.trump_mask:
-                return _("keep at most {six} cards unless all of them are trumps", six=SIX)
+                return N_("keep at most {six} cards unless all of them are trumps").format(six=SIX)
         elif kept & ~self.trump_mask:
-            return _("every non-trump must be discarded ({cards})", cards=_fmt(self.hand & ~self.trump_mask))
+            return N_("every non-trump must be discarded ({cards})").format(
+                cards=_fmt(self.hand & ~self.trump_mask)
+            )
         return None
 
 
@@ -290,13 +294,11 @@ class _GiveLimits:
     def __call__(self, mask: int) -> str | None:
         given = (mask & self.scoring_mask).bit_count()
         if given < self.least:
-            return _(
-                "you hold {held} scoring trumps and may keep only {six}: give the excess",
-                held=self.least + SIX,
-                six=SIX,
+            return N_("you hold {held} scoring trumps and may keep only {six}: give the excess").format(
+                held=self.least + SIX, six=SIX
             )
         if given > self.most:
-            return _("your partner would hold more than {six} scoring trumps", six=SIX)
+            return N_("your partner would hold more than {six} scoring trumps").format(six=SIX)
         return None
 
 
@@ -370,15 +372,17 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
             Verb.DISCARD, hand, list(range(low, n + 1)),
-            _("discard any {low} or more of your cards", low=low) if low
-            else _("discard any cards you do not want"),
+            N_("discard any {low} or more of your cards").format(low=low) if low
+            else N_("discard any cards you do not want"),
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
         stock = len(state._stock) - state._stock_pos
         cap = min(n, 3 + max(0, stock - state._exchange.committed))
         return _card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
-            _("discard at least 3 and at most {cap} cards (the talon can refill only so many)", cap=cap),
+            N_("discard at least 3 and at most {cap} cards (the talon can refill only so many)").format(
+                cap=cap
+            ),
         )  # fmt: skip
     return _reduce_choice(state, seat)
 
@@ -403,12 +407,12 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     pool = hand if throw_trumps else nontrumps
     keep_rule = rules.keep_nontrumps
     rule = (
-        _("discard every non-trump")
+        N_("discard every non-trump")
         if not keep_rule
-        else _("discard non-trumps to keep at most {six} cards", six=SIX)
+        else N_("discard non-trumps to keep at most {six} cards").format(six=SIX)
     )
     if throw_trumps:
-        rule += _("; trumps may be thrown away too")
+        rule = N_("{rule}; trumps may be thrown away too").format(rule=rule)
     sizes = list(range(pool.bit_count() + 1))
     return _card_choice(Verb.DISCARD, pool, sizes, rule, _NontrumpsOut(hand, tt.trump_mask, keep_rule))
 
@@ -441,14 +445,16 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
         pool = hand & ~tt.scoring_mask
         return CardChoice(
             Verb.DISCARD, pool, (n - SIX,),
-            _("discard {n} cards to keep {six}; scoring trumps may not be discarded", n=n - SIX, six=SIX),
+            N_("discard {n} cards to keep {six}; scoring trumps may not be discarded").format(
+                n=n - SIX, six=SIX
+            ),
         )  # fmt: skip
     if t <= SIX:
         return CardChoice(
             Verb.DISCARD,
             nontrumps,
             (n - SIX,),
-            _("discard {n} non-trumps to keep {six} cards, all trumps kept", n=n - SIX, six=SIX),
+            N_("discard {n} non-trumps to keep {six} cards, all trumps kept").format(n=n - SIX, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
         lay_aside(state, seat, nontrumps)
@@ -461,7 +467,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
         Verb.DISCARD,
         hand,
         (full,),
-        _("discard all non-trumps and {over} trumps: {rule}", over=over, rule=rule),
+        N_("discard all non-trumps and {over} trumps: {rule}").format(over=over, rule=rule),
         check,
         required=nontrumps,
     )
@@ -475,15 +481,15 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
         policy == ExcessTrumps.MUST_DISCARD_TO_6
         and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS
     ):
-        return _any_trumps, _("any trumps (scoring ones are credited to the opponents)")
+        return _any_trumps, N_("any trumps (scoring ones are credited to the opponents)")
     if policy in (
         ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
         ExcessTrumps.KILL_NONSCORING_FACE_UP,
         ExcessTrumps.MUST_DISCARD_TO_6,
         ExcessTrumps.PASS_TO_PARTNER,
     ):
-        return _minimal_check(tt, trumps, over, _("non-scoring trumps only, where possible"))
-    return _any_trumps, _("any trumps")
+        return _minimal_check(tt, trumps, over, N_("non-scoring trumps only, where possible"))
+    return _any_trumps, N_("any trumps")
 
 
 def _apply_discard(state: GameState, seat: int, action: int) -> None:
@@ -589,7 +595,9 @@ def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     alternatives = (PASS,) if own_scoring <= SIX else ()
     return CardChoice(
         Verb.GIVE, trumps, tuple(sizes),
-        _("give up to {over} trumps to your partner (or pass and discard non-scoring trumps)", over=over),
+        N_("give up to {over} trumps to your partner (or pass and discard non-scoring trumps)").format(
+            over=over
+        ),
         check, alternatives,
     )  # fmt: skip
 
@@ -642,7 +650,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     if extra:
         return CardChoice(
             _KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
-            _("take any of the trumps in the other players' discards (or pass)"),
+            N_("take any of the trumps in the other players' discards (or pass)"),
             alternatives=(PASS,),
         )  # fmt: skip
     return None
@@ -661,7 +669,7 @@ def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _KEEP,
         pool_nt,
         (need,),
-        _("keep {need} non-trumps from the stock to make {six} cards", need=need, six=SIX),
+        N_("keep {need} non-trumps from the stock to make {six} cards").format(need=need, six=SIX),
     )
 
 
@@ -708,7 +716,10 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_take_stock(state, seat)
         return None
     return CardChoice(
-        _KEEP, pool, (need,), _("keep {need} non-trumps of the stock to make {six} cards", need=need, six=SIX)
+        _KEEP,
+        pool,
+        (need,),
+        N_("keep {need} non-trumps of the stock to make {six} cards").format(need=need, six=SIX),
     )
 
 
@@ -742,7 +753,10 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_pick(state, seat)
         return None
     return CardChoice(
-        _KEEP, pool, (need,), _("take {need} cards from the stock and the other players' discards", need=need)
+        _KEEP,
+        pool,
+        (need,),
+        N_("take {need} cards from the stock and the other players' discards").format(need=need),
     )
 
 
@@ -775,7 +789,7 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
             Verb.DISCARD,
             nontrumps,
             (k,),
-            _("discard {k} non-trumps: only trumps may exceed {six}", k=k, six=SIX),
+            N_("discard {k} non-trumps: only trumps may exceed {six}").format(k=k, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
         return None
