@@ -28,13 +28,17 @@ PACKAGE = ROOT / "src" / "pedro"
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 
 
-def source_messages() -> set[str | tuple[str, str]]:
+#: A marked text as the catalogs key it: its context ("" for none) and its (singular) English.
+Key = tuple[str, str]
+
+
+def source_messages() -> set[Key]:
     """Every text the source marks for translation, as ``pybabel extract -F babel.cfg`` finds it."""
-    found: set[str | tuple[str, str]] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    found: set[Key] = set()
+    for _file, _line, message, _comments, context in extract_from_dir(
         str(PACKAGE), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS
     ):
-        found.add(message if isinstance(message, str) else (message[0], message[1]))
+        found.add((context or "", message if isinstance(message, str) else message[0]))
     return found
 
 
@@ -48,7 +52,7 @@ def fields(text: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def marked() -> set[str | tuple[str, str]]:
+def marked() -> set[Key]:
     messages = source_messages()
     assert len(messages) > 200  # the terminal game, the engine's explanations, the statuses ...
     return messages
@@ -56,17 +60,17 @@ def marked() -> set[str | tuple[str, str]]:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_marked_text_has_a_translation_and_the_catalog_no_stale_one(
-    lang: str, marked: set[str | tuple[str, str]]
+    lang: str, marked: set[Key]
 ) -> None:
-    catalog = catalog_of(lang)
-    translated = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
-    ids = {m if isinstance(m, str) else m[0] for m in marked}
-    missing = sorted(ids - set(translated))
+    translated = {
+        (m.context or "", m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog_of(lang) if m.id
+    }
+    missing = sorted(marked - set(translated))
     empty = sorted(
         k for k, m in translated.items() if not all(m.string if isinstance(m.string, tuple) else [m.string])
     )
     fuzzy = sorted(k for k, m in translated.items() if m.fuzzy)
-    stale = sorted(set(translated) - ids)
+    stale = sorted(set(translated) - marked)
     assert not missing, f"no {lang} translation (run pybabel update, see docs/translations.md): {missing}"
     assert not empty, f"empty {lang} translations: {empty}"
     assert not fuzzy, f"fuzzy {lang} translations, check them: {fuzzy}"
@@ -322,3 +326,16 @@ def test_the_in_game_rules_command_shows_the_sheet_in_the_games_language(tmp_pat
     text = _plain(_play("fi", ["rules"], tmp_path))
     assert "Tarjoaminen" in text and "Valtin valitseminen" in text
     assert "Naming trumps" not in text
+
+
+def test_the_exchange_is_told_in_the_second_person_to_a_finnish_player() -> None:
+    from pedro import terminal
+    from pedro.cli.play_cmd import DEFAULT_NAME
+
+    state = GameState(make_ruleset("cinch"), seed=2)
+    while state.phase.name != "PLAY":
+        state.apply(state.legal_actions()[0])
+    with i18n.speaking("fi"):
+        names = [i18n._(DEFAULT_NAME), "Bo", "Cy", "Di"]
+        said = terminal.exchange_markup(state.observation(0), state.rules, names)
+    assert "Sinä hylkäsit" in said and "Bo hylkäsi" in said, said

@@ -177,6 +177,13 @@ def ngettext(singular: str, plural: str, n: int, /, **fields: object) -> str:
     return text.format(n=n, **fields)
 
 
+def pgettext(context: str, message: str, /, **fields: object) -> str:
+    """``message`` in the sense ``context`` gives it (``"you"``: said of the player himself, which
+    other languages conjugate apart), in the language in use, its fields filled."""
+    text = catalog(_current.get()).pgettext(context, message)
+    return text.format(**fields) if fields else text
+
+
 def N_(message: str, /) -> str:
     """Marks ``message`` for the catalogs without translating it (translated later, with ``_``)."""
     return message

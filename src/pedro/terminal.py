@@ -26,7 +26,7 @@ from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
-from pedro.i18n import N_, _, ngettext, translate
+from pedro.i18n import N_, _, ngettext, pgettext, translate
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 #: One played card per seat: (seat, cards with the top card first).
@@ -137,19 +137,26 @@ def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> s
         out, got = obs.discarded[s], obs.drawn[s]
         if not out and not got:
             continue
+        robs = s == obs.dealer and rules.fill in DEALER_ROBS
+        if s == obs.seat and names[s] == _("You"):  # "You discarded 6": other languages conjugate it
+            said = {
+                "laid aside": pgettext("you", "laid aside {n}", n=out),
+                "discarded": pgettext("you", "discarded {n}", n=out),
+                "robbed": pgettext("you", "robbed the pack and kept {n}", n=got),
+                "drew": pgettext("you", "drew {n}", n=got),
+            }
+        else:
+            said = {
+                "laid aside": _("laid aside {n}", n=out),
+                "discarded": _("discarded {n}", n=out),
+                "robbed": _("robbed the pack and kept {n}", n=got),
+                "drew": _("drew {n}", n=got),
+            }
         words = []
         if out:
-            words.append(
-                _("laid aside {n}", n=out)
-                if s == obs.dealer and rules.fill in DEALER_ROBS
-                else _("discarded {n}", n=out)
-            )
+            words.append(said["laid aside"] if robs else said["discarded"])
         if got:
-            words.append(
-                _("robbed the pack and kept {n}", n=got)
-                if s == obs.dealer and rules.fill in DEALER_ROBS
-                else _("drew {n}", n=got)
-            )
+            words.append(said["robbed"] if robs else said["drew"])
         parts.append(f"{escape(names[s])} {', '.join(words)}")
     return " · ".join(parts)
 
