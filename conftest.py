@@ -53,3 +53,15 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Iterable[p
     stand_in = _NeedsExtra.from_parent(parent, path=file_path)
     stand_in.reason = reason
     return [stand_in]
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch: pytest.MonkeyPatch) -> Iterable[None]:
+    """Each test speaks English whatever the machine's locale, and a test that sets a language
+    (``pedro play --lang fi``) leaves none behind for the next one."""
+    from pedro import i18n
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    with i18n.speaking(i18n.DEFAULT):
+        yield

@@ -38,6 +38,7 @@ from pedro.variants.options import make_ruleset
 #: hands played per game (enough for finished hands to pile up)
 HANDS = 3
 
+
 def is_immutable(value: object) -> bool:
     """Immutable all the way down: plain values, tuples of them, frozen dataclasses, plain functions."""
     if value is None or isinstance(value, int | float | str | bytes | Enum):

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pedro
 
-#: Each top-level part of the package and its layer: cards → rules → engine → how things are shown,
-#: records and the solver → players → what drives players → interfaces (the command line starts the server).
+#: Each top-level part of the package and its layer: the player's language and cards → rules → engine →
+#: how things are shown, records and the solver → players → what drives players → interfaces (the
+#: command line starts the server).
 LAYERS = {
+    "i18n": 0,
     "cards": 0,
     "variants": 1,
     "engine": 2,

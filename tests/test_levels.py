@@ -50,4 +50,3 @@ def test_one_level_names_every_computer_seat_of_a_terminal_game() -> None:
     assert seat_players("Strong", 3) == ["human", "strong", "strong"]
     with pytest.raises(ValueError, match="levels: beginner, club, strong, expert"):
         seat_players("club,club", 4)
-

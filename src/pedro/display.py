@@ -12,18 +12,40 @@ from dataclasses import dataclass
 from pedro.cards import JOKER_NAMES
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Status
+from pedro.i18n import N_, _
 from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, TrumpTables, role_card
 
 #: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
 DISPLAY_SUITS = (0, 1, 3, 2)
 RED_SUITS = frozenset({1, 2})
+#: A seat's status in English, as the wire formats and records have it (``status_word`` translates it).
 STATUS_WORDS = {
     Status.ACTIVE: "",
-    Status.FOLDED: "folded",
-    Status.COLD: "cold",
-    Status.UP: "up",
-    Status.OUT: "out",
+    Status.FOLDED: N_("folded"),
+    Status.COLD: N_("cold"),
+    Status.UP: N_("up"),
+    Status.OUT: N_("out"),
 }
+#: The suits' names (``pedro.cards.SUIT_NAMES``), marked for translation.
+_SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+#: The scoring roles' names (``pedro.variants.model.POINT_NAMES``) and the breakdown's groups, marked.
+_POINT_WORDS = {
+    N_("High"), N_("Low"), N_("Jack"), N_("Game"), N_("Pedro"), N_("Sancho"), N_("Three"),
+    N_("Snoozer"), N_("Left pedro"), N_("King"), N_("Queen"), N_("Off-jack"), N_("Big joker"),
+    N_("Small joker"), N_("card points"), N_("laid-aside trumps"),
+}  # fmt: skip
+
+
+def status_word(status: Status) -> str:
+    """A seat's status in the player's language: ``cold``, ``kylmä``, ``kall``; "" when active."""
+    word = STATUS_WORDS[status]
+    return _(word) if word else ""
+
+
+def suit_name(suit: int) -> str:
+    """A suit's name in the player's language: ``hearts``, ``hertta``, ``hjärter``."""
+    return _(_SUIT_WORDS[suit])
+
 
 #: Fill policies in which the dealer robs the rest of the pack instead of being dealt cards.
 DEALER_ROBS = frozenset({
@@ -100,7 +122,8 @@ def _role_card(rules: Ruleset, role: str, trump: int | None) -> int | None:
 
 def took_text(took: Took, card_text: Callable[[int], str]) -> str:
     """``High A♥``, ``Pedro 5♥ (5)``, ``card points 7``: the points shown when not 1."""
-    text = took.name + (f" {card_text(took.card)}" if took.card is not None else "")
+    name = _(took.name) if took.name in _POINT_WORDS else took.name
+    text = name + (f" {card_text(took.card)}" if took.card is not None else "")
     if took.card is None:
         return f"{text} {took.points}"
     return text + (f" ({took.points})" if took.points != 1 else "")

@@ -19,13 +19,14 @@ from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pedro.cards import JOKER_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cards_of, parse_card, pretty_card
-from pedro.display import DEALER_ROBS, RED_SUITS, STATUS_WORDS, breakdown, sort_hand, took_text
+from pedro.cards import JOKER_NAMES, SUIT_SYMBOLS, cards_of, parse_card, pretty_card
+from pedro.display import DEALER_ROBS, RED_SUITS, breakdown, sort_hand, status_word, suit_name, took_text
 from pedro.engine.actions import Verb, arg_of, play_cards, play_top, verb_of
 from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
+from pedro.i18n import N_, _, ngettext, pgettext, translate
 from pedro.variants.model import LowRule, Ruleset, TrumpTables
 
 #: One played card per seat: (seat, cards with the top card first).
@@ -33,6 +34,11 @@ Plays = Sequence[tuple[int, Sequence[int]]]
 
 
 # --------------------------------------------------------------------------- cards
+
+
+def styled(style: str, text: str) -> str:
+    """``text`` (markup already) in a rich ``style``."""
+    return f"[{style}]{text}[/]"
 
 
 def card_markup(c: int, trump: TrumpTables | None = None) -> str:
@@ -74,7 +80,7 @@ def text_markup(text: str, trump: TrumpTables | None = None) -> str:
 
 def suit_markup(suit: int) -> str:
     """``♥ hearts`` in the suit's colour."""
-    text = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
+    text = f"{SUIT_SYMBOLS[suit]} {suit_name(suit)}"
     return f"[red]{text}[/]" if suit in RED_SUITS else text
 
 
@@ -106,15 +112,15 @@ def call_markup(action: int, rules: Ruleset) -> str:
     """A call as said at the table: ``pass``, ``8``, ``28-56``, ``83-double``, ``protect``."""
     verb = verb_of(action)
     if verb == Verb.PASS:
-        return "[dim]pass[/]"
+        return styled("dim", _("pass"))
     if verb == Verb.BID:
         return f"[bold]{arg_of(action)}[/]"
     if verb == Verb.BID_28_56:
         return "[bold]28-56[/]"
     if verb == Verb.BID_DOUBLE:
-        return f"[bold]{rules.max_bid}-double[/]"
+        return styled("bold", f"{rules.max_bid}-" + _("double"))
     if verb == Verb.PROTECT:
-        return f"[bold]protect[/] ({rules.min_bid})"
+        return styled("bold", _("protect")) + f" ({rules.min_bid})"
     return verb.name.lower()
 
 
@@ -131,30 +137,39 @@ def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> s
         out, got = obs.discarded[s], obs.drawn[s]
         if not out and not got:
             continue
+        robs = s == obs.dealer and rules.fill in DEALER_ROBS
+        if s == obs.seat and names[s] == _("You"):  # "You discarded 6": other languages conjugate it
+            said = {
+                "laid aside": pgettext("you", "laid aside {n}", n=out),
+                "discarded": pgettext("you", "discarded {n}", n=out),
+                "robbed": pgettext("you", "robbed the pack and kept {n}", n=got),
+                "drew": pgettext("you", "drew {n}", n=got),
+            }
+        else:
+            said = {
+                "laid aside": _("laid aside {n}", n=out),
+                "discarded": _("discarded {n}", n=out),
+                "robbed": _("robbed the pack and kept {n}", n=got),
+                "drew": _("drew {n}", n=got),
+            }
         words = []
         if out:
-            words.append(
-                f"laid aside {out}" if s == obs.dealer and rules.fill in DEALER_ROBS else f"discarded {out}"
-            )
+            words.append(said["laid aside"] if robs else said["discarded"])
         if got:
-            words.append(
-                f"robbed the pack and kept {got}"
-                if s == obs.dealer and rules.fill in DEALER_ROBS
-                else f"drew {got}"
-            )
+            words.append(said["robbed"] if robs else said["drew"])
         parts.append(f"{escape(names[s])} {', '.join(words)}")
     return " · ".join(parts)
 
 
 def contract_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
     if obs.bidder is None:
-        return "[dim]bidding[/]"
+        return styled("dim", _("bidding"))
     call = next((a for s, a in reversed(obs.calls) if s == obs.bidder and verb_of(a) != Verb.PASS), None)
     bid = call_markup(call, rules) if call is not None else str(obs.bid)
     if forced_call(rules, obs.calls, obs.dealer) is not None:
-        bid += " [dim](forced)[/]"
-    trump = suit_markup(obs.trump) if obs.trump is not None else "[dim]not named yet[/]"
-    return f"{escape(names[obs.bidder])} bid {bid} · trumps {trump}"
+        bid += " " + styled("dim", "(" + _("forced") + ")")
+    trump = suit_markup(obs.trump) if obs.trump is not None else styled("dim", _("not named yet"))
+    return _("{name} bid {bid} · trumps {trump}", name=escape(names[obs.bidder]), bid=bid, trump=trump)
 
 
 # --------------------------------------------------------------------------- tricks
@@ -166,9 +181,11 @@ def trick_markup(plays: Plays, names: Sequence[str], trump: TrumpTables | None) 
     for seat, cards in plays:
         text = f"{escape(names[seat])} {card_markup(cards[0], trump)}"
         if len(cards) > 1:
-            text += f" [dim](burying {cards_markup(list(cards[1:]), trump)})[/]"
+            text += " " + styled(
+                "dim", "(" + _("burying {cards}", cards=cards_markup(list(cards[1:]), trump)) + ")"
+            )
         parts.append(text)
-    return " · ".join(parts) if parts else "[dim]no cards yet[/]"
+    return " · ".join(parts) if parts else styled("dim", _("no cards yet"))
 
 
 def trick_points(plays: Plays, rules: Ruleset, trump: TrumpTables) -> int:
@@ -182,10 +199,14 @@ def trick_points(plays: Plays, rules: Ruleset, trump: TrumpTables) -> int:
 def won_markup(plays: Plays, winner: int, rules: Ruleset, names: Sequence[str], trump: TrumpTables) -> str:
     """``Bo wins the trick (6 points): ...``."""
     pts = trick_points(plays, rules, trump)
-    worth = f" ({pts} point{'s' if pts != 1 else ''})" if pts else ""
-    who = escape(names[winner])
-    verb = "win" if who == "You" else "wins"
-    return f"[bold]{who}[/] {verb} the trick{worth}: {trick_markup(plays, names, trump)}"
+    worth = " (" + ngettext("{n} point", "{n} points", pts) + ")" if pts else ""
+    who = names[winner]
+    said = (
+        _("You win the trick")
+        if who == _("You")
+        else _("{name} wins the trick", name=styled("bold", escape(who)))
+    )
+    return f"{said}{worth}: {trick_markup(plays, names, trump)}"
 
 
 # --------------------------------------------------------------------------- the table
@@ -197,28 +218,34 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
     n = len(names)
     seats = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
     counts = any(obs.discarded) or any(obs.drawn)
-    for column in ("player", "side", "bid", "cards", *(("laid aside", "drew") if counts else ()), "status"):
+    columns = (
+        _("player"),
+        _("side"),
+        _("bid"),
+        _("cards"),
+        *((_("laid aside"), _("drew")) if counts else ()),
+    )
+    for column in (*columns, _("status"), _("face up")):
         seats.add_column(column)
-    seats.add_column("face up")
     forced = forced_call(rules, obs.calls, obs.dealer)
     calls: dict[int, list[str]] = {}
     for i, (seat, action) in enumerate(obs.calls):
         calls.setdefault(seat, []).append(
-            call_markup(action, rules) + (" [dim](forced)[/]" if i == forced else "")
+            call_markup(action, rules) + (" " + styled("dim", "(" + _("forced") + ")") if i == forced else "")
         )
     for i in range(n):
         s = (obs.seat + i) % n
         tags = []
         if s == obs.dealer:
-            tags.append("dealer")
+            tags.append(_("dealer"))
         if s == obs.bidder:
-            tags.append("bidder")
+            tags.append(_("bidder"))
         label = escape(names[s]) + (f" [dim]({', '.join(tags)})[/]" if tags else "")
         if s == obs.current_player and obs.phase != Phase.GAME_OVER:
             label = "▶ " + label
         side = side_name(rules, rules.side_of(s), names) if rules.partnerships else ""
         bid = " ".join(calls.get(s, []))
-        status = STATUS_WORDS[Status(obs.statuses[s])]
+        status = status_word(Status(obs.statuses[s]))
         shown = list(obs.face_up[s]) + list(obs.shown[s])
         moved = (str(obs.discarded[s]), str(obs.drawn[s])) if counts else ()
         seats.add_row(
@@ -226,16 +253,18 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
             f"[yellow]{status}[/]" if status else "", cards_markup(sort_hand(shown, tt), tt) if shown else "",
         )  # fmt: skip
     lines: list[RenderableType] = [seats, ""]
-    lines.append(f"[dim]contract[/]  {contract_markup(obs, rules, names)}")
+    rows = [(_("contract"), contract_markup(obs, rules, names))]
     if obs.trick is not None:
-        lines.append(f"[dim]trick[/]     {trick_markup(obs.trick.plays, names, tt)}")
+        rows.append((_("trick"), trick_markup(obs.trick.plays, names, tt)))
     if obs.wash:
-        lines.append(f"[dim]wash[/]      {obs.wash} discarded cards gathered face down (the stock ran dry)")
-    lines.append(f"[dim]score[/]     {score_line(obs, rules, names)}")
-    lines.append(f"[dim]your hand[/] {hand_markup(obs.hand, tt)}")
-    title = f"[bold]{escape(rules.name)}[/] · hand {obs.hand_index + 1} · trick {len(obs.tricks) + 1}"
-    if obs.phase != Phase.PLAY:
-        title = f"[bold]{escape(rules.name)}[/] · hand {obs.hand_index + 1}"
+        rows.append((_("wash"), _("{n} discarded cards gathered face down (the stock ran dry)", n=obs.wash)))
+    rows.append((_("score"), score_line(obs, rules, names)))
+    rows.append((_("your hand"), hand_markup(obs.hand, tt)))
+    width = max(len(label) for label, _text in rows) + 1
+    lines += [f"[dim]{escape(label)}[/]{' ' * (width - len(label))}{text}" for label, text in rows]
+    title = f"[bold]{escape(rules.name)}[/] · " + _("hand {n}", n=obs.hand_index + 1)
+    if obs.phase == Phase.PLAY:
+        title += " · " + _("trick {n}", n=len(obs.tricks) + 1)
     return Panel(Group(*lines), title=title, title_align="left", expand=False)
 
 
@@ -244,35 +273,35 @@ def score_line(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
     parts = [
         f"{escape(side_name(rules, side, names))} [bold]{score}[/]" for side, score in enumerate(obs.scores)
     ]
-    return " · ".join(parts) + f" [dim](game to {rules.target})[/]"
+    return " · ".join(parts) + " " + styled("dim", "(" + _("game to {target}", target=rules.target) + ")")
 
 
 def score_table(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Table:
     """Every hand so far: who bid what, points taken and the running score."""
-    table = Table(title=f"Score (game to {rules.target})", title_justify="left")
-    table.add_column("hand", justify="right")
-    table.add_column("bid")
+    table = Table(title=_("Score (game to {target})", target=rules.target), title_justify="left")
+    table.add_column(_("hand"), justify="right")
+    table.add_column(_("bid"))
     sides = range(rules.num_sides)
     for side in sides:
         table.add_column(escape(side_name(rules, side, names)), justify="right")
     for k, hand in enumerate(obs.history):
         table.add_row(str(k + 1), _hand_bid(hand, rules, names), *(_cell(hand, side) for side in sides))
-    table.add_row("", "[bold]total[/]", *(f"[bold]{s}[/]" for s in obs.scores))
+    table.add_row("", styled("bold", _("total")), *(f"[bold]{s}[/]" for s in obs.scores))
     return table
 
 
 def _hand_bid(hand: SeenHand, rules: Ruleset, names: Sequence[str]) -> str:
     if hand.bidder is None:
-        return "[dim]all passed[/]"
+        return styled("dim", _("all passed"))
     trump = f" {suit_markup(hand.trump)}" if hand.trump is not None else ""
     call = hand.call or str(hand.bid)
-    result = "made" if hand.made else "[red]set[/]"
+    result = _("made") if hand.made else styled("red", _("set"))
     return f"{escape(names[hand.bidder])} {call}{trump} {result}"
 
 
 def _cell(hand: SeenHand, side: int) -> str:
     return (
-        f"{hand.score[side]} [dim]({hand.points[side]} pt{'s' if hand.points[side] != 1 else ''})[/]"
+        f"{hand.score[side]} " + styled("dim", "(" + ngettext("{n} pt", "{n} pts", hand.points[side]) + ")")
         if hand.bidder is not None
         else str(hand.score[side])
     )
@@ -281,25 +310,29 @@ def _cell(hand: SeenHand, side: int) -> str:
 def hand_summary(hand: SeenHand, before: Sequence[int], rules: Ruleset, names: Sequence[str]) -> Group:
     """A finished hand: the contract, made or set, points and the score change of each side."""
     if hand.bidder is None:
-        title = "All passed: the hand is thrown in"
+        title = _("All passed: the hand is thrown in")
     else:
         bidder_side = rules.side_of(hand.bidder)
-        verdict = "[green]made it[/]" if hand.made else "[red]went set[/]"
+        verdict = styled("green", _("made it")) if hand.made else styled("red", _("went set"))
         trump = suit_markup(hand.trump) if hand.trump is not None else "?"
         call = hand.call or str(hand.bid)
-        title = (
-            f"{escape(names[hand.bidder])} bid {call} in {trump} and {verdict} "
-            f"({hand.points[bidder_side]} point{'s' if hand.points[bidder_side] != 1 else ''})"
+        title = _(
+            "{name} bid {call} in {trump} and {verdict} ({points})",
+            name=escape(names[hand.bidder]),
+            call=call,
+            trump=trump,
+            verdict=verdict,
+            points=ngettext("{n} point", "{n} points", hand.points[bidder_side]),
         )
     table = Table()
-    table.add_column("side")
+    table.add_column(_("side"))
     took = breakdown(rules, hand)
     tt = rules.tables(hand.trump) if hand.trump is not None else None
     if hand.bidder is not None:
-        table.add_column("took")
-    table.add_column("points", justify="right")
-    table.add_column("change", justify="right")
-    table.add_column("score", justify="right")
+        table.add_column(_("took"))
+    table.add_column(_("points"), justify="right")
+    table.add_column(_("change"), justify="right")
+    table.add_column(_("score"), justify="right")
     for side in range(rules.num_sides):
         change = hand.score[side] - before[side]
         style = "green" if change > 0 else "red" if change < 0 else "dim"
@@ -341,9 +374,9 @@ def choices_markup(obs: Observation, rules: Ruleset, *, limit: int = 12) -> str:
         return _card_choice_markup(legal, tt, limit)
     if obs.phase == Phase.AUCTION:
         bids = sorted(arg_of(a) for a in legal if verb_of(a) == Verb.BID)
-        parts = ["pass"] if any(verb_of(a) == Verb.PASS for a in legal) else []
+        parts = [_("pass")] if any(verb_of(a) == Verb.PASS for a in legal) else []
         if bids:
-            parts.append(f"bid {ranges(bids)}")
+            parts.append(_("bid {bids}", bids=ranges(bids)))
         parts += [call_markup(a, rules) for a in legal if verb_of(a) not in (Verb.PASS, Verb.BID)]
         return " · ".join(parts)
     if obs.phase == Phase.TRUMP:
@@ -367,9 +400,26 @@ def action_markup(action: int, rules: Ruleset, tt: TrumpTables | None) -> str:
 
 def _action_markup(action: int, tt: TrumpTables | None) -> str:
     verb = verb_of(action)
-    word = verb.name.lower()
+    word = verb_word(verb)
     cards = cards_of(arg_of(action)) if verb in (Verb.DISCARD, Verb.KEEP, Verb.KILL, Verb.GIVE) else []
     return f"{word} {cards_markup(sort_hand(cards, tt), tt)}" if cards else word
+
+
+#: The exchange's verbs as a player types them (the typed words stay English in every language).
+_VERB_WORDS = {
+    Verb.PASS: N_("pass"),
+    Verb.FOLD: N_("fold"),
+    Verb.DISCARD: N_("discard"),
+    Verb.KEEP: N_("keep"),
+    Verb.KILL: N_("kill"),
+    Verb.GIVE: N_("give"),
+}
+
+
+def verb_word(verb: Verb) -> str:
+    """A verb of the exchange as the table says it: ``discard``, ``hylkää``, ``kasta``."""
+    word = _VERB_WORDS.get(verb)
+    return _(word) if word is not None else verb.name.lower()
 
 
 def _card_choice_markup(choice: CardChoice, tt: TrumpTables | None, limit: int) -> str:
@@ -378,12 +428,16 @@ def _card_choice_markup(choice: CardChoice, tt: TrumpTables | None, limit: int) 
         options = [_action_markup(a, tt) for a in choice]
         return " · ".join(options)
     sizes = ranges(sorted(choice.sizes))
-    word = choice.verb.name.lower()
-    text = (
-        f"{word} {sizes} card{'s' if choice.sizes != (1,) else ''} from: "
-        f"{cards_markup(sort_hand(cards_of(choice.pool), tt), tt)}\n  rule: {text_markup(choice.rule, tt)}"
+    text = ngettext(
+        "{verb} {sizes} card from: {cards}",
+        "{verb} {sizes} cards from: {cards}",
+        1 if choice.sizes == (1,) else 2,
+        verb=verb_word(choice.verb),
+        sizes=sizes,
+        cards=cards_markup(sort_hand(cards_of(choice.pool), tt), tt),
     )
-    return text + (f"\n  or: {alternatives}" if alternatives else "")
+    text += "\n  " + _("rule: {rule}", rule=text_markup(translate(choice.rule), tt))
+    return text + ("\n  " + _("or: {choices}", choices=alternatives) if alternatives else "")
 
 
 def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> str:
@@ -395,8 +449,15 @@ def _plays_markup(legal: Sequence[int], tt: TrumpTables | None, limit: int) -> s
     size = len(play_cards(legal[0]))
     example = cards_markup(play_cards(legal[0]), tt)
     return (
-        f"{size} cards to this trick, the top card first, then {size - 1} to bury under it\n"
-        f"  top card one of: {cards_markup(tops, tt)}\n  e.g. {example}"
+        _(
+            "{size} cards to this trick, the top card first, then {bury} to bury under it",
+            size=size,
+            bury=size - 1,
+        )
+        + "\n  "
+        + _("top card one of: {cards}", cards=cards_markup(tops, tt))
+        + "\n  "
+        + _("e.g. {example}", example=example)
     )
 
 

@@ -114,6 +114,8 @@ def players(
 
     def open_player(name: str, *, storage: dict[str, Any] | None = None, **options: Any) -> Player:
         options.setdefault("viewport", {"width": 1280, "height": 800})
+        # the page speaks the browser's language: English unless a test asks for another
+        options.setdefault("locale", "en-US")
         context = browser.new_context(base_url=server.url, storage_state=storage, **options)
         context.set_default_timeout(20_000)
         player = Player(name, context.new_page(), server.url)

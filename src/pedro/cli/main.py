@@ -61,12 +61,17 @@ def rules(
     option: list[str] = typer.Option([], "--option", "-o", help="house rule NAME=VALUE (repeatable)"),
     plain: bool = typer.Option(False, "--plain", help="print the sheet as plain markdown text"),
     list_options: bool = typer.Option(False, "--list-options", help="list the variant's house-rule options"),
+    lang: str = typer.Option(
+        None,
+        "--lang",
+        help="the sheet's language: en, fi (suomi) or sv (svenska); default from LANGUAGE, LC_ALL or LANG",
+    ),
 ) -> None:
     """Print a variant's rule sheet, generated from the rules data."""
     code = (
         show_options(console, variant)
         if list_options
-        else show_rules(console, variant, option, markdown=not plain)
+        else show_rules(console, variant, option, markdown=not plain, lang=lang)
     )
     raise typer.Exit(code)
 
@@ -210,6 +215,11 @@ def play(
         help="play on an unfinished game from its record (saved when you quit or press Ctrl-C), "
         "with the same variant, options, seats and players",
     ),
+    lang: str = typer.Option(
+        None,
+        "--lang",
+        help="the game's language: en, fi (suomi) or sv (svenska); default from LANGUAGE, LC_ALL or LANG",
+    ),
 ) -> None:
     """Play a game in the terminal against computer players."""
     from pedro.cli import play_cmd
@@ -225,6 +235,7 @@ def play(
             name=name,
             hints=hints,
             resume=resume,
+            lang=lang,
         )
     )
 

@@ -21,10 +21,10 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from pedro import terminal
+from pedro import i18n, terminal
 from pedro.analysis import ChoiceEstimator
 from pedro.cards import SUIT_NAMES, CardError, cards_of, format_cards, mask_of, parse_card
-from pedro.display import STATUS_WORDS, sort_hand
+from pedro.display import sort_hand, status_word, suit_name
 from pedro.engine.actions import (
     FOLD,
     PASS,
@@ -47,6 +47,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import GameState, IllegalActionError
+from pedro.i18n import N_, _, ngettext
 from pedro.players import (
     LEVELS,
     PLAYERS,
@@ -77,7 +78,7 @@ HUMAN = "human"
 DEFAULT_PLAYER = "basic"
 DEFAULT_VARIANT = "cinch"
 #: The human's name when ``--name`` is not given (the game then says "You bid", not "You bids").
-DEFAULT_NAME = "You"
+DEFAULT_NAME = N_("You")
 #: Names of the computer players, seat by seat.
 COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 COMMANDS = ("help", "hint", "last", "rules", "score", "quit")
@@ -95,24 +96,34 @@ _CARD_VERBS = {"discard": Verb.DISCARD, "keep": Verb.KEEP, "kill": Verb.KILL, "g
 def help_text(rules: Ruleset) -> str:
     """How to answer, with only the calls, cards and moves of ``rules`` (no jokers in Cinch)."""
     specials = _special_calls(rules)
-    calls = f"; special calls {', '.join(f'[b]{c}[/]' for c in specials)}" if specials else ""
-    jokers = f"; jokers {' '.join(f'[b]{j}[/]' for j in rules.jokers)}" if rules.jokers else ""
-    lines = [
-        "[b]How to answer[/]",
-        f"  bids:     [b]8[/] or [b]bid 8[/], [b]pass[/]{calls}",
-        "  trumps:   [b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)",
-        f"  cards:    rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]{jokers}",
+    bold = ", ".join(f"[b]{c}[/]" for c in specials)
+    calls = "; " + _("special calls {calls}", calls=bold) if specials else ""
+    jokers = (
+        "; " + _("jokers {jokers}", jokers=" ".join(f"[b]{j}[/]" for j in rules.jokers))
+        if rules.jokers
+        else ""
+    )
+    rows = [
+        (_("bids:"), _("[b]8[/] or [b]bid 8[/], [b]pass[/]") + calls),
+        (_("trumps:"), _("[b]h[/], [b]hearts[/] or [b]♥[/] (also s, d, c)")),
+        (_("cards:"), _("rank then suit: [b]5h[/] [b]5♥[/] [b]10d[/] [b]td[/] [b]AS[/]") + jokers),
+        (_("play:"), _("one card ([b]5h[/])")),
     ]
-    lines.append("  play:     one card ([b]5h[/])")
     if rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY:
-        lines.append("            several to the first trick: the top card first ([b]ah 7h 8h[/])")
+        rows.append(("", _("several to the first trick: the top card first ([b]ah 7h 8h[/])")))
     fold = " / [b]fold[/]" if rules.fold else ""
-    lines.append(f"  exchange: the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/]{fold}")
+    rows.append(
+        (_("exchange:"), _("the cards ([b]discard 3c 4d[/] or just [b]3c 4d[/]), or [b]pass[/]") + fold)
+    )
+    width = max(len(label) for label, _text in rows) + 1
+    lines = [_("[b]How to answer[/] (the words are typed in English)")]
+    lines += [f"  {label}{' ' * (width - len(label))}{text}" for label, text in rows]
     lines += [
-        "[b]Commands[/] (at any prompt)",
-        "  [b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet",
-        "  [b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave",
-        "  [b]hint[/] the expert's value of each choice (when started with --hints)",
+        _("[b]Commands[/] (at any prompt)"),
+        "  " + _("[b]help[/] this text · [b]last[/] the last trick · [b]rules[/] the rule sheet"),
+        "  "
+        + _("[b]score[/] the score sheet · [b]hand[/] the table again · [b]quit[/] save the game and leave"),
+        "  " + _("[b]hint[/] the expert's value of each choice (when started with --hints)"),
     ]
     return "\n".join(lines)
 
@@ -149,12 +160,19 @@ def run(
     hints: bool = False,
     ask: Ask | None = None,
     resume: Path | None = None,
+    lang: str | None = None,
 ) -> int:
     """Play one game in the terminal; returns the exit status (0 when finished or left with ``quit``).
 
     With ``resume`` the game is the unfinished one of that record, played on
     from where it stopped with the same variant, options, seats and players.
+    ``lang`` is the game's language (``--lang``); without it, the environment's (``LANG``...).
     """
+    try:
+        i18n.use(i18n.check_language(lang) if lang is not None else i18n.language_from_env())
+    except i18n.LanguageError as error:
+        console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        return USAGE_ERROR
     try:
         if save is not None:
             check_save_path(save)
@@ -173,12 +191,19 @@ def run(
         else:
             rules = make_ruleset(variant or DEFAULT_VARIANT, parse_option_args(option_args or ()))
             kinds = seat_players(players, rules.players)
-            check_name(name or DEFAULT_NAME)
+            check_name(name or _(DEFAULT_NAME))
             game = TerminalGame(
-                console, rules, kinds, seed=seed, save=save, name=name or DEFAULT_NAME, hints=hints, ask=ask
+                console,
+                rules,
+                kinds,
+                seed=seed,
+                save=save,
+                name=name or _(DEFAULT_NAME),
+                hints=hints,
+                ask=ask,
             )
     except (UnknownVariantError, OptionError, UnknownPlayerError, ReplayError, ValueError) as error:
-        console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        console.print(f"[bold red]{_('error:')}[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
     return game.run()
 
@@ -339,7 +364,7 @@ class TerminalGame:
         *,
         seed: int | None = None,
         save: Path | None = None,
-        name: str = "You",
+        name: str = DEFAULT_NAME,
         hints: bool = False,
         ask: Ask | None = None,
         state: GameState | None = None,
@@ -397,7 +422,7 @@ class TerminalGame:
         try:
             self.bots.begin(self.state, self.names)
         except BotStartError as error:
-            self.say(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
+            self.say("[bold red]" + _("error:") + f"[/] {escape(str(error))}", soft_wrap=True)
             return GAME_FAILED
         try:
             self._intro()
@@ -410,21 +435,24 @@ class TerminalGame:
                     self._tell_bot_faults(seat)
                 self.apply(seat, action)
         except _Quit:
-            self.say("You leave the game.")
+            self.say(_("You leave the game."))
             self.save()
             return 0
         except EOFError:
-            self.say("\nEnd of input: the game stops here.")
+            self.say("\n" + _("End of input: the game stops here."))
             self.save()
             return 0
         except KeyboardInterrupt:
-            self.say("\nInterrupted: the game stops here.")
+            self.say("\n" + _("Interrupted: the game stops here."))
             self.save()
             return INTERRUPTED
         except Exception as error:  # a bug must not cost the game: save it, then say what happened
+            detail = f"{escape(type(error).__name__)}: {escape(str(error))}"
             self.say(
-                f"\n[bold red]error:[/] internal error: {escape(type(error).__name__)}: {escape(str(error))} "
-                "(please report it); the game stops here.",
+                "\n[bold red]"
+                + _("error:")
+                + "[/] "
+                + _("internal error: {detail} (please report it); the game stops here.", detail=detail),
                 soft_wrap=True,
             )
             self.save()
@@ -441,7 +469,8 @@ class TerminalGame:
             return
         told = self._faults_told.get(seat, 0)
         for message in bot.messages[told:]:
-            self.say(f"[yellow]{escape(self.names[seat])}'s bot: {escape(message)}[/]", soft_wrap=True)
+            said = _("{name}'s bot: {message}", name=escape(self.names[seat]), message=escape(message))
+            self.say(f"[yellow]{said}[/]", soft_wrap=True)
         self._faults_told[seat] = len(bot.messages)
 
     def record_names(self) -> list[str]:
@@ -454,38 +483,49 @@ class TerminalGame:
             escape(self.names[s]) + ("" if s == self.human else f" [dim]({escape(self.kinds[s])})[/]")
             for s in range(rules.players)
         )
-        seed = f"new deals from seed {self.seed}" if self.resumed_from else f"seed {self.seed}"
-        self.say(
-            f"[bold]{escape(rules.name)}[/] ({rules.id}) · {seed} · game to {rules.target} · "
-            f"seats clockwise: {seats}"
+        seed = (
+            _("new deals from seed {seed}", seed=self.seed)
+            if self.resumed_from
+            else _("seed {seed}", seed=self.seed)
         )
+        facts = " · ".join(
+            [seed, _("game to {target}", target=rules.target), _("seats clockwise: {seats}", seats=seats)]
+        )
+        self.say(f"[bold]{escape(rules.name)}[/] ({rules.id}) · {facts}")
         if self.resumed_from is not None:
             state = self.state
             done = len(state.results)
-            parts = [f"after {terminal.plural(done, 'hand')}"] if done else []
+            parts = [ngettext("after {n} hand", "after {n} hands", done)] if done else []
             if state.actions:
-                decisions = terminal.plural(len(state.actions), "decision")
-                parts.append(f"{decisions} into hand {state.hand_index + 1}")
-            where = ", ".join(parts) or "at its start"
+                parts.append(
+                    ngettext(
+                        "{n} decision into hand {hand}", "{n} decisions into hand {hand}", len(state.actions),
+                        hand=state.hand_index + 1,
+                    )
+                )  # fmt: skip
+            where = ", ".join(parts) or _("at its start")
             self.say(
-                f"Resuming the game of {escape(str(self.resumed_from))}, {where}; "
-                f"score {terminal.score_line(state.observation(self.human), rules, self.names)}.",
+                _(
+                    "Resuming the game of {path}, {where}; score {score}.",
+                    path=escape(str(self.resumed_from)),
+                    where=where,
+                    score=terminal.score_line(state.observation(self.human), rules, self.names),
+                ),
                 soft_wrap=True,
             )
         if rules.partnerships:
             sides = " vs ".join(
                 escape(terminal.side_name(rules, s, self.names)) for s in range(rules.num_sides)
             )
-            self.say(f"Partners sit opposite: {sides}.")
-        self.say("Type [bold]help[/] at any prompt for how to answer, [bold]quit[/] to save and leave.")
+            self.say(_("Partners sit opposite: {sides}.", sides=sides))
+        self.say(_("Type [bold]help[/] at any prompt for how to answer, [bold]quit[/] to save and leave."))
         self._announce_deal()
 
     def _announce_deal(self) -> None:
         dealer = self.state.dealer
-        self.say(
-            f"\n[bold]Hand {self.state.hand_index + 1}[/]: {escape(self.names[dealer])} "
-            f"{'deal' if self._is_you(dealer) else 'deals'}."
-        )
+        hand = "[bold]" + _("Hand {n}", n=self.state.hand_index + 1) + "[/]"
+        deals = self._says(dealer, N_("{who} deals."), N_("You deal."))
+        self.say(f"\n{hand}: {deals}")
 
     def _game_over(self) -> None:
         winner = self.state.winner
@@ -496,7 +536,14 @@ class TerminalGame:
         who = terminal.side_name(self.rules, winner, self.names)
         mine = self.rules.side_of(self.human) == winner
         style = "bold green" if mine else "bold red"
-        self.say(f"[{style}]{escape(who)} {'win' if mine or ' & ' in who else 'wins'} the game![/]")
+        said = (
+            _("{side} win the game!", side=escape(who))
+            if mine or " & " in who
+            else _("{name} wins the game!", name=escape(who))
+        )
+        if who == _(DEFAULT_NAME):
+            said = _("You win the game!")
+        self.say(f"[{style}]{said}[/]")
 
     # ------------------------------------------------------------------ applying and telling
 
@@ -510,8 +557,13 @@ class TerminalGame:
         try:
             state.apply(action)
         except IllegalActionError as error:  # a computer player's bug: say so, keep the game going
-            reason = terminal.text_markup(str(error), terminal.tables_of(self.rules, before))
-            self.say(f"[red]{escape(self.names[seat])} tried an illegal move ({reason})[/]")
+            said = _("{reason}; legal: {legal}", reason=i18n.translate(error.reason), legal=error.legal)
+            reason = terminal.text_markup(said, terminal.tables_of(self.rules, before))
+            self.say(
+                "[red]"
+                + _("{name} tried an illegal move ({reason})", name=escape(self.names[seat]), reason=reason)
+                + "[/]"
+            )
             action = state.legal_actions()[0]
             state.apply(action)
         self.bots.tell(seat, action, state)
@@ -541,7 +593,7 @@ class TerminalGame:
     def _wait_for_next_hand(self) -> None:
         """Hold the hand's result on the screen until the human moves on (commands work here too)."""
         while True:
-            word = self.ask("Press Enter for the next hand (or score, quit)> ").strip().lower()
+            word = self.ask(_("Press Enter for the next hand (or score, quit)") + "> ").strip().lower()
             if word in ("quit", "exit"):
                 raise _Quit
             if word == "score":
@@ -552,12 +604,14 @@ class TerminalGame:
                 return
 
     def _is_you(self, seat: int) -> bool:
-        return seat == self.human and self.names[seat] == "You"
+        return seat == self.human and self.names[seat] == _(DEFAULT_NAME)
 
-    def _who(self, seat: int, third: str, second: str) -> str:
-        """``Bo bids`` / ``You bid``."""
-        verb = second if self._is_you(seat) else third
-        return f"{escape(self.names[seat])} {verb}"
+    def _says(self, seat: int, third: str, second: str, **fields: object) -> str:
+        """``Bo bids 8`` / ``You bid 8``: the sentence ``third`` (with ``{who}``) or, for the
+        default-named human, ``second``; both marked with ``N_`` and translated here."""
+        if self._is_you(seat):
+            return _(second, **fields) if fields else _(second)
+        return _(third, who=escape(self.names[seat]), **fields)
 
     def _tell_action(self, seat: int, action: int, before: Observation) -> None:
         rules = self.rules
@@ -566,46 +620,62 @@ class TerminalGame:
         cards = cards_of(arg_of(action)) if verb in _CARD_VERBS.values() else []
         if before.phase == Phase.AUCTION:
             if verb == Verb.PASS:
-                text = self._who(seat, "passes", "pass")
+                text = self._says(seat, N_("{who} passes"), N_("You pass"))
             elif verb == Verb.PROTECT:
-                text = f"{self._who(seat, 'protects', 'protect')} (a bid of {rules.min_bid})"
+                text = self._says(
+                    seat,
+                    N_("{who} protects (a bid of {bid})"),
+                    N_("You protect (a bid of {bid})"),
+                    bid=rules.min_bid,
+                )
             else:
-                text = f"{self._who(seat, 'bids', 'bid')} {terminal.call_markup(action, rules)}"
+                call = terminal.call_markup(action, rules)
+                text = self._says(seat, N_("{who} bids {call}"), N_("You bid {call}"), call=call)
                 calls = (*before.calls, (seat, action))
                 if forced_call(rules, calls, before.dealer) == len(calls) - 1:
-                    text += " (forced: everyone else passed)"
+                    text += " " + _("(forced: everyone else passed)")
         elif verb == Verb.TRUMP:
-            text = f"{self._who(seat, 'names', 'name')} {terminal.suit_markup(arg_of(action) & 3)} as trumps"
+            suit = terminal.suit_markup(arg_of(action) & 3)
+            text = self._says(
+                seat, N_("{who} names {suit} as trumps"), N_("You name {suit} as trumps"), suit=suit
+            )
         elif verb == Verb.PLAY:
             played = play_cards(action)
-            text = f"{self._who(seat, 'plays', 'play')} {terminal.card_markup(played[0], tt)}"
+            card = terminal.card_markup(played[0], tt)
+            text = self._says(seat, N_("{who} plays {card}"), N_("You play {card}"), card=card)
             if len(played) > 1:
-                text += f", burying {terminal.cards_markup(played[1:], tt)}"
+                text += ", " + _("burying {cards}", cards=terminal.cards_markup(played[1:], tt))
         elif verb == Verb.FOLD:
-            text = self._who(seat, "folds", "fold")
+            text = self._says(seat, N_("{who} folds"), N_("You fold"))
         elif verb == Verb.PASS:
-            text = self._who(seat, "passes", "pass")
+            text = self._says(seat, N_("{who} passes"), N_("You pass"))
         elif seat == self.human:
-            word = {Verb.DISCARD: ("discards", "discard"), Verb.KEEP: ("keeps", "keep"),
-                    Verb.KILL: ("kills", "kill"), Verb.GIVE: ("gives", "give")}[verb]  # fmt: skip
-            text = f"{self._who(seat, *word)} {terminal.cards_markup(sort_hand(cards, tt), tt)}"
+            word = {Verb.DISCARD: (N_("{who} discards {cards}"), N_("You discard {cards}")),
+                    Verb.KEEP: (N_("{who} keeps {cards}"), N_("You keep {cards}")),
+                    Verb.KILL: (N_("{who} kills {cards}"), N_("You kill {cards}")),
+                    Verb.GIVE: (N_("{who} gives {cards}"), N_("You give {cards}"))}[verb]  # fmt: skip
+            text = self._says(seat, *word, cards=terminal.cards_markup(sort_hand(cards, tt), tt))
         else:
             text = self._hidden_exchange(seat, verb, len(cards))
         self.say(text)
 
     def _hidden_exchange(self, seat: int, verb: Verb, count: int) -> str:
         """A computer's exchange move, without naming cards the rules keep face down."""
-        plural = "s" if count != 1 else ""
         if verb == Verb.KEEP:
-            return f"{self._who(seat, 'takes', 'take')} {count} card{plural}"
+            what = ngettext("{n} card", "{n} cards", count)
+            return self._says(seat, N_("{who} takes {what}"), N_("You take {what}"), what=what)
         if verb == Verb.GIVE:
-            partner = (seat + 2) % self.rules.players
-            return (
-                f"{self._who(seat, 'gives', 'give')} {count} trump{plural} to {escape(self.names[partner])}"
-            )
+            partner = escape(self.names[(seat + 2) % self.rules.players])
+            what = ngettext("{n} trump", "{n} trumps", count)
+            return self._says(
+                seat, N_("{who} gives {what} to {partner}"), N_("You give {what} to {partner}"),
+                what=what, partner=partner,
+            )  # fmt: skip
         if verb == Verb.KILL:
-            return f"{self._who(seat, 'kills', 'kill')} {count} trump{plural}"
-        return f"{self._who(seat, 'discards', 'discard')} {count} card{plural}"
+            what = ngettext("{n} trump", "{n} trumps", count)
+            return self._says(seat, N_("{who} kills {what}"), N_("You kill {what}"), what=what)
+        what = ngettext("{n} card", "{n} cards", count)
+        return self._says(seat, N_("{who} discards {what}"), N_("You discard {what}"), what=what)
 
     def _tell_changes(self, before: Observation, after: Observation, *, named: bool = False) -> None:
         """What the engine did by itself in public: contract, trumps, face-up cards, seats dropping out."""
@@ -613,35 +683,35 @@ class TerminalGame:
         tt = terminal.tables_of(rules, after)
         if before.bidder is None and after.bidder is not None:
             call = next(a for s, a in reversed(after.calls) if s == after.bidder and a != PASS)
-            self.say(
-                f"[bold]{self._who(after.bidder, 'wins', 'win')} the bidding with "
-                f"{terminal.call_markup(call, rules)}.[/]"
+            won = self._says(
+                after.bidder,
+                N_("{who} wins the bidding with {call}."),
+                N_("You win the bidding with {call}."),
+                call=terminal.call_markup(call, rules),
             )
+            self.say(f"[bold]{won}[/]")
         elif before.trump is None and after.trump is not None and not named:
-            self.say(f"Trumps: {terminal.suit_markup(after.trump)}")
+            self.say(_("Trumps: {suit}", suit=terminal.suit_markup(after.trump)))
         for s in range(rules.players):
             new = set(after.face_up[s]) - set(before.face_up[s])
             if new:
                 shown = terminal.cards_markup(sort_hand(sorted(new), tt), tt)
-                self.say(f"  {escape(self.names[s])}: face up {shown}")
+                self.say("  " + _("{name}: face up {cards}", name=escape(self.names[s]), cards=shown))
             status = Status(after.statuses[s])
             if status != before.statuses[s] and status != Status.ACTIVE:
-                word = STATUS_WORDS[status]
+                word = status_word(status)
                 shown_cards = (
                     terminal.cards_markup(sort_hand(after.shown[s], tt), tt) if after.shown[s] else ""
                 )
-                verb = "are" if self._is_you(s) else "is"
-                self.say(
-                    f"  [yellow]{escape(self.names[s])} {verb} {word}[/]"
-                    + (f": {shown_cards}" if shown_cards else "")
-                )
+                said = self._says(s, N_("{who} is {status}"), N_("You are {status}"), status=word)
+                self.say(f"  [yellow]{said}[/]" + (f": {shown_cards}" if shown_cards else ""))
         if before.phase != Phase.PLAY and after.phase == Phase.PLAY and after.seat == self.human:
             exchanged = terminal.exchange_markup(after, rules, self.names)
             if exchanged:
-                self.say(f"The exchange: {exchanged}.")
+                self.say(_("The exchange: {exchange}.", exchange=exchanged))
             sizes = ", ".join(f"{escape(self.names[s])} {after.hand_sizes[s]}" for s in range(rules.players))
-            self.say(f"Play begins (cards in hand: {sizes}).")
-            self.say(f"Your hand: {terminal.hand_markup(after.hand, tt)}")
+            self.say(_("Play begins (cards in hand: {sizes}).", sizes=sizes))
+            self.say(_("Your hand: {cards}", cards=terminal.hand_markup(after.hand, tt)))
 
     # ------------------------------------------------------------------ the human's turn
 
@@ -650,7 +720,7 @@ class TerminalGame:
         obs = self.state.observation(self.human)
         self.say(terminal.table_panel(obs, self.rules, self.names))
         self._show_choices(obs)
-        prompt = _PROMPTS.get(Phase(obs.phase), "Your choice") + "> "
+        prompt = _(_PROMPTS.get(Phase(obs.phase), N_("Your choice"))) + "> "
         while True:
             text = self.ask(prompt).strip()
             word = text.lower()
@@ -677,21 +747,23 @@ class TerminalGame:
                     self.say(
                         f"[red]✗[/] {terminal.text_markup(str(error), terminal.tables_of(self.rules, obs))}"
                     )
-                    self.say("  [dim]type help for how to answer; the choices are above[/]")
+                    self.say("  [dim]" + _("type help for how to answer; the choices are above") + "[/]")
 
     def _show_choices(self, obs: Observation) -> None:
-        self.say(f"[dim]choices:[/] {terminal.choices_markup(obs, self.rules)}")
+        self.say("[dim]" + _("choices:") + f"[/] {terminal.choices_markup(obs, self.rules)}")
 
     def _show_hint(self, obs: Observation) -> None:
         if self.hints is None:
-            self.say("Hints are off: start the game with [b]pedro play --hints[/] to have them.")
+            self.say(_("Hints are off: start the game with [b]pedro play --hints[/] to have them."))
             return
         estimates = self.hints.estimates(obs)
         if estimates is None:
-            self.say("No hint for this kind of decision.")
+            self.say(_("No hint for this kind of decision."))
             return
-        unit = "points your side takes this hand" if estimates.unit == "points" else "change of your score"
-        self.say(f"[dim]expert's estimate ({unit}):[/]")
+        unit = (
+            _("points your side takes this hand") if estimates.unit == "points" else _("change of your score")
+        )
+        self.say("[dim]" + _("expert's estimate ({unit}):", unit=unit) + "[/]")
         tt = terminal.tables_of(self.rules, obs)
         for action, value in estimates.ranked()[:10]:
             shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
@@ -712,10 +784,12 @@ class TerminalGame:
                     winner, trump = last.winner, result.trump
                     break
         if plays is None or trump is None:
-            self.say("No trick has been played yet.")
+            self.say(_("No trick has been played yet."))
             return
         tt = self.rules.tables(trump)
-        self.say("Last trick: " + terminal.won_markup(plays, winner, self.rules, self.names, tt))
+        self.say(
+            _("Last trick: {trick}", trick=terminal.won_markup(plays, winner, self.rules, self.names, tt))
+        )
 
     def read_action(self, text: str) -> int:
         """The action the human's ``text`` stands for, if it is legal now; else InputError saying why."""
@@ -726,10 +800,12 @@ class TerminalGame:
             and verb_of(action) == Verb.BID
             and arg_of(action) > state.rules.max_bid
         ):
-            raise InputError(f"not allowed: bids go up to {state.rules.max_bid}")
+            raise InputError(
+                _("not allowed: {reason}", reason=_("bids go up to {max}", max=state.rules.max_bid))
+            )
         reason = state.why_illegal(action)
         if reason is not None:
-            raise InputError(f"not allowed: {reason}")
+            raise InputError(_("not allowed: {reason}", reason=i18n.translate(reason)))
         return action
 
     # ------------------------------------------------------------------ saving
@@ -751,8 +827,13 @@ class TerminalGame:
             write_record(record, path)
         except OSError as error:
             self.say(
-                f"[red]The game could not be saved to {escape(str(path))}: "
-                f"{escape(error.strerror or str(error))}.[/]",
+                "[red]"
+                + _(
+                    "The game could not be saved to {path}: {reason}.",
+                    path=escape(str(path)),
+                    reason=escape(error.strerror or str(error)),
+                )
+                + "[/]",
                 soft_wrap=True,
             )
             try:
@@ -762,20 +843,29 @@ class TerminalGame:
                 write_record(record, path)
             except OSError as second:
                 self.say(
-                    f"[red]Nor in {escape(str(games_folder()))}: {escape(second.strerror or str(second))}; "
-                    "the game is lost.[/]",
+                    "[red]"
+                    + _(
+                        "Nor in {folder}: {reason}; the game is lost.",
+                        folder=escape(str(games_folder())),
+                        reason=escape(second.strerror or str(second)),
+                    )
+                    + "[/]",
                     soft_wrap=True,
                 )
                 return None
-            self.say("[yellow]Saved it in pedro's data folder instead.[/]")
+            self.say("[yellow]" + _("Saved it in pedro's data folder instead.") + "[/]")
         self.saved = path
         self.say(
-            f"Game saved to [bold]{escape(str(path))}[/] (replay it with: pedro replay {escape(str(path))})",
+            _("Game saved to [bold]{path}[/] (replay it with: {command})", path=escape(str(path)),
+              command="pedro replay " + escape(str(path))),
             soft_wrap=True,
-        )
+        )  # fmt: skip
         if not self.state.is_over:
             self.say(
-                f"Resume it with: [bold]pedro play --resume {escape(_shell_word(str(path)))}[/]",
+                _(
+                    "Resume it with: {command}",
+                    command="[bold]pedro play --resume " + escape(_shell_word(str(path))) + "[/]",
+                ),
                 soft_wrap=True,
             )
         return path
@@ -789,10 +879,10 @@ def _shell_word(text: str) -> str:
 
 
 _PROMPTS = {
-    Phase.AUCTION: "Your bid",
-    Phase.TRUMP: "Trumps",
-    Phase.EXCHANGE: "Your choice",
-    Phase.PLAY: "Your card",
+    Phase.AUCTION: N_("Your bid"),
+    Phase.TRUMP: N_("Trumps"),
+    Phase.EXCHANGE: N_("Your choice"),
+    Phase.PLAY: N_("Your card"),
 }
 
 
@@ -816,7 +906,7 @@ def parse_answer(text: str, state: GameState) -> int:
     """Read the human's answer in the current phase into an action (not yet checked for legality)."""
     words = text.replace(",", " ").split()
     if not words:
-        raise InputError("type your choice (or help)")
+        raise InputError(_("type your choice (or help)"))
     phase = state.phase
     rules = state.rules
     first = words[0].lower()
@@ -834,7 +924,7 @@ def parse_answer(text: str, state: GameState) -> int:
     except (ActionError, CardError) as error:
         raise InputError(str(error)) from None
     if phase == Phase.GAME_OVER:
-        raise InputError("the game is over")
+        raise InputError(_("the game is over"))
     return parse_action_words(text, rules.max_bid)
 
 
@@ -842,12 +932,12 @@ def _parse_call(words: list[str], rules: Ruleset) -> int:
     if words[0].lower() == "bid":
         words = words[1:]
     if len(words) != 1:
-        raise InputError("a call is one word: a number such as 8, or pass")
+        raise InputError(_("a call is one word: a number such as 8, or pass"))
     word = words[0].lower()
     max_bid = rules.max_bid
     specials = _special_calls(rules)
-    others = f" (or {' or '.join(specials)})" if specials else ""
-    if word in ("pass", "p"):
+    others = " (" + _("or {calls}", calls=" / ".join(specials)) + ")" if specials else ""
+    if word in ("pass", "p", _("pass").lower()):
         return PASS
     if word.isdigit():
         return bid_action(int(word))
@@ -857,11 +947,20 @@ def _parse_call(words: list[str], rules: Ruleset) -> int:
         return make(Verb.BID_28_56)
     if rules.double_max_bid and (word == "double" or word.endswith("-double")):
         if word != "double" and word != f"{max_bid}-double":
-            raise InputError(f"the double call here is {max_bid}-double")
+            raise InputError(_("the double call here is {call}", call=str(max_bid) + "-double"))
         return make(Verb.BID_DOUBLE)
     if word in ("protect", "28-56", "double") or word.endswith("-double"):
-        raise InputError(f"{rules.name} has no {word} call: bid a number (e.g. 8 or bid 8) or pass{others}")
-    raise InputError(f"{words[0]!r} is not a call: bid a number (e.g. 8 or bid 8) or pass{others}")
+        raise InputError(
+            _(
+                "{variant} has no {call} call: bid a number (e.g. 8 or bid 8) or pass",
+                variant=rules.name,
+                call=word,
+            )
+            + others
+        )
+    raise InputError(
+        _("{word} is not a call: bid a number (e.g. 8 or bid 8) or pass", word=repr(words[0])) + others
+    )
 
 
 def _parse_trump(words: list[str]) -> int:
@@ -870,19 +969,27 @@ def _parse_trump(words: list[str]) -> int:
     word = " ".join(words).lower()
     suit = _SUITS_BY_WORD.get(word)
     if suit is None:
+        suit = next((s for s in range(4) if suit_name(s).lower() == word), None)
+    if suit is None:
         raise InputError(
-            f"{' '.join(words)!r} is not a suit: name trumps as s, h, d, c (or ♠ ♥ ♦ ♣, or spades...)"
+            _(
+                "{word} is not a suit: name trumps as s, h, d, c (or ♠ ♥ ♦ ♣, or {suits})",
+                word=repr(" ".join(words)),
+                suits=", ".join(suit_name(s) for s in range(4)),
+            )
         )
     return trump_action(suit)
 
 
 def _parse_exchange(words: list[str], legal: tuple[int, ...] | CardChoice, rules: Ruleset) -> int:
     first = words[0].lower()
-    if len(words) == 1 and first in ("pass", "p", "none"):
+    if len(words) == 1 and first in ("pass", "p", "none", _("pass").lower()):
         return PASS
     if len(words) == 1 and first == "fold":
         return FOLD
-    verb = _CARD_VERBS.get(first)
+    verb = _CARD_VERBS.get(first) or next(
+        (v for v in _CARD_VERBS.values() if terminal.verb_word(v).lower() == first), None
+    )
     if verb is not None:
         words = words[1:]
     else:
@@ -891,10 +998,16 @@ def _parse_exchange(words: list[str], legal: tuple[int, ...] | CardChoice, rules
         offers = [a for a in legal if verb_of(a) == verb] if isinstance(legal, tuple) else []
         if len(offers) == 1:
             return offers[0]
-        raise InputError(f"name the cards to {verb.name.lower()}, e.g. {verb.name.lower()} 3c 4d")
+        raise InputError(
+            _(
+                "name the cards to {verb}, e.g. {example}",
+                verb=terminal.verb_word(verb),
+                example=verb.name.lower() + " 3c 4d",
+            )
+        )
     cards = _read_cards(words, rules)
     if len(set(cards)) != len(cards):
-        raise InputError("a card is named twice")
+        raise InputError(_("a card is named twice"))
     return cards_action(verb, mask_of(cards))
 
 
@@ -908,11 +1021,18 @@ def _read_cards(words: list[str], rules: Ruleset) -> list[int]:
             card = -1
         if card not in rules.deck:
             jokers = (
-                f"; jokers are {', '.join(rules.jokers)}" if rules.jokers else f"; {rules.name} has no jokers"
+                _("jokers are {jokers}", jokers=", ".join(rules.jokers))
+                if rules.jokers
+                else _("{variant} has no jokers", variant=rules.name)
             )
             raise InputError(
-                f"{word!r} is not a card: rank must be one of A K Q J 10 9 8 7 6 5 4 3 2 (or T), "
-                f"suit one of S H D C (or ♠ ♥ ♦ ♣){jokers}"
+                _(
+                    "{word} is not a card: rank must be one of A K Q J 10 9 8 7 6 5 4 3 2 (or T), "
+                    "suit one of S H D C (or ♠ ♥ ♦ ♣)",
+                    word=repr(word),
+                )
+                + "; "
+                + jokers
             )
         cards.append(card)
     return cards
@@ -925,15 +1045,15 @@ def _expected_verb(legal: tuple[int, ...] | CardChoice) -> Verb:
         verb = verb_of(action)
         if verb in _CARD_VERBS.values():
             return verb
-    raise InputError("no cards are asked for now: answer with one of the choices shown")
+    raise InputError(_("no cards are asked for now: answer with one of the choices shown"))
 
 
 def _parse_play(words: list[str], state: GameState) -> int:
     if not words:
-        raise InputError("name the card to play, e.g. 5h")
+        raise InputError(_("name the card to play, e.g. 5h"))
     cards = _read_cards(words, state.rules)
     if len(set(cards)) != len(cards):
-        raise InputError("a card is named twice")
+        raise InputError(_("a card is named twice"))
     action = play_action(cards)
     legal = state.legal()
     if len(cards) == 1 and isinstance(legal, tuple) and action not in legal:
@@ -945,8 +1065,14 @@ def _parse_play(words: list[str], state: GameState) -> int:
             size = len(play_cards(stacks[0]))
             example = play_cards(stacks[0])
             raise InputError(
-                f"play {size} cards to this trick: the top card first, then {size - 1} to bury, "
-                f"e.g. {format_cards(example)} (typed {' '.join(_plain(c) for c in example)})"
+                _(
+                    "play {size} cards to this trick: the top card first, then {bury} to bury, "
+                    "e.g. {example} (typed {typed})",
+                    size=size,
+                    bury=size - 1,
+                    example=format_cards(example),
+                    typed=" ".join(_plain(c) for c in example),
+                )
             )
     return action
 

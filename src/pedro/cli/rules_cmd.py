@@ -15,6 +15,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
+from pedro import i18n
 from pedro.variants.catalog import VARIANTS, UnknownVariantError, get_variant
 from pedro.variants.model import Ruleset
 from pedro.variants.options import (
@@ -101,18 +102,26 @@ def _variants_table() -> Table:
 
 
 def show_rules(
-    console: Console, variant_id: str, option_args: Sequence[str] = (), *, markdown: bool = True
+    console: Console,
+    variant_id: str,
+    option_args: Sequence[str] = (),
+    *,
+    markdown: bool = True,
+    lang: str | None = None,
 ) -> int:
     """Print the rule sheet of ``variant_id`` with ``--option`` texts applied; returns the exit status.
 
-    ``markdown=False`` prints the sheet as plain markdown text (for files and pipes).
+    ``markdown=False`` prints the sheet as plain markdown text (for files and pipes). ``lang`` is
+    the sheet's language (``--lang``); without it, the environment's (``LANG``...).
     """
     try:
+        language = i18n.check_language(lang) if lang is not None else i18n.language_from_env()
         rules = make_ruleset(variant_id, parse_option_args(option_args))
-    except (UnknownVariantError, OptionError) as error:
+    except (UnknownVariantError, OptionError, i18n.LanguageError) as error:
         _error(console, str(error))
         return USAGE_ERROR
-    sheet = rule_sheet(rules)
+    with i18n.speaking(language):
+        sheet = rule_sheet(rules)
     if markdown:
         console.print(Markdown(sheet))
     else:

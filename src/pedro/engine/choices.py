@@ -17,6 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of
 from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
+from pedro.i18n import N_
 
 #: Returns None when a chosen mask is allowed, else the reason it is not.
 Check = Callable[[int], "str | None"]
@@ -51,14 +52,18 @@ class CardChoice:
         if action in self.alternatives:
             return None
         if action >> VERB_SHIFT != self.verb:
-            return f"expected {self._expected()}"
+            return N_("expected {choices}").format(choices=self._expected())
         mask = action & ARG_MASK
         if mask & ~self.pool:
-            return f"only these cards may be chosen: {_fmt(self.pool)}; {self.rule}"
+            return N_("only these cards may be chosen: {cards}; {rule}").format(
+                cards=_fmt(self.pool), rule=self.rule
+            )
         if mask.bit_count() not in self.sizes:
             return self.rule
         if mask & self.required != self.required:
-            return f"{self.rule} (these must be included: {_fmt(self.required)})"
+            return N_("{rule} (these must be included: {cards})").format(
+                rule=self.rule, cards=_fmt(self.required)
+            )
         return self.check(mask)
 
     def _expected(self) -> str:
@@ -117,7 +122,7 @@ class CardChoice:
         sizes = [k - base for k in self.sizes if k >= base]
         weights = [1] * len(self.alternatives) + [comb(n, k) for k in sizes]
         options = list(self.alternatives) + [-1 - k for k in sizes]
-        for _ in range(200):
+        for _attempt in range(200):
             pick = rng.choices(options, weights)[0]
             if pick >= 0:
                 return pick

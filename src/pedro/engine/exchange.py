@@ -19,6 +19,7 @@ from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
 from pedro.engine.phases import Status
 from pedro.engine.play import discard_category
+from pedro.i18n import N_
 from pedro.variants.model import (
     DiscardedScoringTrumps,
     DiscardPolicy,
@@ -238,7 +239,9 @@ class _CheapestTrumps:
         tt = self.tt
         got = tuple(sorted(discard_category(tt, c) for c in cards_of(mask & tt.trump_mask)))
         if got != self.cheapest:
-            return f"{self.what}: non-scoring trumps first, then the two, then 1-point trumps"
+            return N_("{what}: non-scoring trumps first, then the two, then 1-point trumps").format(
+                what=self.what
+            )
         return None
 
 
@@ -266,9 +269,11 @@ class _NontrumpsOut:
         kept = self.hand & ~mask
         if self.keep_nontrumps:
             if kept.bit_count() > SIX and kept & ~self.trump_mask:
-                return f"keep at most {SIX} cards unless all of them are trumps"
+                return N_("keep at most {six} cards unless all of them are trumps").format(six=SIX)
         elif kept & ~self.trump_mask:
-            return f"every non-trump must be discarded ({_fmt(self.hand & ~self.trump_mask)})"
+            return N_("every non-trump must be discarded ({cards})").format(
+                cards=_fmt(self.hand & ~self.trump_mask)
+            )
         return None
 
 
@@ -289,9 +294,11 @@ class _GiveLimits:
     def __call__(self, mask: int) -> str | None:
         given = (mask & self.scoring_mask).bit_count()
         if given < self.least:
-            return f"you hold {self.least + SIX} scoring trumps and may keep only {SIX}: give the excess"
+            return N_("you hold {held} scoring trumps and may keep only {six}: give the excess").format(
+                held=self.least + SIX, six=SIX
+            )
         if given > self.most:
-            return "your partner would hold more than 6 scoring trumps"
+            return N_("your partner would hold more than {six} scoring trumps").format(six=SIX)
         return None
 
 
@@ -365,14 +372,17 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
             Verb.DISCARD, hand, list(range(low, n + 1)),
-            f"discard any {low} or more of your cards" if low else "discard any cards you do not want",
+            N_("discard any {low} or more of your cards").format(low=low) if low
+            else N_("discard any cards you do not want"),
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
         stock = len(state._stock) - state._stock_pos
         cap = min(n, 3 + max(0, stock - state._exchange.committed))
         return _card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
-            f"discard at least 3 and at most {cap} cards (the talon can refill only so many)",
+            N_("discard at least 3 and at most {cap} cards (the talon can refill only so many)").format(
+                cap=cap
+            ),
         )  # fmt: skip
     return _reduce_choice(state, seat)
 
@@ -396,9 +406,13 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
         return None
     pool = hand if throw_trumps else nontrumps
     keep_rule = rules.keep_nontrumps
-    rule = "discard every non-trump" if not keep_rule else f"discard non-trumps to keep at most {SIX} cards"
+    rule = (
+        N_("discard every non-trump")
+        if not keep_rule
+        else N_("discard non-trumps to keep at most {six} cards").format(six=SIX)
+    )
     if throw_trumps:
-        rule += "; trumps may be thrown away too"
+        rule = N_("{rule}; trumps may be thrown away too").format(rule=rule)
     sizes = list(range(pool.bit_count() + 1))
     return _card_choice(Verb.DISCARD, pool, sizes, rule, _NontrumpsOut(hand, tt.trump_mask, keep_rule))
 
@@ -431,14 +445,16 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
         pool = hand & ~tt.scoring_mask
         return CardChoice(
             Verb.DISCARD, pool, (n - SIX,),
-            f"discard {n - SIX} cards to keep {SIX}; scoring trumps may not be discarded",
+            N_("discard {n} cards to keep {six}; scoring trumps may not be discarded").format(
+                n=n - SIX, six=SIX
+            ),
         )  # fmt: skip
     if t <= SIX:
         return CardChoice(
             Verb.DISCARD,
             nontrumps,
             (n - SIX,),
-            f"discard {n - SIX} non-trumps to keep {SIX} cards, all trumps kept",
+            N_("discard {n} non-trumps to keep {six} cards, all trumps kept").format(n=n - SIX, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
         lay_aside(state, seat, nontrumps)
@@ -451,7 +467,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
         Verb.DISCARD,
         hand,
         (full,),
-        f"discard all non-trumps and {over} trumps: {rule}",
+        N_("discard all non-trumps and {over} trumps: {rule}").format(over=over, rule=rule),
         check,
         required=nontrumps,
     )
@@ -465,15 +481,15 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
         policy == ExcessTrumps.MUST_DISCARD_TO_6
         and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS
     ):
-        return _any_trumps, "any trumps (scoring ones are credited to the opponents)"
+        return _any_trumps, N_("any trumps (scoring ones are credited to the opponents)")
     if policy in (
         ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
         ExcessTrumps.KILL_NONSCORING_FACE_UP,
         ExcessTrumps.MUST_DISCARD_TO_6,
         ExcessTrumps.PASS_TO_PARTNER,
     ):
-        return _minimal_check(tt, trumps, over, "non-scoring trumps only, where possible")
-    return _any_trumps, "any trumps"
+        return _minimal_check(tt, trumps, over, N_("non-scoring trumps only, where possible"))
+    return _any_trumps, N_("any trumps")
 
 
 def _apply_discard(state: GameState, seat: int, action: int) -> None:
@@ -579,7 +595,9 @@ def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     alternatives = (PASS,) if own_scoring <= SIX else ()
     return CardChoice(
         Verb.GIVE, trumps, tuple(sizes),
-        f"give up to {over} trumps to your partner (or pass and discard non-scoring trumps)",
+        N_("give up to {over} trumps to your partner (or pass and discard non-scoring trumps)").format(
+            over=over
+        ),
         check, alternatives,
     )  # fmt: skip
 
@@ -632,7 +650,7 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     if extra:
         return CardChoice(
             _KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
-            "take any of the trumps in the other players' discards (or pass)",
+            N_("take any of the trumps in the other players' discards (or pass)"),
             alternatives=(PASS,),
         )  # fmt: skip
     return None
@@ -647,7 +665,12 @@ def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _take(state, seat, pool_nt if need else 0)
         _finish_rob(state, seat)
         return None
-    return CardChoice(_KEEP, pool_nt, (need,), f"keep {need} non-trumps from the stock to make {SIX} cards")
+    return CardChoice(
+        _KEEP,
+        pool_nt,
+        (need,),
+        N_("keep {need} non-trumps from the stock to make {six} cards").format(need=need, six=SIX),
+    )
 
 
 def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
@@ -692,7 +715,12 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
         _take(state, seat, pool if need else 0)
         _finish_take_stock(state, seat)
         return None
-    return CardChoice(_KEEP, pool, (need,), f"keep {need} non-trumps of the stock to make {SIX} cards")
+    return CardChoice(
+        _KEEP,
+        pool,
+        (need,),
+        N_("keep {need} non-trumps of the stock to make {six} cards").format(need=need, six=SIX),
+    )
 
 
 def _finish_take_stock(state: GameState, seat: int) -> None:
@@ -725,7 +753,10 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
         _finish_pick(state, seat)
         return None
     return CardChoice(
-        _KEEP, pool, (need,), f"take {need} cards from the stock and the other players' discards"
+        _KEEP,
+        pool,
+        (need,),
+        N_("take {need} cards from the stock and the other players' discards").format(need=need),
     )
 
 
@@ -755,7 +786,10 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
         k = min(over, nontrumps.bit_count())
         state._exchange.steps.insert(state._exchange.index + 1, ("excess", seat))
         return CardChoice(
-            Verb.DISCARD, nontrumps, (k,), f"discard {k} non-trumps: only trumps may exceed {SIX}"
+            Verb.DISCARD,
+            nontrumps,
+            (k,),
+            N_("discard {k} non-trumps: only trumps may exceed {six}").format(k=k, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
         return None

@@ -38,6 +38,7 @@ from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
+from pedro.i18n import N_
 from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables
 
 if TYPE_CHECKING:
@@ -385,7 +386,7 @@ class GameState(PlayTurns):
     def why_illegal(self, action: int) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
         if self._phase == _GAME_OVER:
-            return "the game is over"
+            return N_("the game is over")
         legal = self.legal()
         if isinstance(legal, CardChoice):
             return legal.reason_illegal(action)
@@ -937,7 +938,7 @@ class GameState(PlayTurns):
     def _explain(self, action: int, legal: Sequence[int]) -> str:
         """Why an action that is not in ``legal`` is refused, in a player's words."""
         if action < 0 or action >> VERB_SHIFT >= len(Verb):
-            return f"{action} is not an action (see pedro.engine.actions)"
+            return N_("{action} is not an action (see pedro.engine.actions)").format(action=action)
         verb = verb_of(action)
         if self._phase == _PLAY and verb == Verb.PLAY:
             return self._explain_play(action, legal)
@@ -945,62 +946,68 @@ class GameState(PlayTurns):
             return self._explain_call(action, verb)
         if self._phase == _TRUMP:
             if verb == Verb.TRUMP:
-                return "after 28-56 the dealer must name the suit in which he holds ace, king and two"
-            return "the bidder must name trumps now"
-        return "that is not a decision the rules ask for now"
+                return N_("after 28-56 the dealer must name the suit in which he holds ace, king and two")
+            return N_("the bidder must name trumps now")
+        return N_("that is not a decision the rules ask for now")
 
     def _explain_call(self, action: int, verb: Verb | None) -> str:
         rules = self._rules
         a = self._auction
         if action == PASS:
-            return "the dealer may not pass when everyone else has passed"
+            return N_("the dealer may not pass when everyone else has passed")
         if verb == Verb.BID:
             value = arg_of(action)
             if value > rules.max_bid:
-                return f"bids go up to {rules.max_bid}"
+                return N_("bids go up to {max}").format(max=rules.max_bid)
             if value < rules.min_bid and value != rules.dealer_forced_bid:
-                return f"the lowest bid is {rules.min_bid}"
+                return N_("the lowest bid is {min}").format(min=rules.min_bid)
             if a.high_value is not None:
-                return f"a bid must be higher than the current bid of {a.high_value}"
+                return N_("a bid must be higher than the current bid of {bid}").format(bid=a.high_value)
             if a.is_forced(rules, self._current_player) and rules.dealer_forced_bid is not None:
-                return f"the forced dealer bids {rules.dealer_forced_bid} or at least {rules.min_bid}"
+                return N_("the forced dealer bids {forced} or at least {min}").format(
+                    forced=rules.dealer_forced_bid, min=rules.min_bid
+                )
         names = {
-            Verb.BID_28_56: "28-56 is a dealer's call, with ace, king and two of one suit, above 14",
-            Verb.BID_DOUBLE: "the double call is not allowed now",
-            Verb.PROTECT: "only the dealer's partner may protect, before any bid",
+            Verb.BID_28_56: N_("28-56 is a dealer's call, with ace, king and two of one suit, above 14"),
+            Verb.BID_DOUBLE: N_("the double call is not allowed now"),
+            Verb.PROTECT: N_("only the dealer's partner may protect, before any bid"),
         }
         if verb in names:
             return names[verb]
-        return "that is not a call; call pass or bid a number"
+        return N_("that is not a call; call pass or bid a number")
 
     def _explain_play(self, action: int, legal: Sequence[int]) -> str:
         assert self._tt is not None and self._trick is not None
         seat = self._current_player
         cards = play_mask(action)
         if not cards or cards & ~self._rules.deck_mask:
-            return "that names no card of this pack"
+            return N_("that names no card of this pack")
         if cards & ~self._hands[seat]:
-            return f"{format_cards(cards_of(cards & ~self._hands[seat]))} not in hand"
+            return N_("{cards} not in hand").format(cards=format_cards(cards_of(cards & ~self._hands[seat])))
         need = stack_size(self._rules, self._hands[seat], self._normal_hand_size)
         if not self._tricks and need > 1 and cards.bit_count() != need:
-            return f"holding {self._hands[seat].bit_count()} cards, play {need} cards to the first trick"
+            return N_("holding {held} cards, play {need} cards to the first trick").format(
+                held=self._hands[seat].bit_count(), need=need
+            )
         if cards.bit_count() != 1 and (self._tricks or need <= 1):
-            return "play one card"
+            return N_("play one card")
         if not self._tricks and need > 1:
             top = play_top(action)
             if any(play_top(a) == top for a in legal):
-                return "those cards may not be buried under it (see the burying rule)"
+                return N_("those cards may not be buried under it (see the burying rule)")
         led = self._led
         if led < 0:
-            return "the first lead must be a trump" if self._first_lead_pending else "must lead a trump"
+            return (
+                N_("the first lead must be a trump") if self._first_lead_pending else N_("must lead a trump")
+            )
         if led == TRUMP_SUIT:
-            return "must play a trump when a trump is led"
+            return N_("must play a trump when a trump is led")
         return {
-            "follow_or_trump": "must follow suit or trump",
-            "must_follow": "must follow suit",
-            "nontrump_if_able": "must play a non-trump when a plain suit is led",
-            "follow_or_trump_void_must_trump": "must follow suit or trump, and trump when void",
-        }.get(self._rules.plain_lead.value, "that card may not be played now")
+            "follow_or_trump": N_("must follow suit or trump"),
+            "must_follow": N_("must follow suit"),
+            "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
+            "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
+        }.get(self._rules.plain_lead.value, N_("that card may not be played now"))
 
     # ------------------------------------------------------------------ observation
 

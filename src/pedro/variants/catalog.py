@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pedro.i18n import N_
 from pedro.variants.model import (
     STANDARD_TRUMP_ORDER,
     AllPassAction,
@@ -46,7 +47,7 @@ CINCH = Ruleset(
     id="cinch",
     name="Cinch",
     aliases=("Pedro", "Double Pedro", "High Five"),
-    summary=(
+    summary=N_(
         "The classic American partnership Pedro: 14 points a hand, played to 62. Nine cards each and one "
         "round of bidding for the right to name trumps; then everybody throws away all non-trumps and is "
         "refilled to six from the stock, and the dealer robs the rest of the stock, taking every trump in "
@@ -93,7 +94,7 @@ PIDRO = replace(
     id="pidro",
     name="Pidro",
     aliases=("Finnish Pidro", "Österbotten Pidro"),
-    summary=(
+    summary=N_(
         "The Finnish partnership game from Österbotten in which only trumps are ever played. Dealt and "
         "counted like Cinch (14 points, nine cards, refill to six), but bidding starts at 6 and a later "
         "player may take over a bid of 14 by bidding 14 again. Discards are made face up, trumps beyond "
@@ -118,7 +119,7 @@ NICARAGUA = replace(
     id="nicaragua",
     name="Pedro in Nicaragua",
     aliases=("Nicaraguan Pedro",),
-    summary=(
+    summary=N_(
         "A partnership Pedro with seven-card hands and free discarding, played to 52. It has the Cinch "
         "trumps and 14 points. After trumps are named every player may throw away any cards he likes, "
         "trumps included, face down, and is dealt back up to seven; the dealer, last, picks what he wants "
@@ -143,7 +144,7 @@ PITCH_FIVES = replace(
     id="pitch_fives",
     name="Pitch with Fives",
     aliases=("Catch Five",),
-    summary=(
+    summary=N_(
         "A small partnership game between Pitch and Pedro, with a single pedro and 9 points a hand. Six "
         "cards each; only the trump five is a pedro (the other five of that colour is a plain card), and "
         "it is worth 5 beside High, Low, Jack and Game. Bidding runs from 2 to 9 in one round, and the "
@@ -169,7 +170,7 @@ PEDRO_SANCHO = replace(
     id="pedro_sancho",
     name="Pedro Sancho",
     aliases=("Nine-Five",),
-    summary=(
+    summary=N_(
         "A game for four to seven players, each on his own, where the trump nine (Sancho) is worth 9. "
         "Together with the trump five (Pedro, 5), High, Low, Jack and Game a hand holds 18 points. Six "
         "cards each, no discarding and no stock play. One round of bidding from 1 up, the dealer may equal"
@@ -200,7 +201,7 @@ DOM_PEDRO = replace(
     id="dom_pedro",
     name="Dom Pedro",
     aliases=("Snoozer",),
-    summary=(
+    summary=N_(
         "Pedro Sancho with a joker, the Snoozer, as the lowest trump worth 15. The trump three also scores"
         " 3, so a hand holds 36 points. Everything else is as in Pedro Sancho: four to seven players each "
         "on his own, six cards, no discarding, one round of bidding from 1 where the dealer may equal, a "
@@ -218,7 +219,7 @@ KING_PEDRO = replace(
     id="king_pedro",
     name="King Pedro",
     aliases=(),
-    summary=(
+    summary=N_(
         "A partnership game where the trump king is worth 30 and only a made bid can win. A hand holds 44 "
         "points. Twelve cards each and a kitty of four; bidding goes round until only one bidder is left, "
         "from 30 up. The bidder names trumps and then takes the kitty; everyone keeps six cards, "
@@ -251,7 +252,7 @@ KING_PEDRO_CANADIAN = replace(
     id="king_pedro_canadian",
     name="Canadian King Pedro",
     aliases=("Ukrainian King Pedro", "Ukrainian-Canadian King Pedro"),
-    summary=(
+    summary=N_(
         "The Ukrainian-Canadian King Pedro, with folding, a compulsory trump lead and 62 points a hand. "
         "The king is worth 30, ten 10, nine 9, both fives 5, and ace, jack and two 1. Nine cards each; "
         "after an open auction from 30 the bidder names trumps and everyone gets four more cards, then "
@@ -279,7 +280,7 @@ SIXTY_THREE = replace(
     id="sixty_three",
     name="Sixty-Three",
     aliases=("63",),
-    summary=(
+    summary=N_(
         "A partnership game in which the whole pack is dealt, so all 63 points are always in play. The "
         "king is worth 25, the trump three 15, nine 9, both fives 5, and ace, jack, ten and two 1. Nine "
         "cards each; after an open auction from 1 the bidder names trumps and everyone receives four more "
@@ -308,7 +309,7 @@ EIGHTY_THREE = replace(
     id="eighty_three",
     name="Eighty-Three",
     aliases=("83",),
-    summary=(
+    summary=N_(
         "The bigger relative of Sixty-Three, with a kitty, a joker and the '83 double' call. The joker is "
         "the lowest trump; king 25, queen 20, joker 15, nine 9, both fives 5, and ace, jack, ten and two 1"
         " make 83 points a hand. Twelve cards each and a kitty of five; after an open auction from 30 the "
@@ -345,7 +346,7 @@ PIEDRO_JOKERS = replace(
     id="piedro_jokers",
     name="Piedro",
     aliases=("Pedro with two jokers",),
-    summary=(
+    summary=N_(
         "A partnership Pedro with two jokers and the off-jack as extra trumps, 17 points a hand. The big "
         "and small jokers and the jack of the same colour as trumps (the off-jack) rank between the trump "
         "jack and ten and are worth 1 each, besides the Cinch points. Nine cards each and one round of "
@@ -372,7 +373,7 @@ PETRO_RUSSIAN = replace(
     id="petro_russian",
     name="Petro",
     aliases=("Russian Pedro",),
-    summary=(
+    summary=N_(
         "Pedro as described in Russian: four players, each on his own, with the two fives as the top "
         "trumps. The Cinch points (14) are used, but the trump five is the highest trump and the other "
         "five the second. Nine cards each; bidding goes round until one bidder is left, from 7, and a "

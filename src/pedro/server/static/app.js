@@ -4,6 +4,7 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { h, fill } from "./dom.js";
 import { applyDeck, prefsFooter } from "./prefs.js";
+import { loadLanguage, t } from "./i18n.js";
 
 /** The address's path below the page's base (the server's root path, "/" unless served under a sub-path). */
 function pagePath() {
@@ -27,11 +28,13 @@ function route() {
     replayPage(root, decodeURIComponent(m[1]));
   } else {
     document.body.dataset.page = "missing";
-    fill(root, h("section", { class: "box" }, h("h1", { text: "No such page" }), h("p", {}, h("a", { href: "./", text: "Go to the lobby" }))));
+    fill(root, h("section", { class: "box" }, h("h1", { text: t("page.missing") }), h("p", {}, h("a", { href: "./", text: t("page.toLobby") }))));
   }
 }
 
 applyDeck();
+// every text goes through the catalog: it is loaded before anything is drawn
+await loadLanguage();
 route();
 // outside #app, which each page fills as it likes
 document.body.append(prefsFooter());

@@ -1,23 +1,29 @@
 // Card codes ("AH", "TD", "JK") turned into what people read ("A♥", "10♦", "Joker") and into card faces.
 import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const JOKERS = {
-  JK: { rank: "Jkr", suit: "★", name: "Joker", red: false },
-  BJ: { rank: "BJ", suit: "★", name: "Big joker", red: true },
-  SJ: { rank: "SJ", suit: "☆", name: "Small joker", red: false },
+  JK: { rank: "Jkr", suit: "★", red: false },
+  BJ: { rank: "BJ", suit: "★", red: true },
+  SJ: { rank: "SJ", suit: "☆", red: false },
 };
-/** Ranks as a screen reader says them: "five of hearts", not "5♥" ("five black heart suit"). */
-const RANK_NAMES = {
-  A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight",
-  7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two",
-};
+const RANKS = "AKQJT98765432";
+
+/** A suit's name in the language in use: "hearts", "hertta", "hjärter". */
+export function suitName(letter) {
+  return t(`suit.${letter}`);
+}
+
+/** A joker's name: "Joker", "Big joker". */
+function jokerName(code) {
+  return t(`joker.${code}`);
+}
 
 /** `{rank, suit, red, text}` for a card code; `text` is the short form people read ("10♥"). */
 export function cardInfo(code) {
   const joker = JOKERS[code];
-  if (joker) return { rank: joker.rank, suit: joker.suit, red: joker.red, text: joker.name, joker: true };
+  if (joker) return { rank: joker.rank, suit: joker.suit, red: joker.red, text: jokerName(code), joker: true };
   const r = code[0];
   const s = code[1];
   const rank = r === "T" ? "10" : r;
@@ -29,26 +35,46 @@ export function cardText(code) {
   return cardInfo(code).text;
 }
 
-/** A card in words, for screen readers: "five of hearts", "ten of diamonds", "big joker". */
+/**
+ * A card in words, for screen readers: "five of hearts", "viisi herttaa", "hjärter fem", "big joker"
+ * (each language puts rank and suit in its own order, the suit in the form the phrase needs).
+ */
 export function cardName(code) {
-  const joker = JOKERS[code];
-  if (joker) return joker.name.toLowerCase();
-  return `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]] || code[1]}`;
+  if (JOKERS[code]) return jokerName(code).toLowerCase();
+  if (!RANKS.includes(code[0]) || !SUIT_SYMBOLS[code[1]]) return code;
+  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.in.${code[1]}`) });
 }
 
-/** An action in words, its cards named: "play AH KH" → "Play ace of hearts, king of hearts"; else `label`. */
+/**
+ * The words on an action's button, from the action's words (the server's English `label` is the
+ * fallback): "bid 8" → "Bid 8" / "Tarjoa 8", "play AH" → "Play A♥", "trump H" → "Trump ♥".
+ */
+export function actionLabel(action, label = action) {
+  const [verb, ...rest] = action.split(" ");
+  const cards = rest.filter((w) => /^([2-9TJQKA][SHDC]|JK|BJ|SJ)$/.test(w));
+  if (verb === "pass" || verb === "fold") return t(`act.${verb}`);
+  if (verb === "protect") return t("act.protect", { n: (label.match(/\d+/) || [""])[0] });
+  if (verb === "bid" && /^\d+$/.test(rest[0] || "")) return t("act.bid", { n: rest[0] });
+  if (verb === "bid" && /^\d+-double$/.test(rest[0] || "")) return t("act.double", { n: rest[0].split("-")[0] });
+  if (verb === "bid" && rest[0] === "28-56") return t("act.bid", { n: rest[0] });
+  if (verb === "trump" && SUIT_SYMBOLS[rest[0]]) return t("act.trump", { suit: SUIT_SYMBOLS[rest[0]] });
+  if (cards.length && cards.length === rest.length) return t(`act.${verb}`, { cards: cards.map(cardText).join(" ") });
+  return label;
+}
+
+/** An action in words, its cards named: "play AH KH" → "Play ace of hearts, king of hearts"; else its label. */
 export function actionName(action, label) {
   const [verb, ...rest] = action.split(" ");
-  if (verb === "trump" && SUIT_NAMES[rest[0]]) return `Trumps ${SUIT_NAMES[rest[0]]}`;
+  if (verb === "trump" && SUIT_SYMBOLS[rest[0]]) return t("act.trumpName", { suit: suitName(rest[0]) });
   const cards = rest.filter((w) => /^([2-9TJQKA][SHDC]|JK|BJ|SJ)$/.test(w));
-  if (!cards.length || cards.length !== rest.length) return label;
-  return `${verb[0].toUpperCase()}${verb.slice(1)} ${cards.map(cardName).join(", ")}`;
+  if (!cards.length || cards.length !== rest.length) return actionLabel(action, label);
+  return t(`act.${verb}`, { cards: cards.map(cardName).join(", ") });
 }
 
 /** A suit letter as "♥ hearts"; null stays empty. */
 export function suitText(letter, long = false) {
   if (!letter) return "";
-  return long ? `${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}` : SUIT_SYMBOLS[letter];
+  return long ? `${SUIT_SYMBOLS[letter]} ${suitName(letter)}` : SUIT_SYMBOLS[letter];
 }
 
 /**
@@ -76,7 +102,7 @@ export function cardBacks(count) {
   for (let i = 0; i < shown; i++) backs.push(h("span", { class: "back" }));
   return h(
     "div",
-    { class: "backs", attrs: { title: `${count} card${count === 1 ? "" : "s"}`, "aria-label": `${count} cards` } },
+    { class: "backs", attrs: { title: tn("cards.count", count), "aria-label": tn("cards.count", count) } },
     backs,
     h("span", { class: "count", text: String(count) }),
   );

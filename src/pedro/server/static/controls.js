@@ -1,12 +1,14 @@
 // The viewer's own hand and what they may do with it: click a card to play, press a button to bid,
 // or pick a set of cards to discard / keep / kill / give / claim.
 import { h, seatName } from "./dom.js";
-import { cardFace, cardName, actionName, cardsText } from "./cards.js";
+import { cardFace, cardName, actionName, actionLabel, cardsText } from "./cards.js";
 import { WORDS } from "./text.js";
 import { TEXT } from "./handend.js";
 import { installKeys, itemKey, refocus, actionable, keyboardUse } from "./keyboard.js";
+import { t } from "./i18n.js";
 
-const VERB_BUTTON = { discard: "Discard", keep: "Keep", kill: "Kill", give: "Give", claim: "Claim" };
+/** The verbs of a card choice's button ("Discard"), by the server's verb word. */
+const VERBS = new Set(["discard", "keep", "kill", "give", "claim"]);
 
 const setKey = (codes) => [...codes].sort().join(" ");
 
@@ -98,7 +100,7 @@ export class Controls {
         h("button", {
           class: `act ${actionClass(a.action)}`,
           type: "button",
-          text: text || a.label,
+          text: text || actionLabel(a.action, a.label),
           disabled: pending,
           dataset: { action: a.action },
           attrs: { "aria-label": actionName(a.action, a.label) },
@@ -111,11 +113,11 @@ export class Controls {
       panel = h(
         "div",
         { class: "panel-turn" },
-        h("p", { class: "prompt", text: legal.prompt + (anyPlayable && !pending ? " — click a highlighted card" : "") }),
+        h("p", { class: "prompt", text: promptText(state) + (anyPlayable && !pending ? ` — ${t("turn.clickCard")}` : "") }),
         buttons.length ? h("div", { class: "buttons" }, buttons) : null,
         bids.length ? bidRow(bids, button) : null,
         multi.length ? multiPlays(multi, button) : null,
-        pending ? h("p", { class: "muted", text: "Sent…" }) : h("p", { class: "keys muted small", text: WORDS.keysHint }),
+        pending ? h("p", { class: "muted", text: t("turn.sent") }) : h("p", { class: "keys muted small", text: WORDS.keysHint }),
       );
     } else {
       panel = waitingPanel(state);
@@ -154,20 +156,20 @@ export class Controls {
     const others = legal.pool.filter((c) => !inHand.has(c));
     const chosen = legal.pool.filter((c) => this.selection.has(c));
     const valid = isValidChoice(legal, chosen);
-    const verbWord = VERB_BUTTON[legal.verb] || legal.verb;
+    const verbWord = VERBS.has(legal.verb) ? t(`choice.${legal.verb}`) : legal.verb;
     const sizes = legal.sizes.length === 1 ? `${legal.sizes[0]}` : describeSizes(legal.sizes);
     const panel = h(
       "div",
       { class: "panel-turn choice" },
-      h("p", { class: "prompt", text: legal.prompt }),
+      h("p", { class: "prompt", text: choicePrompt(legal) }),
       others.length
-        ? h("div", { class: "pool" }, h("span", { class: "rowlabel", text: "To choose from" }), h("div", { class: "cards" }, others.map(face)))
+        ? h("div", { class: "pool" }, h("span", { class: "rowlabel", text: t("choice.pool") }), h("div", { class: "cards" }, others.map(face)))
         : null,
       h(
         "p",
         { class: "chosen" },
-        `Chosen ${chosen.length} (${sizes} needed): `,
-        h("strong", { text: chosen.length ? cardsText(chosen) : "none" }),
+        `${t("choice.chosen", { n: chosen.length, sizes })}: `,
+        h("strong", { text: chosen.length ? cardsText(chosen) : t("choice.none") }),
       ),
       h(
         "div",
@@ -184,7 +186,7 @@ export class Controls {
           h("button", {
             class: `act ${actionClass(a.action)}`,
             type: "button",
-            text: a.label,
+            text: actionLabel(a.action, a.label),
             disabled: pending,
             dataset: { action: a.action },
             on: { click: () => this.act(state, a.action) },
@@ -194,7 +196,7 @@ export class Controls {
           ? h("button", {
               class: "act quiet",
               type: "button",
-              text: "Clear",
+              text: t("choice.clear"),
               disabled: pending,
               on: {
                 click: () => {
@@ -205,13 +207,33 @@ export class Controls {
             })
           : null,
       ),
-      pending ? h("p", { class: "muted", text: "Sent…" }) : null,
+      pending ? h("p", { class: "muted", text: t("turn.sent") }) : null,
     );
     return { hand: handBox(state, hand), panel };
   }
 }
 
 const PLAIN_BID = /^bid \d+$/;
+
+/**
+ * What the seat is asked, by the phase (the server's English prompt says the same): "Your call",
+ * "Your lead" ...
+ */
+function promptText(state) {
+  const game = state.game;
+  const actions = (game.legal && game.legal.actions) || [];
+  if (game.phase === "auction") return t("prompt.auction");
+  if (game.phase === "trump") return t("prompt.trump");
+  if (game.phase === "play") return game.trick && game.trick.plays.length ? t("prompt.play") : t("prompt.lead");
+  if (actions.some((a) => a.action === "fold")) return t("prompt.fold");
+  return t("prompt.decision");
+}
+
+/** A card choice's question ("Choose the cards to discard"), then its rule as the server words it. */
+function choicePrompt(legal) {
+  const ask = VERBS.has(legal.verb) ? t(`prompt.${legal.verb}`) : legal.prompt;
+  return legal.rule ? `${ask}: ${legal.rule}` : ask;
+}
 
 /** The plain bids as a row of numbers ("Bid: 7 8 9 …"); each button's accessible name is its label ("Bid 7"). */
 function bidRow(bids, button) {
@@ -240,12 +262,12 @@ function multiPlays(actions, button) {
   return h(
     "div",
     { class: "multi-plays" },
-    h("p", { class: "muted small", text: "You hold more cards than the others: play several to this trick. The top card counts; the others are buried under it." }),
+    h("p", { class: "muted small", text: t("multi.explain") }),
     [...byTop].map(([top, choices]) =>
       h(
         "div",
         { class: "multi-row" },
-        h("span", { class: "multi-top" }, cardFace(top, { size: "mini" }), " on top, bury:"),
+        h("span", { class: "multi-top" }, cardFace(top, { size: "mini" }), ` ${t("multi.bury")}`),
         h("div", { class: "buttons" }, choices.map(({ a, buried }) => button(a, cardsText(buried)))),
       ),
     ),
@@ -266,7 +288,7 @@ export function isValidChoice(legal, chosen) {
 function describeSizes(sizes) {
   const sorted = [...sizes].sort((a, b) => a - b);
   const contiguous = sorted.every((n, i) => i === 0 || n === sorted[i - 1] + 1);
-  return contiguous && sorted.length > 2 ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(" or ");
+  return contiguous && sorted.length > 2 ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(` ${t("choice.or")} `);
 }
 
 function actionClass(action) {
@@ -287,7 +309,7 @@ function handBox(state, cards) {
   return h(
     "div",
     { class: "my-hand" },
-    h("div", { class: `hand cards n${cards.length}`, attrs: { style: `--n: ${Math.max(cards.length, 1)}` } }, cards.length ? cards : h("span", { class: "muted", text: "No cards in hand" })),
+    h("div", { class: `hand cards n${cards.length}`, attrs: { style: `--n: ${Math.max(cards.length, 1)}` } }, cards.length ? cards : h("span", { class: "muted", text: t("hand.empty") })),
     row(TEXT.rowDiscards, discards),
     row(TEXT.rowFaceUp, faceUp),
     row(TEXT.rowShown, (game.shown || [])[you]),
@@ -304,10 +326,12 @@ function waitingPanel(state) {
   const seat = state.seats[game.turn];
   const who = seatName(state.seats, game.turn);
   let how = "";
-  if (seat && seat.kind === "computer") how = " (computer)";
-  else if (seat && seat.stand_in) how = " (away — the computer is playing for them)";
-  else if (seat && !seat.claimed) how = " — the seat is free, waiting for a player to sit down";
-  else if (seat && !seat.connected) how = " (offline)";
-  const what = { auction: "to call", trump: "to name trumps", exchange: "to choose", play: "to play" }[game.phase] || "";
-  return h("div", { class: "panel-turn waiting" }, h("p", { class: "prompt" }, "Waiting for ", h("strong", { text: who }), ` ${what}${how}`));
+  if (seat && seat.kind === "computer") how = ` (${t("waiting.computer")})`;
+  else if (seat && seat.stand_in) how = ` (${t("waiting.away")})`;
+  else if (seat && !seat.claimed) how = ` — ${t("waiting.free")}`;
+  else if (seat && !seat.connected) how = ` (${t("seat.offline")})`;
+  const what = ["auction", "trump", "exchange", "play"].includes(game.phase) ? t(`waiting.${game.phase}`) : "";
+  // "Waiting for {name} to call": the name is bold, wherever the language puts it
+  const [before, after = ""] = t("waiting.for", { what }).split("{name}");
+  return h("div", { class: "panel-turn waiting" }, h("p", { class: "prompt" }, before, h("strong", { text: who }), `${after}${how}`));
 }

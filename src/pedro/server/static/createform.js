@@ -4,6 +4,7 @@ import { api } from "./net.js";
 import { saveSeat, saveName } from "./storage.js";
 import { humanize } from "./text.js";
 import { limitLength } from "./limits.js";
+import { t } from "./i18n.js";
 
 /** Options drawn outside the house-rules list: they shape the form itself. */
 const PROMINENT = new Set(["target", "players", "partnerships"]);
@@ -14,8 +15,8 @@ const capitalize = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function intRange(opt) {
   const lo = opt.minimum ?? null;
   const hi = opt.maximum ?? null;
-  let text = lo !== null && hi !== null ? `${lo}–${hi}` : lo !== null ? `at least ${lo}` : hi !== null ? `at most ${hi}` : "";
-  if (opt.nullable) text = text ? `${text}, or empty for none` : "empty for none";
+  let text = lo !== null && hi !== null ? `${lo}–${hi}` : lo !== null ? t("form.atLeast", { n: lo }) : hi !== null ? t("form.atMost", { n: hi }) : "";
+  if (opt.nullable) text = text ? t("form.orEmpty", { range: text }) : t("form.empty");
   return text ? ` (${text})` : "";
 }
 
@@ -31,7 +32,7 @@ export function createForm(catalog, nameInput) {
 
   const variantSelect = h(
     "select",
-    { name: "variant", attrs: { "aria-label": "variant" } },
+    { name: "variant", attrs: { "aria-label": t("form.variant") } },
     variants.map((v) => h("option", { value: v.id, text: v.name })),
   );
   const summary = h("p", { class: "variant-summary muted" });
@@ -39,10 +40,10 @@ export function createForm(catalog, nameInput) {
   const seatsBox = h("fieldset", { class: "seats" });
   const rules = h("div", { class: "rules-list" });
   const rulesCount = h("span", { class: "muted" });
-  const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: "e.g. Friday night" } }), "title_chars");
+  const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: t("form.titlePlaceholder") } }), "title_chars");
   const listed = h("input", { type: "checkbox", name: "listed", checked: true });
   const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
-  const submit = h("button", { type: "submit", class: "primary", text: "Create the table" });
+  const submit = h("button", { type: "submit", class: "primary", text: t("form.create") });
 
   // each option's control and how to read it back; rebuilt when the variant changes
   let controls = new Map();
@@ -65,7 +66,7 @@ export function createForm(catalog, nameInput) {
       input = h(
         "select",
         { id, name: opt.name },
-        blank ? h("option", { value: "", text: opt.nullable ? "(none)" : "(variant default)" }) : null,
+        blank ? h("option", { value: "", text: opt.nullable ? `(${t("options.none")})` : `(${t("form.variantDefault")})` }) : null,
         values.map((c) => h("option", { value: String(c), text: humanize(String(c)) })),
       );
       input.value = opt.default === null || opt.default === undefined ? "" : String(opt.default);
@@ -80,7 +81,7 @@ export function createForm(catalog, nameInput) {
         name: opt.name,
         step: 1,
         value: opt.default === null || opt.default === undefined ? "" : String(opt.default),
-        attrs: { min: opt.minimum, max: opt.maximum, placeholder: opt.nullable ? "none" : "" },
+        attrs: { min: opt.minimum, max: opt.maximum, placeholder: opt.nullable ? t("options.none") : "" },
       });
       read = () => {
         if (input.value.trim() === "") return opt.nullable ? null : opt.default;
@@ -142,9 +143,9 @@ export function createForm(catalog, nameInput) {
       const choice = seatChoices[seat];
       const kind = h(
         "select",
-        { name: `kind-${seat}`, attrs: { "aria-label": `seat ${seat + 1}: human or computer` } },
-        h("option", { value: "human", text: "Person" }),
-        h("option", { value: "computer", text: "Computer" }),
+        { name: `kind-${seat}`, attrs: { "aria-label": t("form.kindLabel", { n: seat + 1 }) } },
+        h("option", { value: "human", text: t("form.person") }),
+        h("option", { value: "computer", text: t("form.computer") }),
       );
       kind.value = choice.kind;
       const player = h(
@@ -154,7 +155,7 @@ export function createForm(catalog, nameInput) {
           // keeps its grid cell when hidden, so the "me" column stays aligned
           class: choice.kind === "computer" ? "" : "invisible",
           disabled: choice.kind !== "computer",
-          attrs: { "aria-label": `seat ${seat + 1}: computer player` },
+          attrs: { "aria-label": t("form.playerLabel", { n: seat + 1 }) },
         },
         players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${descriptions[p]})` : p })),
       );
@@ -175,10 +176,10 @@ export function createForm(catalog, nameInput) {
         h(
           "div",
           { class: "seat-row" },
-          h("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
+          h("span", { class: "seat-label", text: t("join.seat", { n: seat + 1 }) }),
           kind,
           player,
-          h("label", { class: "me" }, me, " me"),
+          h("label", { class: "me" }, me, ` ${t("form.me")}`),
         ),
       );
     }
@@ -189,13 +190,13 @@ export function createForm(catalog, nameInput) {
     });
     fill(
       seatsBox,
-      h("legend", { text: "Players" }),
+      h("legend", { text: t("form.players") }),
       h("p", {
         class: "muted small",
-        text: `Seats go clockwise${partnerships() && n === 4 ? "; seats 1 & 3 play together against seats 2 & 4" : ", everyone for himself"}. Pick “me” for your own seat.`,
+        text: t(partnerships() && n === 4 ? "form.seatsPartners" : "form.seatsAlone"),
       }),
       rows,
-      h("label", { class: "me nobody" }, nobody, " I don't sit down (create for others)"),
+      h("label", { class: "me nobody" }, nobody, ` ${t("form.nobody")}`),
     );
   }
 
@@ -222,7 +223,7 @@ export function createForm(catalog, nameInput) {
     const name = nameInput.value.trim();
     const n = playerCount();
     if (mySeat !== null && !name) {
-      error.textContent = "Please enter your name (top of the page) to sit at the table.";
+      error.textContent = t("form.needName");
       nameInput.focus();
       return;
     }
@@ -251,13 +252,13 @@ export function createForm(catalog, nameInput) {
   const form = h(
     "form",
     { class: "create-form", on: { submit: onSubmit } },
-    h("label", { class: "field" }, h("span", { text: "Game" }), variantSelect),
+    h("label", { class: "field" }, h("span", { text: t("form.game") }), variantSelect),
     summary,
     prominent,
     seatsBox,
-    h("details", { class: "house-rules" }, h("summary", {}, "House rules", rulesCount), rules),
-    h("label", { class: "field" }, h("span", { text: "Title" }), title),
-    h("label", { class: "check" }, listed, " List this table in the lobby"),
+    h("details", { class: "house-rules" }, h("summary", {}, t("form.houseRules"), rulesCount), rules),
+    h("label", { class: "field" }, h("span", { text: t("form.title") }), title),
+    h("label", { class: "check" }, listed, ` ${t("form.listed")}`),
     h("div", { class: "buttons" }, submit),
     error,
   );

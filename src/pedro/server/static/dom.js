@@ -1,4 +1,5 @@
 // Tiny DOM helpers: the client builds its pages from plain elements, no framework.
+import { t } from "./i18n.js";
 
 /**
  * Create an element. `props` keys: `class`, `text`, `dataset` (object), `on` (event map),
@@ -41,5 +42,5 @@ export function fill(el, ...children) {
 /** Text for a person: "Ann", or "Seat 3" when the seat has no name yet. */
 export function seatName(seats, seat) {
   const s = seats && seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t("join.seat", { n: seat + 1 });
 }

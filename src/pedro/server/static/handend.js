@@ -4,34 +4,35 @@
 import { h, seatName } from "./dom.js";
 import { cardText } from "./cards.js";
 import { sideName, contractText } from "./sheet.js";
+import { t, tIf } from "./i18n.js";
 
-/** The words shown by this module and the table's labels, in one place for translations. */
+/** The words shown by this module and the table's labels, read when drawn (in the language in use). */
 export const TEXT = {
-  handOver: (n) => `Hand ${n} is over`,
-  made: "made it",
-  set: "went set",
-  thrownIn: "Everyone passed: the hand is thrown in",
-  took: "Took",
-  points: "Points",
-  change: "Change",
-  pointsShort: "Pts",
+  handOver: (n) => t("handEnd.over", { n }),
+  get made() { return t("handEnd.made"); },
+  get set() { return t("handEnd.set"); },
+  get thrownIn() { return t("handEnd.thrownIn"); },
+  get took() { return t("handEnd.took"); },
+  get points() { return t("handEnd.points"); },
+  get change() { return t("handEnd.change"); },
+  get pointsShort() { return t("handEnd.pointsShort"); },
   changeShort: "±",
-  score: "Score",
+  get score() { return t("handEnd.score"); },
   nothing: "—",
-  nextHand: "Next hand",
-  nextHandIn: (s) => `Next hand (${s})`,
-  forced: "forced",
-  forcedTitle: "the dealer had to bid: everyone else passed",
-  discarded: (n) => `discarded ${n}`,
-  drew: (n) => `drew ${n}`,
-  robbed: (n) => `robbed the pack and kept ${n}`,
-  exchangeTitle: "The exchange",
-  autoPlay: "Play my only legal card by itself",
-  autoPlaying: (card) => `Your only legal card, ${card}, is played for you…`,
-  rowDiscards: "Your discards (face down: only you know them)",
-  rowFaceUp: "Your cards laid aside face up",
-  rowShown: "Your cards shown to the table",
-  rowSeen: "Seen: other cards you have looked at (e.g. the pack), not in your hand",
+  get nextHand() { return t("handEnd.nextHand"); },
+  nextHandIn: (s) => t("handEnd.nextHandIn", { s }),
+  get forced() { return t("handEnd.forced"); },
+  get forcedTitle() { return t("handEnd.forcedTitle"); },
+  discarded: (n) => t("exchange.discarded", { n }),
+  drew: (n) => t("exchange.drew", { n }),
+  robbed: (n) => t("exchange.robbed", { n }),
+  get exchangeTitle() { return t("exchange.title"); },
+  get autoPlay() { return t("prefs.autoPlay"); },
+  autoPlaying: (card) => t("prefs.autoPlaying", { card }),
+  get rowDiscards() { return t("hand.rowDiscards"); },
+  get rowFaceUp() { return t("hand.rowFaceUp"); },
+  get rowShown() { return t("hand.rowShown"); },
+  get rowSeen() { return t("hand.rowSeen"); },
 };
 
 function signed(n) {
@@ -40,10 +41,11 @@ function signed(n) {
   return "0";
 }
 
-/** "High A♥", "Pedro 5♥ (5)", "card points 7". */
+/** "High A♥", "Pedro 5♥ (5)", "card points 7" (the server's English names translated by their key). */
 export function tookText(took) {
-  if (took.card === null || took.card === undefined) return `${took.name} ${took.points}`;
-  return `${took.name} ${cardText(took.card)}${took.points !== 1 ? ` (${took.points})` : ""}`;
+  const name = tIf(`point.${took.name}`) ?? took.name;
+  if (took.card === null || took.card === undefined) return `${name} ${took.points}`;
+  return `${name} ${cardText(took.card)}${took.points !== 1 ? ` (${took.points})` : ""}`;
 }
 
 /**

@@ -6,24 +6,25 @@ import { createForm } from "./createform.js";
 import { limitLength } from "./limits.js";
 import { optionsText } from "./text.js";
 import { myTablesBox } from "./mytables.js";
+import { t, tn } from "./i18n.js";
 
 const REFRESH_MS = 4000;
 
 export function lobbyPage(root) {
-  document.title = "Pedro — lobby";
+  document.title = `Pedro — ${t("lobby.title").toLowerCase()}`;
   const nameInput = limitLength(
     h("input", {
       type: "text",
       name: "player-name",
       value: loadName(),
-      attrs: { placeholder: "Your name", autocomplete: "nickname", "aria-label": "your name" },
+      attrs: { placeholder: t("join.yourName"), autocomplete: "nickname", "aria-label": t("join.yourName") },
     }),
     "name_chars",
   );
   nameInput.addEventListener("change", () => saveName(nameInput.value.trim()));
-  const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: "Loading tables…" }));
+  const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: t("lobby.loadingTables") }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
-  const formBox = h("div", {}, h("p", { class: "muted", text: "Loading games…" }));
+  const formBox = h("div", {}, h("p", { class: "muted", text: t("lobby.loadingGames") }));
   const mine = myTablesBox();
 
   fill(
@@ -32,13 +33,13 @@ export function lobbyPage(root) {
       "header",
       { class: "topbar" },
       h("a", { href: "./", class: "home", text: "♠ Pedro" }),
-      h("div", { class: "heading" }, h("h1", { class: "title", text: "Lobby" }), h("span", { class: "subtitle muted", text: "Cinch, Pidro, King Pedro and friends" })),
+      h("div", { class: "heading" }, h("h1", { class: "title", text: t("lobby.title") }), h("span", { class: "subtitle muted", text: t("lobby.subtitle") })),
     ),
     h("div", { class: "lobby" },
-      h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: "Your name" }), nameInput)),
+      h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: t("join.yourName") }), nameInput)),
       mine.box,
-      h("section", { class: "box open-tables" }, h("h2", { text: "Open tables" }), tablesError, tablesBox),
-      h("section", { class: "box new-table" }, h("h2", { text: "New table" }), formBox),
+      h("section", { class: "box open-tables" }, h("h2", { text: t("lobby.openTables") }), tablesError, tablesBox),
+      h("section", { class: "box new-table" }, h("h2", { text: t("lobby.newTable") }), formBox),
     ),
   );
 
@@ -46,7 +47,7 @@ export function lobbyPage(root) {
     try {
       const { tables } = await api("api/tables");
       tablesError.textContent = "";
-      fill(tablesBox, tables.length ? tables.map((t) => tableCard(t, nameInput, tablesError)) : h("p", { class: "muted", text: "No open table right now — create one below." }));
+      fill(tablesBox, tables.length ? tables.map((table) => tableCard(table, nameInput, tablesError)) : h("p", { class: "muted", text: t("lobby.noTables") }));
     } catch (err) {
       tablesError.textContent = err.message;
     }
@@ -65,44 +66,44 @@ export function lobbyPage(root) {
     .catch((err) => fill(formBox, h("p", { class: "form-error", text: err.message })));
 }
 
-function tableCard(t, nameInput, errorEl) {
-  const mine = loadSeat(t.id);
-  const url = `t/${encodeURIComponent(t.id)}`;
+function tableCard(table, nameInput, errorEl) {
+  const mine = loadSeat(table.id);
+  const url = `t/${encodeURIComponent(table.id)}`;
   const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
-  const seats = t.seats.map((s) => {
+  const seats = table.seats.map((s) => {
     const label = (text) => h("span", { class: "chip-name", text, attrs: { title: text } });
-    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(s.name || `computer (${s.player})`));
-    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), label(s.name || "taken"));
-    if (mine) return h("li", { class: "seat-chip free" }, num(s), "free");
+    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(s.name || `${t("seat.computer")} (${s.player})`));
+    if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), label(s.name || t("join.taken")));
+    if (mine) return h("li", { class: "seat-chip free" }, num(s), t("join.free"));
     return h(
       "li",
       { class: "seat-chip free" },
       h("button", {
         type: "button",
         class: "small-button",
-        text: `Sit at seat ${s.seat + 1}`,
+        text: t("lobby.sit", { n: s.seat + 1 }),
         dataset: { join: String(s.seat) },
-        on: { click: (e) => claim(t.id, s.seat, nameInput, errorEl, e.currentTarget) },
+        on: { click: (e) => claim(table.id, s.seat, nameInput, errorEl, e.currentTarget) },
       }),
     );
   });
-  const free = (t.free_seats || []).length;
+  const free = (table.free_seats || []).length;
   return h(
     "article",
-    { class: "table-card", dataset: { table: t.id } },
+    { class: "table-card", dataset: { table: table.id } },
     h(
       "div",
       { class: "tc-head" },
-      h("h3", { text: t.title || t.name, attrs: { title: t.title || t.name } }),
-      h("span", { class: "muted small", text: `${t.title ? t.name + " · " : ""}${free} free seat${free === 1 ? "" : "s"}${t.phase === "waiting" ? " · waiting for players" : ` · hand ${t.hand_index + 1}`}` }),
+      h("h3", { text: table.title || table.name, attrs: { title: table.title || table.name } }),
+      h("span", { class: "muted small", text: `${table.title ? table.name + " · " : ""}${tn("lobby.freeSeats", free)} · ${table.phase === "waiting" ? t("lobby.waiting") : t("lobby.hand", { n: table.hand_index + 1 })}` }),
     ),
-    h("p", { class: "muted small", text: `to ${t.target} · ${optionsText(t.options, ["target"])}` }),
+    h("p", { class: "muted small", text: `${t("table.to", { target: table.target })} · ${optionsText(table.options, ["target"])}` }),
     h("ul", { class: "seat-chips" }, seats),
     h(
       "div",
       { class: "buttons" },
-      mine ? h("a", { class: "button primary", href: url, text: "Back to your seat" }) : null,
-      h("a", { class: "button quiet", href: `${url}?watch`, text: "Watch", dataset: { watch: t.id } }),
+      mine ? h("a", { class: "button primary", href: url, text: t("words.backToSeat") }) : null,
+      h("a", { class: "button quiet", href: `${url}?watch`, text: t("lobby.watch"), dataset: { watch: table.id } }),
     ),
   );
 }
@@ -110,7 +111,7 @@ function tableCard(t, nameInput, errorEl) {
 async function claim(tableId, seat, nameInput, errorEl, button) {
   const name = nameInput.value.trim();
   if (!name) {
-    errorEl.textContent = "Enter your name first, then pick a seat.";
+    errorEl.textContent = t("lobby.needName");
     nameInput.focus();
     return;
   }

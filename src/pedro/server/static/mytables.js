@@ -7,6 +7,7 @@ import { api } from "./net.js";
 import { mySeats, forgetSeat } from "./storage.js";
 import { sideName } from "./sheet.js";
 import { WORDS } from "./text.js";
+import { t } from "./i18n.js";
 
 /** At most this many tables are asked about on each refresh (the latest seats). */
 const SHOWN = 20;
@@ -41,9 +42,9 @@ async function describe(mine) {
   let status;
   if (!summary) status = WORDS.unreachable;
   else if (summary.finished) {
-    const winner = summary.winner === null || summary.winner === undefined ? "" : ` · ${sideName(summary, summary.seats, summary.winner)} won`;
+    const winner = summary.winner === null || summary.winner === undefined ? "" : ` · ${t("mine.won", { name: sideName(summary, summary.seats, summary.winner) })}`;
     status = `${WORDS.gameOver}${winner}`;
-  } else status = summary.phase === "waiting" ? "waiting for players" : `hand ${summary.hand_index + 1} · ${summary.scores.join("–")}`;
+  } else status = summary.phase === "waiting" ? t("lobby.waiting") : `${t("lobby.hand", { n: summary.hand_index + 1 })} · ${summary.scores.join("–")}`;
   const row = h(
     "article",
     { class: `table-card my-table ${summary && summary.finished ? "finished" : ""}`, dataset: { myTable: mine.id } },

@@ -1,4 +1,8 @@
 // Talking to the server: JSON over HTTP, and one self-healing WebSocket per table page.
+import { t } from "./i18n.js";
+
+/** Answers whose meaning the client knows, said in the player's language (else the server's English text). */
+const STATUS_TEXTS = { 404: "error.http404", 503: "error.http503" };
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -18,7 +22,7 @@ export async function api(path, { method = "GET", body } = {}) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "Cannot reach the server. Check your connection and try again.");
+    throw new ApiError(0, t("error.network"));
   }
   let data = null;
   try {
@@ -27,7 +31,8 @@ export async function api(path, { method = "GET", body } = {}) {
     data = null;
   }
   if (!response.ok) {
-    const message = (data && data.error) || `The server answered ${response.status} ${response.statusText}`;
+    const known = STATUS_TEXTS[response.status];
+    const message = known ? t(known) : (data && data.error) || t("error.status", { status: response.status, text: response.statusText });
     throw new ApiError(response.status, message);
   }
   return data;

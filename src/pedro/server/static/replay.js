@@ -2,22 +2,23 @@
 // by action, by trick or by hand.
 import { h, fill, seatName } from "./dom.js";
 import { api } from "./net.js";
-import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { optionsText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
 import { renderBreakdown, renderExchange } from "./handend.js";
+import { t } from "./i18n.js";
 
 export async function replayPage(root, tableId) {
-  document.title = "Replay — Pedro";
-  const body = h("div", { class: "replay" }, h("p", { class: "muted", text: "Loading the game…" }));
+  document.title = `${t("replay.title")} — Pedro`;
+  const body = h("div", { class: "replay" }, h("p", { class: "muted", text: t("replay.loading") }));
   fill(
     root,
     h(
       "header",
       { class: "topbar" },
       h("a", { href: "./", class: "home", text: "♠ Pedro" }),
-      h("div", { class: "heading" }, h("h1", { class: "title", text: "Replay" }), h("span", { class: "subtitle muted" })),
+      h("div", { class: "heading" }, h("h1", { class: "title", text: t("replay.title") }), h("span", { class: "subtitle muted" })),
     ),
     body,
   );
@@ -25,15 +26,15 @@ export async function replayPage(root, tableId) {
   try {
     data = await api(`api/tables/${encodeURIComponent(tableId)}/replay`);
   } catch (err) {
-    const why = err.status === 409 ? "This game is not finished yet, so it cannot be replayed (that would show hidden cards)." : err.message;
+    const why = err.status === 409 ? t("replay.unfinished") : err.message;
     fill(
       body,
-      h("section", { class: "box" }, h("p", { class: "form-error", text: why }), err.status === 409 ? h("p", { class: "muted small", text: err.message }) : null, h("p", { class: "buttons" }, err.status === 409 ? h("a", { class: "button", href: `t/${encodeURIComponent(tableId)}`, text: "Go to the table" }) : null, h("a", { class: "button quiet", href: "./", text: "Lobby" }))),
+      h("section", { class: "box" }, h("p", { class: "form-error", text: why }), err.status === 409 ? h("p", { class: "muted small", text: err.message }) : null, h("p", { class: "buttons" }, err.status === 409 ? h("a", { class: "button", href: `t/${encodeURIComponent(tableId)}`, text: t("replay.toTable") }) : null, h("a", { class: "button quiet", href: "./", text: t("lobby.title") }))),
     );
     return;
   }
   if (!data.frames || !data.frames.length) {
-    fill(body, h("p", { class: "form-error", text: "This game has no actions to replay." }));
+    fill(body, h("p", { class: "form-error", text: t("replay.empty") }));
     return;
   }
   new ReplayViewer(root, body, tableId, data).start();
@@ -67,7 +68,7 @@ class ReplayViewer {
     // the names people played under: the table's seats, else the record's names
     this.seats = [...Array(this.table.players).keys()].map((s) => {
       const known = (this.summary.seats && this.summary.seats[s]) || {};
-      const name = known.name || names[s] || `Seat ${s + 1}`;
+      const name = known.name || names[s] || t("join.seat", { n: s + 1 });
       return { seat: s, name, kind: known.kind || "human", player: known.player ?? null, claimed: true, connected: true, stand_in: false };
     });
     // an action that ends a hand shows the next deal already, so number hands by the closing frames
@@ -90,9 +91,9 @@ class ReplayViewer {
 
   start() {
     const sub = this.root.querySelector(".subtitle");
-    const t = this.table;
-    this.root.querySelector(".title").textContent = `Replay: ${t.title || t.name}`;
-    sub.textContent = `${t.title ? t.name + " · " : ""}${t.target ? `to ${t.target} · ` : ""}${optionsText(t.options, ["target"])}`;
+    const table = this.table;
+    this.root.querySelector(".title").textContent = `${t("replay.title")}: ${table.title || table.name}`;
+    sub.textContent = `${table.title ? table.name + " · " : ""}${table.target ? `${t("table.to", { target: table.target })} · ` : ""}${optionsText(table.options, ["target"])}`;
     this.el = {
       position: h("p", { class: "position", attrs: { "aria-live": "polite" } }),
       last: h("p", { class: "last-action" }),
@@ -102,19 +103,19 @@ class ReplayViewer {
     };
     const btn = (text, title, go, key) => h("button", { type: "button", class: "nav", text, attrs: { title, "aria-label": title }, dataset: { nav: key }, on: { click: () => this.go(go()) } });
     this.buttons = [
-      btn("First", "first", () => 0, "first"),
-      btn("⇤ hand", "previous hand", () => this.prevHand(), "prev-hand"),
-      btn("« trick", "previous trick", () => this.prevTrick(), "prev-trick"),
-      btn("‹", "previous action", () => this.i - 1, "prev"),
-      btn("›", "next action", () => this.i + 1, "next"),
-      btn("trick »", "next trick", () => this.nextTrick(), "next-trick"),
-      btn("hand ⇥", "next hand", () => this.nextHand(), "next-hand"),
-      btn("Last", "last", () => this.frames.length - 1, "last"),
+      btn(t("replay.first"), t("replay.firstTitle"), () => 0, "first"),
+      btn(`⇤ ${t("replay.hand")}`, t("replay.prevHand"), () => this.prevHand(), "prev-hand"),
+      btn(`« ${t("replay.trick")}`, t("replay.prevTrick"), () => this.prevTrick(), "prev-trick"),
+      btn("‹", t("replay.prevAction"), () => this.i - 1, "prev"),
+      btn("›", t("replay.nextAction"), () => this.i + 1, "next"),
+      btn(`${t("replay.trick")} »`, t("replay.nextTrick"), () => this.nextTrick(), "next-trick"),
+      btn(`${t("replay.hand")} ⇥`, t("replay.nextHand"), () => this.nextHand(), "next-hand"),
+      btn(t("replay.last"), t("replay.lastTitle"), () => this.frames.length - 1, "last"),
     ];
     fill(
       this.body,
       h("div", { class: "replay-bar" }, h("div", { class: "nav-buttons" }, this.buttons), this.el.position, this.el.last),
-      h("p", { class: "muted small keys", text: "Keys: ← → action · Shift+← → trick · ↑ ↓ hand · Home / End" }),
+      h("p", { class: "muted small keys", text: t("replay.keys") }),
       this.el.summary,
       h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt), this.el.side),
     );
@@ -184,8 +185,8 @@ class ReplayViewer {
       if (this.handOf[j] === hand && x.last) inHand.push(j);
     });
     const action = inHand.filter((j) => j <= this.i).length;
-    this.el.position.textContent = `hand ${hand + 1} of ${this.hands} · action ${action} of ${inHand.length}`;
-    this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${f.last.label}` : "The deal";
+    this.el.position.textContent = t("replay.position", { hand: hand + 1, hands: this.hands, action, actions: inHand.length });
+    this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${callLabel(f.last)}` : t("replay.deal");
     const last = this.i === this.frames.length - 1;
     this.buttons.forEach((b) => {
       const backwards = ["first", "prev-hand", "prev-trick", "prev"].includes(b.dataset.nav);
@@ -199,7 +200,7 @@ class ReplayViewer {
       last && game.phase === "over"
         ? renderSummary(this.table, this.seats, game, this.id, { replayLink: false })
         : f.closed && sheet.length
-          ? h("div", { class: "notice hand-end-notice" }, renderBreakdown(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: "The next deal is shown." }))
+          ? h("div", { class: "notice hand-end-notice" }, renderBreakdown(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: t("replay.nextDeal") }))
           : null,
     );
     const sides = this.table.sides.map((_, i) => i);
@@ -209,13 +210,13 @@ class ReplayViewer {
       h(
         "section",
         { class: "box scores" },
-        h("h3", { text: `Scores${this.table.target ? ` · target ${this.table.target}` : ""}` }),
+        h("h3", { text: `${t("side.scores")}${this.table.target ? ` · ${t("summary.target", { target: this.table.target })}` : ""}` }),
         h("ul", { class: "score-list" }, sides.map((s) => h("li", {}, h("span", { class: "who", text: sideName(this.table, this.seats, s) }), h("span", { class: "pts", text: String(game.scores[s] ?? 0) })))),
-        h("p", { class: "muted small", text: `Hand ${game.hand_index + 1} · dealer ${seatName(this.seats, game.dealer)}` }),
+        h("p", { class: "muted small", text: t("side.handDealer", { n: game.hand_index + 1, dealer: seatName(this.seats, game.dealer) }) }),
       ),
-      h("section", { class: "box contract" }, h("h3", { text: "This hand" }), contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null, renderCalls(view), renderExchange(view, this.table.dealer_robs)),
+      h("section", { class: "box contract" }, h("h3", { text: t("side.thisHand") }), contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null, renderCalls(view), renderExchange(view, this.table.dealer_robs)),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
-      h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
+      h("section", { class: "box sheet-box" }, h("h3", { text: t("side.sheet") }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
     );
     document.body.dataset.seq = String(f.seq);
     document.body.dataset.phase = game.phase;

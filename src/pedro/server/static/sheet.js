@@ -1,6 +1,7 @@
 // The score sheet and the end-of-game summary, shared by the table and the replay viewer.
 import { h, seatName } from "./dom.js";
 import { suitText } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 /** "Ann & Cy" for a partnership, "Ann" for a player alone. */
 export function sideName(table, seats, side) {
@@ -16,8 +17,9 @@ function signed(n) {
 
 /** The contract in words: "Ann 8 ♥", "Bo 28-56 ♠", or "thrown in". */
 export function contractText(seats, row) {
-  if (row.bidder === null || row.bidder === undefined) return "thrown in";
-  const bid = row.call ? `${row.call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
+  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+  const call = row.call === "protect" ? t("sheet.protect") : row.call === "double" ? t("sheet.double") : row.call;
+  const bid = row.call ? `${call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
   return `${seatName(seats, row.bidder)} ${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
 }
 
@@ -28,7 +30,7 @@ export function renderSheet(table, seats, sheet, scores) {
     "tr",
     {},
     h("th", { text: "#", attrs: { scope: "col" } }),
-    h("th", { text: "Contract", attrs: { scope: "col" } }),
+    h("th", { text: t("sheet.contract"), attrs: { scope: "col" } }),
     sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col" }, class: "num" })),
   );
   let previous = sides.map(() => 0);
@@ -39,7 +41,7 @@ export function renderSheet(table, seats, sheet, scores) {
       const delta = score - previous[side];
       const cell = h(
         "td",
-        { class: "num", attrs: { title: `points taken ${row.points[side]}` } },
+        { class: "num", attrs: { title: t("sheet.pointsTaken", { n: row.points[side] }) } },
         h("span", { class: "score", text: String(score) }),
         " ",
         h("span", { class: `delta ${delta < 0 ? "neg" : ""}`, text: `(${signed(delta)})` }),
@@ -55,7 +57,7 @@ export function renderSheet(table, seats, sheet, scores) {
         "td",
         { class: "contract" },
         contractText(seats, row),
-        made ? h("span", { class: `made ${made}`, text: made === "made" ? " ✓" : " ✗", attrs: { title: made } }) : null,
+        made ? h("span", { class: `made ${made}`, text: made === "made" ? " ✓" : " ✗", attrs: { title: t(`sheet.${made}`) } }) : null,
       ),
       cells,
     );
@@ -66,7 +68,7 @@ export function renderSheet(table, seats, sheet, scores) {
           "tr",
           { class: "total" },
           h("td", {}),
-          h("td", { text: "Score" }),
+          h("td", { text: t("sheet.score") }),
           sides.map((side) => h("td", { class: "num", text: String(scores[side] ?? "") })),
         )
       : null;
@@ -74,7 +76,7 @@ export function renderSheet(table, seats, sheet, scores) {
     "table",
     { class: "sheet", dataset: { testid: "sheet" } },
     h("thead", {}, head),
-    h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { attrs: { colspan: String(2 + sides.length) }, text: "No hand finished yet." }))),
+    h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { attrs: { colspan: String(2 + sides.length) }, text: t("sheet.empty") }))),
     total ? h("tfoot", {}, total) : null,
   );
 }
@@ -84,7 +86,9 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
   const winner = game.winner;
   const sides = (table.sides || []).map((_, i) => i);
   const title =
-    winner === null || winner === undefined ? "The game is over" : `${sideName(table, seats, winner)} ${(table.sides[winner] || []).length > 1 ? "win" : "wins"}!`;
+    winner === null || winner === undefined
+      ? t("summary.over")
+      : t((table.sides[winner] || []).length > 1 ? "summary.sideWins" : "summary.playerWins", { name: sideName(table, seats, winner) });
   const hands = (game.sheet || []).length;
   return h(
     "section",
@@ -102,7 +106,7 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
         ),
       ),
     ),
-    h("p", { class: "muted", text: `${hands} hand${hands === 1 ? "" : "s"} played · target ${table.target ?? "?"}` }),
+    h("p", { class: "muted", text: `${tn("summary.handsPlayed", hands)} · ${t("summary.target", { target: table.target ?? "?" })}` }),
     h(
       "p",
       { class: "links" },
@@ -111,10 +115,10 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
         href: `api/tables/${encodeURIComponent(tableId)}/record`,
         attrs: { download: `pedro-${tableId}.json` },
         dataset: { testid: "download" },
-        text: "Download the record",
+        text: t("summary.download"),
       }),
-      replayLink ? h("a", { class: "button", href: `replay/${encodeURIComponent(tableId)}`, text: "Replay the game" }) : null,
-      h("a", { class: "button quiet", href: "./", text: "Back to the lobby" }),
+      replayLink ? h("a", { class: "button", href: `replay/${encodeURIComponent(tableId)}`, text: t("summary.replay") }) : null,
+      h("a", { class: "button quiet", href: "./", text: t("page.backToLobby") }),
     ),
   );
 }
@@ -124,6 +128,6 @@ export function handResult(table, seats, sheet, index) {
   const row = sheet[index];
   const before = index > 0 ? sheet[index - 1].score : row.score.map(() => 0);
   const changes = row.score.map((score, side) => `${sideName(table, seats, side)} ${signed(score - before[side])}`);
-  const outcome = row.bidder === null || row.bidder === undefined ? "" : row.made ? " made" : " set";
-  return `Hand ${index + 1}: ${contractText(seats, row)}${outcome} — ${changes.join(", ")}`;
+  const outcome = row.bidder === null || row.bidder === undefined ? "" : ` ${t(row.made ? "sheet.made" : "sheet.set")}`;
+  return `${t("sheet.hand", { n: index + 1 })}: ${contractText(seats, row)}${outcome} — ${changes.join(", ")}`;
 }

@@ -1,6 +1,6 @@
 // What the browser remembers: a seat's secret per table (the only key to act for it), the player's
-// name and the display preferences (kept under "pedro-name", "pedro-deck" and "pedro-prefs", which cannot be a
-// table's key: those are "pedro:" and the table's id).
+// name and the display preferences (kept under "pedro-name", "pedro-deck", "pedro-lang" and "pedro-prefs",
+// which cannot be a table's key: those are "pedro:" and the table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
 
@@ -52,6 +52,24 @@ export function loadDeck() {
 
 export function saveDeck(deck) {
   localStorage.setItem("pedro-deck", deck);
+}
+
+/** The language chosen in the page ("fi"), or "" to follow the browser's. */
+export function loadLang() {
+  try {
+    return localStorage.getItem("pedro-lang") || "";
+  } catch {
+    return "";
+  }
+}
+
+export function saveLang(lang) {
+  try {
+    if (lang) localStorage.setItem("pedro-lang", lang);
+    else localStorage.removeItem("pedro-lang");
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
 }
 
 /** The player's table preferences: { autoPlay: true } by default. */

@@ -2,12 +2,14 @@
 import { h, fill, seatName } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { loadSeat, saveSeat, forgetSeat, loadName, loadPrefs, savePrefs } from "./storage.js";
-import { renderFelt, renderLastTrick, renderCalls, contractLine } from "./tableview.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
 import { Controls } from "./controls.js";
 import { optionsText } from "./text.js";
 import { limitLength } from "./limits.js";
+import { t, tn, tIf } from "./i18n.js";
+import { cardText } from "./cards.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -38,7 +40,7 @@ class TablePage {
   build() {
     const inviteUrl = new URL(`t/${encodeURIComponent(this.id)}`, document.baseURI).href;
     this.el = {
-      title: h("h1", { class: "title", text: "Table" }),
+      title: h("h1", { class: "title", text: t("table.title") }),
       subtitle: h("span", { class: "subtitle muted" }),
       conn: h("span", { class: "conn", attrs: { role: "status" } }),
       invite: h("a", { href: inviteUrl, text: inviteUrl, dataset: { testid: "invite" }, class: "invite-link" }),
@@ -54,7 +56,7 @@ class TablePage {
     const copy = h("button", {
       type: "button",
       class: "quiet small-button",
-      text: "Copy",
+      text: t("table.copy"),
       on: { click: () => copyText(inviteUrl, copy) },
     });
     fill(
@@ -62,11 +64,11 @@ class TablePage {
       h(
         "header",
         { class: "topbar" },
-        h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: "back to the lobby" } }),
+        h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: t("table.homeTitle") } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
         this.el.conn,
       ),
-      h("div", { class: "invite" }, h("span", { class: "muted", text: "Invite: " }), this.el.invite, copy),
+      h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
       this.el.error,
       this.el.notice,
       this.el.join,
@@ -98,11 +100,11 @@ class TablePage {
       summary = await api(`api/tables/${encodeURIComponent(this.id)}`);
     } catch (err) {
       if (err.status === 404) clearInterval(this.seatRefresh);
-      fill(this.el.join, h("h2", { text: err.status === 404 ? "No such table" : "Table" }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: err.status === 404 ? t("table.noSuch") : t("table.title") }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
       return;
     }
-    this.el.title.textContent = this.el.title.title = summary.title || summary.name || "Table";
-    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}to ${summary.target}`;
+    this.el.title.textContent = this.el.title.title = summary.title || summary.name || t("table.title");
+    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
     const free = summary.seats.filter((s) => freeSeats.has(s.seat));
@@ -111,13 +113,13 @@ class TablePage {
     const typed = nameInput ? nameInput.value : loadName();
     const chosen = this.el.join.querySelector("input[name=seat]:checked");
     const errorText = message ?? (this.el.join.querySelector(".form-error") || {}).textContent ?? "";
-    const name = limitLength(h("input", { name: "name", type: "text", value: typed, attrs: { autocomplete: "nickname", placeholder: "Your name", required: true } }), "name_chars");
+    const name = limitLength(h("input", { name: "name", type: "text", value: typed, attrs: { autocomplete: "nickname", placeholder: t("join.yourName"), required: true } }), "name_chars");
     const seatChoices = free.map((s, i) =>
       h(
         "label",
         { class: "seat-choice" },
         h("input", { type: "radio", name: "seat", value: String(s.seat), checked: chosen ? chosen.value === String(s.seat) : i === 0 }),
-        ` Seat ${s.seat + 1}`,
+        ` ${t("join.seat", { n: s.seat + 1 })}`,
         h("span", { class: "muted", text: summary.partnerships ? partnerNote(summary, s.seat) : "" }),
       ),
     );
@@ -125,30 +127,30 @@ class TablePage {
     const form = h(
       "form",
       { class: "join-form", on: { submit: (e) => (e.preventDefault(), this.claim(form, errorEl)) } },
-      h("label", { class: "field" }, h("span", { text: "Your name" }), name),
-      h("fieldset", {}, h("legend", { text: "Free seats" }), seatChoices),
-      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", text: "Take the seat" })),
+      h("label", { class: "field" }, h("span", { text: t("join.yourName") }), name),
+      h("fieldset", {}, h("legend", { text: t("join.freeSeats") }), seatChoices),
+      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", text: t("join.take") })),
     );
     const seatsList = h(
       "ul",
       { class: "seat-list" },
       summary.seats.map((s) =>
-        h("li", {}, h("strong", { text: `Seat ${s.seat + 1}: ` }), s.kind === "computer" ? `${s.name || s.player} (computer)` : s.claimed ? s.name || "taken" : "free"),
+        h("li", {}, h("strong", { text: `${t("join.seat", { n: s.seat + 1 })}: ` }), seatLabel(s)),
       ),
     );
     const hadFocus = document.activeElement === nameInput;
     fill(
       this.el.join,
-      h("h2", { text: summary.finished ? "This game is over" : "Join this table" }),
-      h("p", { class: "muted", text: `${summary.name} · to ${summary.target} · ${optionsText(summary.options, ["target"])}` }),
+      h("h2", { text: summary.finished ? t("join.over") : t("join.title") }),
+      h("p", { class: "muted", text: `${summary.name} · ${t("table.to", { target: summary.target })} · ${optionsText(summary.options, ["target"])}` }),
       seatsList,
       summary.finished
-        ? h("p", {}, h("a", { class: "button", href: `replay/${encodeURIComponent(this.id)}`, text: "Replay the game" }))
+        ? h("p", {}, h("a", { class: "button", href: `replay/${encodeURIComponent(this.id)}`, text: t("summary.replay") }))
         : free.length
           ? form
-          : h("p", { class: "muted", text: "No free seat at this table." }),
+          : h("p", { class: "muted", text: t("join.noFree") }),
       errorEl,
-      h("div", { class: "buttons" }, h("button", { type: "button", class: "quiet", text: "Just watch", on: { click: () => this.watch() } })),
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "quiet", text: t("join.watch"), on: { click: () => this.watch() } })),
     );
     if (hadFocus) {
       name.focus();
@@ -160,11 +162,11 @@ class TablePage {
     const name = form.elements.name.value.trim();
     const seatInput = form.querySelector("input[name=seat]:checked");
     if (!name) {
-      errorEl.textContent = "Please enter your name.";
+      errorEl.textContent = t("join.needName");
       return;
     }
     if (!seatInput) {
-      errorEl.textContent = "Please choose a seat.";
+      errorEl.textContent = t("join.needSeat");
       return;
     }
     const seat = Number(seatInput.value);
@@ -204,11 +206,7 @@ class TablePage {
   }
 
   onStatus(status) {
-    const text = {
-      connecting: "connecting…",
-      reconnecting: "reconnecting…",
-      restarting: "the server is restarting; reconnecting…",
-    }[status];
+    const text = ["connecting", "reconnecting", "restarting"].includes(status) ? t(`conn.${status}`) : "";
     this.el.conn.textContent = text || "";
     this.el.conn.className = `conn ${status}`;
     document.body.dataset.connection = status;
@@ -230,7 +228,7 @@ class TablePage {
       // the seat was opened in another window (the server closes this connection): stand down
       // instead of taking it back, or two windows would keep throwing each other out
       this.stopSocket();
-      this.showElsewhere(msg.message);
+      this.showElsewhere(errorText(msg));
       return;
     }
     if (msg.code === "auth" && loadSeat(this.id)) {
@@ -239,18 +237,18 @@ class TablePage {
       this.stopSocket();
       this.state = null;
       this.clearTable();
-      this.showJoin(msg.message || "Your seat could not be recognised; please take a seat again.");
+      this.showJoin(t("error.auth"));
       return;
     }
     if (msg.code === "not_found") {
       this.stopSocket();
       this.clearTable();
-      fill(this.el.join, h("h2", { text: "No such table" }), h("p", { class: "form-error", text: msg.message }), h("p", {}, h("a", { href: "./", text: "Back to the lobby" })));
+      fill(this.el.join, h("h2", { text: t("table.noSuch") }), h("p", { class: "form-error", text: errorText(msg) }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
       this.el.join.hidden = false;
       return;
     }
     this.controls.unlock();
-    this.showError(msg.message || msg.code);
+    this.showError(errorText(msg));
     if (this.state) this.render();
   }
 
@@ -271,7 +269,7 @@ class TablePage {
     const button = h("button", {
       type: "button",
       class: "primary",
-      text: "Play in this window",
+      text: t("elsewhere.play"),
       on: {
         click: () => {
           this.el.join.hidden = true;
@@ -280,7 +278,7 @@ class TablePage {
       },
     });
     this.clearTable();
-    fill(this.el.join, h("h2", { text: "Open in another window" }), h("p", { text: message || "This seat was opened in another window." }), h("div", { class: "buttons" }, button));
+    fill(this.el.join, h("h2", { text: t("elsewhere.title") }), h("p", { text: message || t("error.replaced") }), h("div", { class: "buttons" }, button));
     this.el.join.hidden = false;
     this.el.conn.textContent = "";
   }
@@ -304,7 +302,7 @@ class TablePage {
   sendAct(action) {
     if (!this.state || !this.socket) return false;
     const sent = this.socket.send({ type: "act", action, seq: this.state.seq });
-    if (!sent) this.showError("Not connected — reconnecting, try again in a moment.");
+    if (!sent) this.showError(t("error.notConnected"));
     return sent;
   }
 
@@ -355,7 +353,7 @@ class TablePage {
     const only = legal.actions[0];
     if (!only.action.startsWith("play ")) return;
     const seq = state.seq;
-    this.autoNote = TEXT.autoPlaying(only.label.replace(/^Play /, ""));
+    this.autoNote = TEXT.autoPlaying(only.action.split(" ").slice(1).map(cardText).join(" "));
     this.autoTimer = setTimeout(() => {
       this.autoNote = null;
       if (this.state && this.state.seq === seq && this.controls.pendingSeq !== seq) this.controls.act(this.state, only.action);
@@ -374,9 +372,9 @@ class TablePage {
     const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
-    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}to ${table.target}`;
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}`;
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
-    document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.name} — Pedro`;
+    document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;
 
     fill(this.el.felt, renderFelt(view));
     if (!started) {
@@ -418,7 +416,7 @@ class TablePage {
       h(
         "section",
         { class: "box scores" },
-        h("h3", { text: `Scores · target ${table.target}` }),
+        h("h3", { text: `${t("side.scores")} · ${t("summary.target", { target: table.target })}` }),
         h(
           "ul",
           { class: "score-list" },
@@ -431,19 +429,19 @@ class TablePage {
             ),
           ),
         ),
-        h("p", { class: "muted small", text: `Hand ${game.hand_index + 1} · dealer ${seatName(seats, game.dealer)}` }),
+        h("p", { class: "muted small", text: t("side.handDealer", { n: game.hand_index + 1, dealer: seatName(seats, game.dealer) }) }),
       ),
       h(
         "section",
         { class: "box contract" },
-        h("h3", { text: "This hand" }),
+        h("h3", { text: t("side.thisHand") }),
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
         renderExchange(view, table.dealer_robs),
-        state.last ? h("p", { class: "muted small", text: `Last: ${seatName(seats, state.last.seat)} — ${state.last.label}` }) : null,
+        state.last ? h("p", { class: "muted small", text: `${t("side.last")}: ${seatName(seats, state.last.seat)} — ${callLabel(state.last)}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
-      h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
+      h("section", { class: "box sheet-box" }, h("h3", { text: t("side.sheet") }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),
       h("section", { class: "box rules muted small" }, h("p", { text: `${table.name}: ${optionsText(table.options)}` }), this.prefsBox()),
     ];
   }
@@ -474,7 +472,7 @@ function spectatorPanel(state) {
   return h(
     "div",
     { class: "panel-turn waiting" },
-    h("p", { class: "prompt" }, "You are watching.", who ? [" Waiting for ", h("strong", { text: who }), "."] : null),
+    h("p", { class: "prompt" }, t("watch.watching"), who ? [" ", ...waitingWords(who)] : null),
   );
 }
 
@@ -484,9 +482,29 @@ function waitingForPlayers(state) {
   return h(
     "div",
     { class: "panel-turn waiting" },
-    h("p", { class: "prompt", text: `Waiting for ${free.length} more player${free.length === 1 ? "" : "s"} to sit down.` }),
-    h("p", { class: "muted small", text: "Send them the invite link above; the game starts when every seat for a person is taken." }),
+    h("p", { class: "prompt", text: tn("start.waiting", free.length) }),
+    h("p", { class: "muted small", text: t("start.invite") }),
   );
+}
+
+/** A seat in the list of seats: "Bo (computer)", the player's name, "taken" or "free". */
+function seatLabel(s) {
+  if (s.kind === "computer") return `${s.name || s.player} (${t("seat.computer")})`;
+  return s.claimed ? s.name || t("join.taken") : t("join.free");
+}
+
+/** "Waiting for <b>Bo</b>.", the name where the language puts it. */
+function waitingWords(who) {
+  const [before, after = ""] = t("watch.waitingFor").split("{name}");
+  return [before, h("strong", { text: who }), after];
+}
+
+/**
+ * A refusal from the server in the player's words: its code has a translation ("turn", "stale" ...);
+ * the server's English message is the fallback for a code the catalog does not know.
+ */
+function errorText(msg) {
+  return tIf(`error.${msg.code}`) ?? msg.message ?? msg.code;
 }
 
 /** " — partner: Bo (computer)" for a seat that plays in a side of several seats, else "". */
@@ -494,8 +512,7 @@ function partnerNote(summary, seat) {
   const side = (summary.sides || []).find((members) => members.includes(seat)) || [];
   const partners = side.filter((s) => s !== seat).map((s) => summary.seats[s]).filter(Boolean);
   if (!partners.length) return "";
-  const label = (p) => (p.kind === "computer" ? `${p.name || p.player} (computer)` : p.claimed ? p.name || "taken" : "free");
-  return ` — partner${partners.length > 1 ? "s" : ""}: ${partners.map(label).join(", ")}`;
+  return ` — ${tn("join.partners", partners.length, { names: partners.map(seatLabel).join(", ") })}`;
 }
 
 async function copyText(text, button) {
@@ -516,6 +533,6 @@ async function copyText(text, button) {
     field.remove();
   }
   const old = button.textContent;
-  button.textContent = ok ? "Copied" : "Copy failed";
+  button.textContent = ok ? t("table.copied") : t("table.copyFailed");
   setTimeout(() => (button.textContent = old), 1500);
 }

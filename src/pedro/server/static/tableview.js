@@ -1,8 +1,9 @@
 // Drawing the table itself from a `game` object: seats around the felt and the trick in the middle.
 // Used live (table.js, hidden hands as card backs) and by the replay (every hand open).
 import { h, seatName } from "./dom.js";
-import { cardFace, cardBacks, suitText } from "./cards.js";
+import { cardFace, cardBacks, suitText, actionLabel } from "./cards.js";
 import { exchangeWords, exchangeShort, TEXT } from "./handend.js";
+import { t, tn } from "./i18n.js";
 
 /** How many of the other seats go to the left column, the top row and the right column. */
 const GROUPS = { 0: [0, 0, 0], 1: [0, 1, 0], 2: [1, 0, 1], 3: [1, 1, 1], 4: [1, 2, 1], 5: [2, 1, 2], 6: [2, 2, 2] };
@@ -41,6 +42,20 @@ function place(el, angle, rx, ry) {
   return el;
 }
 
+/** A call as the table says it ("Pass", "Bid 8"), from its action words. */
+export function callLabel(call) {
+  return call.action ? actionLabel(call.action, call.label) : hiddenLabel(call);
+}
+
+/**
+ * An action told only as a count ("Discard 6 cards": cards face down), from the server's English
+ * words; else the server's label as it is.
+ */
+export function hiddenLabel(last) {
+  const m = /^(Discard|Keep|Kill|Give|Claim) (\d+) cards?$/.exec(last.label || "");
+  return m ? tn(`hidden.${m[1].toLowerCase()}`, Number(m[2])) : last.label;
+}
+
 /** The last call each seat made in this hand's auction. */
 function lastCalls(calls) {
   const bySeat = new Map();
@@ -50,10 +65,10 @@ function lastCalls(calls) {
 
 function seatInfo(seat) {
   if (!seat) return "";
-  if (seat.kind === "computer") return `computer${seat.player ? ` · ${seat.player}` : ""}`;
-  if (!seat.claimed) return "free seat";
-  if (seat.stand_in) return "away · computer playing";
-  return seat.connected ? "" : "offline";
+  if (seat.kind === "computer") return `${t("seat.computer")}${seat.player ? ` · ${seat.player}` : ""}`;
+  if (!seat.claimed) return t("seat.free");
+  if (seat.stand_in) return t("seat.away");
+  return seat.connected ? "" : t("seat.offline");
 }
 
 function connectionClass(seat) {
@@ -84,9 +99,9 @@ function renderSeat(view, seat, { open, compact }) {
   const auction = game.phase === "auction" || game.phase === "trump";
   let bubble = null;
   if (isBidder && !auction) {
-    bubble = h("span", { class: "bubble contract", text: `${game.bid}${game.trump ? " " + suitText(game.trump) : ""}`, attrs: { title: "the contract" } });
+    bubble = h("span", { class: "bubble contract", text: `${game.bid}${game.trump ? " " + suitText(game.trump) : ""}`, attrs: { title: t("table.theContract") } });
   } else if (call && auction) {
-    bubble = h("span", { class: `bubble ${call.action === "pass" ? "pass" : "bid"}`, text: call.label + (call.forced ? ` (${TEXT.forced})` : ""), attrs: call.forced ? { title: TEXT.forcedTitle } : {} });
+    bubble = h("span", { class: `bubble ${call.action === "pass" ? "pass" : "bid"}`, text: callLabel(call) + (call.forced ? ` (${TEXT.forced})` : ""), attrs: call.forced ? { title: TEXT.forcedTitle } : {} });
   }
   const hand = compact
     ? null
@@ -104,22 +119,22 @@ function renderSeat(view, seat, { open, compact }) {
     h(
       "div",
       { class: "seat-head" },
-      h("span", { class: `dot ${connectionClass(info)}`, attrs: { title: seatInfo(info) || "connected" } }),
-      h("span", { class: "name", text: seatName(seats, seat) + (seat === view.you ? " (you)" : ""), attrs: { title: seatName(seats, seat) } }),
+      h("span", { class: `dot ${connectionClass(info)}`, attrs: { title: seatInfo(info) || t("seat.connected") } }),
+      h("span", { class: "name", text: seatName(seats, seat) + (seat === view.you ? ` (${t("seat.you")})` : ""), attrs: { title: seatName(seats, seat) } }),
     ),
     h(
       "div",
       { class: "seat-sub" },
-      game.dealer === seat ? h("span", { class: "chip dealer", text: "D", attrs: { title: "dealer" } }) : null,
+      game.dealer === seat ? h("span", { class: "chip dealer", text: t("seat.dealerChip"), attrs: { title: t("seat.dealer") } }) : null,
       bubble,
-      status ? h("span", { class: `badge ${status}`, text: status }) : null,
+      status ? h("span", { class: `badge ${status}`, text: t(`status.${status}`) }) : null,
       seatInfo(info) ? h("span", { class: info.kind === "computer" ? "muted kind-info" : "alert-info", text: seatInfo(info) }) : null,
-      isTurn ? h("span", { class: "thinking", text: seat === view.you ? "your turn" : "to play" }) : null,
+      isTurn ? h("span", { class: "thinking", text: seat === view.you ? t("seat.yourTurn") : t("seat.toPlay") }) : null,
     ),
     hand,
     // the viewer's own laid-aside cards are listed under the hand instead
-    compact ? null : cardRow(faceUp, "face up", "faceup"),
-    compact ? null : cardRow((game.shown || [])[seat], "shown", "shown"),
+    compact ? null : cardRow(faceUp, t("seat.faceUp"), "faceup"),
+    compact ? null : cardRow((game.shown || [])[seat], t("seat.shown"), "shown"),
     moved
       ? h(
           "div",
@@ -176,7 +191,7 @@ function renderTrick(view, shown) {
       {
         class: `play ${trick.winner === play.seat ? "winning" : ""}`,
         dataset: { trickSeat: String(play.seat) },
-        attrs: { title: `${seatName(view.seats, play.seat)}${play.cards.length > 1 ? " (top card first, the rest buried)" : ""}` },
+        attrs: { title: `${seatName(view.seats, play.seat)}${play.cards.length > 1 ? ` (${t("trick.buried")})` : ""}` },
       },
       cards,
     );
@@ -195,20 +210,21 @@ function renderTrick(view, shown) {
 function trickLabel(view, shown) {
   if (!shown || !shown.done) return null;
   const trick = shown.trick;
-  const won = trick.winner !== null && trick.winner !== undefined ? `won by ${seatName(view.seats, trick.winner)}` : "";
-  const text = shown.previous ? `hand's last trick${won ? " · " + won : ""}` : won;
+  const won = trick.winner !== null && trick.winner !== undefined ? t("trick.wonBy", { name: seatName(view.seats, trick.winner) }) : "";
+  const text = shown.previous ? `${t("trick.handsLast")}${won ? " · " + won : ""}` : won;
   return text ? h("div", { class: "trick-label", text, attrs: { title: text } }) : null;
 }
 
 function centerNote(view) {
   const { game, seats } = view;
-  if (game.phase === "over") return "Game over";
-  if (view.started === false) return "Waiting for players to sit down";
-  const who = game.turn === null || game.turn === undefined ? "" : game.turn === view.you ? "you" : seatName(seats, game.turn);
-  const verb = { auction: "Auction", trump: "Naming trumps", exchange: "Exchange", play: "Play" }[game.phase] || game.phase;
+  if (game.phase === "over") return t("center.over");
+  if (view.started === false) return t("center.waiting");
+  const yours = game.turn === view.you;
+  const who = game.turn === null || game.turn === undefined ? "" : yours ? t("seat.yourTurn") : seatName(seats, game.turn);
+  const verb = ["auction", "trump", "exchange", "play"].includes(game.phase) ? t(`phase.${game.phase}`) : game.phase;
   // the discards gathered face down when the stock ran dry: only their number is public
-  const wash = game.wash ? ` · ${game.wash} card${game.wash === 1 ? "" : "s"} in the wash` : "";
-  return (who ? `${verb} · ${who === "you" ? "your turn" : who}` : verb) + wash;
+  const wash = game.wash ? ` · ${tn("center.wash", game.wash)}` : "";
+  return (who ? `${verb} · ${who}` : verb) + wash;
 }
 
 /**
@@ -231,7 +247,7 @@ export function renderFelt(view) {
   const shown = centerTrick(v);
   return h(
     "section",
-    { class: `felt players-${players}`, attrs: { "aria-label": "the table" } },
+    { class: `felt players-${players}`, attrs: { "aria-label": t("table.felt") } },
     h("div", { class: "area top" }, areas.top),
     h("div", { class: "area left" }, areas.left),
     h("div", { class: "area center" }, renderTrick(v, shown)),
@@ -247,11 +263,11 @@ export function renderLastTrick(view) {
   const shown = centerTrick(view);
   const trick = tricks[tricks.length - (shown && shown.done ? 2 : 1)];
   if (!trick) return null;
-  const won = trick.winner !== null && trick.winner !== undefined ? ` · won by ${seatName(view.seats, trick.winner)}` : "";
+  const won = trick.winner !== null && trick.winner !== undefined ? ` · ${t("trick.wonBy", { name: seatName(view.seats, trick.winner) })}` : "";
   return h(
     "div",
     { class: "last-trick" },
-    h("h3", { text: `${previous ? "Last trick of the previous hand" : "Last trick"}${won}` }),
+    h("h3", { text: `${previous ? t("trick.lastOfPrevious") : t("trick.last")}${won}` }),
     h(
       "div",
       { class: "last-plays" },
@@ -280,7 +296,7 @@ export function renderCalls(view) {
         { class: c.action === "pass" ? "pass" : "bid" },
         h("span", { class: "who", text: seatName(view.seats, c.seat) }),
         " ",
-        c.label,
+        callLabel(c),
         c.forced ? h("span", { class: "muted forced", text: ` (${TEXT.forced})`, attrs: { title: TEXT.forcedTitle } }) : null,
       ),
     ),
@@ -291,9 +307,9 @@ export function renderCalls(view) {
 export function contractLine(view) {
   const { game, seats } = view;
   if (game.bidder === null || game.bidder === undefined) {
-    return game.phase === "auction" ? "Auction in progress" : "";
+    return game.phase === "auction" ? t("contract.auction") : "";
   }
-  const trump = game.trump ? ` · trumps ${suitText(game.trump, true)}` : " · trumps not named yet";
+  const trump = game.trump ? t("contract.trumps", { suit: suitText(game.trump, true) }) : t("contract.noTrumps");
   const forced = (game.calls || []).some((c) => c.forced) ? ` (${TEXT.forced})` : "";
-  return `${seatName(seats, game.bidder)} bid ${game.bid}${forced}${trump}`;
+  return `${t("contract.bid", { name: seatName(seats, game.bidder), bid: game.bid })}${forced} · ${trump}`;
 }

@@ -1,39 +1,47 @@
 // Words shared by several pages.
+import { t } from "./i18n.js";
 
 export const humanize = (name) => name.replaceAll("_", " ");
 
 /**
  * A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules".
  * `omit`: option names told elsewhere (e.g. "target", shown from the table's own `target`).
+ * (The options' names are the server's, as the house rules list has them.)
  */
 export function optionsText(options, omit = []) {
   const entries = Object.entries(options || {}).filter(([k]) => !omit.includes(k));
-  if (!entries.length) return "standard rules";
+  if (!entries.length) return t("options.standard");
   return entries
-    .map(([k, v]) => (v === true ? humanize(k) : v === false ? `no ${humanize(k)}` : `${humanize(k)} ${v === null ? "none" : humanize(String(v))}`))
+    .map(([k, v]) =>
+      v === true
+        ? humanize(k)
+        : v === false
+          ? t("options.no", { name: humanize(k) })
+          : `${humanize(k)} ${v === null ? t("options.none") : humanize(String(v))}`,
+    )
     .join(", ");
 }
 
 /**
- * The words of the phone, keyboard, deck and "my tables" features, in one place for translation.
+ * The words of the phone, keyboard, deck and "my tables" features (read when drawn, in the language in use).
  * Functions take what varies ("five of hearts" + PLAYABLE → "five of hearts, playable").
  */
 export const WORDS = {
-  playable: "playable",
-  notPlayable: "not playable",
-  required: "must be chosen",
-  notChoosable: "cannot be chosen",
-  bidRow: "Bid",
-  keysHint: "Keys: ← → to choose, Enter to play, a number picks a bid, P pass, S H D C a trump suit",
-  fourColourDeck: "Four-colour deck",
-  fourColourHint: "♦ blue, ♣ green",
-  myTables: "My tables",
-  noTables: "You sit at no table in this browser yet.",
-  backToSeat: "Back to your seat",
-  seatOf: (seat, name) => `seat ${seat + 1} as ${name}`,
-  gameOver: "game over",
-  replay: "Replay",
-  forget: "Forget",
-  forgetLabel: (title) => `forget ${title}`,
-  unreachable: "cannot be reached right now",
+  get playable() { return t("words.playable"); },
+  get notPlayable() { return t("words.notPlayable"); },
+  get required() { return t("words.required"); },
+  get notChoosable() { return t("words.notChoosable"); },
+  get bidRow() { return t("words.bidRow"); },
+  get keysHint() { return t("words.keysHint"); },
+  get fourColourDeck() { return t("words.fourColourDeck"); },
+  get fourColourHint() { return t("words.fourColourHint"); },
+  get myTables() { return t("words.myTables"); },
+  get noTables() { return t("words.noTables"); },
+  get backToSeat() { return t("words.backToSeat"); },
+  seatOf: (seat, name) => t("words.seatOf", { seat: seat + 1, name }),
+  get gameOver() { return t("words.gameOver"); },
+  get replay() { return t("words.replay"); },
+  get forget() { return t("words.forget"); },
+  forgetLabel: (title) => t("words.forgetLabel", { title }),
+  get unreachable() { return t("words.unreachable"); },
 };
