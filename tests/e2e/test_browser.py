@@ -86,7 +86,9 @@ def test_one_person_and_three_computers_play_a_whole_hand_by_clicking(
     ann.page.get_by_label("Title", exact=True).fill("Lobby test")
     for seat in (2, 3, 4):
         ann.page.get_by_label(f"seat {seat}: human or computer").select_option("computer")
-        ann.page.get_by_label(f"seat {seat}: computer player").select_option("basic")
+        choice = ann.page.get_by_label(f"seat {seat}: computer player")
+        assert choice.input_value() == "beginner"  # the weakest strength level unless chosen
+        choice.select_option("basic" if seat < 4 else "club")  # a player by name, or a level
     ann.page.get_by_label("seat 1: human or computer").select_option("human")
     screenshot(ann.page, "lobby", full_page=True)
     ann.page.get_by_role("button", name="Create the table").click()
@@ -97,7 +99,7 @@ def test_one_person_and_three_computers_play_a_whole_hand_by_clicking(
     assert created["variant"] == "cinch" and created["title"] == "Lobby test"
     assert [(s["kind"], s["player"]) for s in created["seats"]] == [("human", None)] + [
         ("computer", "basic")
-    ] * 3
+    ] * 2 + [("computer", "club")]
     assert created["seats"][0]["name"] == "Ann" and created["seats"][0]["claimed"]
 
     rng = random.Random(1)

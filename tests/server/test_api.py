@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from tests.server.client_helpers import claim, create_table, room_of, running_server, seats_spec
 from tests.server.replay_helpers import expand_frames
 
-from pedro.players import PLAYERS
+from pedro.players import LEVELS, PLAYERS
 from pedro.records import replay
 from pedro.server.limits import Limits
 from pedro.variants.catalog import VARIANTS
@@ -68,6 +68,9 @@ def test_variants_list_every_variant_its_options_and_the_computer_players(client
     # every player is described; the one that sees every card says it is no fair player
     assert set(body["player_descriptions"]) == set(PLAYERS)
     assert "not a fair player" in body["player_descriptions"]["omniscient"]
+    # the strength levels, weakest first, each the player it stands for
+    assert [(lv["name"], lv["player"]) for lv in body["levels"]] == [(lv.name, lv.player) for lv in LEVELS]
+    assert all(lv["description"] for lv in body["levels"])
     assert [v["id"] for v in body["variants"]] == list(VARIANTS)
     for variant in body["variants"]:
         rules = VARIANTS[variant["id"]]

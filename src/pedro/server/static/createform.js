@@ -28,7 +28,11 @@ export function createForm(catalog, nameInput) {
   const variants = catalog.variants;
   const players = catalog.players || [];
   const descriptions = catalog.player_descriptions || {};
-  const defaultPlayer = players.includes("basic") ? "basic" : players[players.length - 1];
+  // strength levels first (a player picks by how strong), then every player by its own name
+  const levels = (catalog.levels || []).map((l) => l.name);
+  const defaultPlayer = levels.includes("beginner")
+    ? "beginner"
+    : players.includes("basic") ? "basic" : players[players.length - 1];
 
   const variantSelect = h(
     "select",
@@ -157,7 +161,16 @@ export function createForm(catalog, nameInput) {
           disabled: choice.kind !== "computer",
           attrs: { "aria-label": t("form.playerLabel", { n: seat + 1 }) },
         },
-        players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${descriptions[p]})` : p })),
+        h(
+          "optgroup",
+          { attrs: { label: t("form.levels") } },
+          levels.map((name) => h("option", { value: name, text: `${t(`levelName.${name}`)} (${t(`level.${name}`)})` })),
+        ),
+        h(
+          "optgroup",
+          { attrs: { label: t("form.byName") } },
+          players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${descriptions[p]})` : p })),
+        ),
       );
       player.value = choice.player;
       const me = h("input", { type: "radio", name: "myseat", value: String(seat), checked: mySeat === seat });
