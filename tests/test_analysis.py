@@ -193,3 +193,62 @@ def test_the_command_prints_mistakes_first_then_every_decision(tmp_path: Path) -
     assert "decisions with a choice" in text and "Hand 1" in text
     assert ("Biggest mistakes" in text) or ("No decision cost anything" in text)
     assert text.index("Hand 1") > text.index("decisions with a choice")
+
+
+# ---------------------------------------------------------------------------- choices left without a value
+
+
+class OnlyFirst:
+    """Values only the first legal play, as an estimator that cannot value the others must say."""
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        if obs.phase != Phase.PLAY or not isinstance(obs.legal, tuple):
+            return None
+        return Estimates("points", {obs.legal[0]: 5.0}, len(obs.legal), "a reason given by the estimator")
+
+
+class AllButLast:
+    """Values every legal play but the last, the first best."""
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        if obs.phase != Phase.PLAY or not isinstance(obs.legal, tuple):
+            return None
+        values = {a: -float(k) for k, a in enumerate(obs.legal[:-1])}
+        return Estimates("points", values, len(obs.legal), "the last is left out")
+
+
+def test_a_lone_valued_choice_is_neither_best_nor_a_mistake() -> None:
+    reviews = review(decisions(game_record()), OnlyFirst())
+    lone = [r for r in reviews if r.estimates is not None and r.estimates.values]
+    assert lone
+    for r in lone:
+        assert r.cost is None and not r.estimates.comparable  # type: ignore[union-attr]
+        made = r.decision.action in r.estimates.values  # type: ignore[union-attr]
+        assert r.verdict == ("only this choice valued" if made else "this choice not valued")
+    assert biggest_mistakes(reviews) == []
+
+
+def test_a_best_of_some_valued_choices_is_called_so() -> None:
+    reviews = review(decisions(game_record()), AllButLast())
+    verdicts = {r.verdict for r in reviews if r.estimates is not None}
+    assert "best of those valued" in verdicts and "best" not in verdicts
+    r = next(r for r in reviews if r.verdict == "best of those valued")
+    assert r.estimates is not None and r.estimates.note() == (
+        f"{r.estimates.legal - 1} of {r.estimates.legal} choices valued: the last is left out"
+    )
+
+
+def test_analyze_says_which_choices_were_not_valued_and_why(tmp_path: Path, monkeypatch: Any) -> None:
+    path = tmp_path / "g.json"
+    write_record(game_record(hands=1), path)
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: OnlyFirst())
+    code, out, _ = run(tmp_path, path)
+    assert code == 0
+    assert "only this choice valued" in out and "a reason given by the estimator" in out
+    assert " best " not in out
+    assert "No decision cost anything" in out
+    code, out, _ = run(tmp_path, path, as_json=True)
+    rows = json.loads(out)["decisions"]
+    plays = [row for row in rows if row["phase"] == "play"]
+    assert plays and all(row["cost"] is None for row in plays)
+    assert all(row["not_valued"].endswith("a reason given by the estimator") for row in plays)

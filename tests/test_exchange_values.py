@@ -43,7 +43,9 @@ def test_every_valued_exchange_choice_is_legal_and_the_made_one_is_included() ->
         player = ExpertPlayer(seed=2)
         for d in _exchange_decisions(variant, seed):
             est = player.estimates(d.obs, include=(d.action,))
-            if est is None:
+            assert est is not None
+            if not est.values:  # then it says why
+                assert est.why and est.note().startswith("no choice valued")
                 continue
             valued += 1
             assert d.action in est.values

@@ -268,9 +268,9 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.evaluate(obs)
 
 
-def test_trumps_are_valued_in_score_and_cinchs_exchange_is_not() -> None:
+def test_every_trump_is_valued_in_score_and_cinchs_exchange_says_why_it_is_not() -> None:
     # the dealer robs the pack holding cards of the stock, which no sampled first deal gives him,
-    # so the simulation cannot reach his decision (``exchange_values``)
+    # so the simulation cannot reach his decision (``exchange_values``): the estimate says so
     state = GameState(make_ruleset("cinch", {}), seed=1)
     player = ExpertPlayer(seed=1, samples=2)
     seen = set()
@@ -280,10 +280,13 @@ def test_trumps_are_valued_in_score_and_cinchs_exchange_is_not() -> None:
         if state.phase == Phase.TRUMP:
             seen.add(state.phase)
             assert est is not None and est.unit == "score"
-            assert set(est.values) <= set(state.legal_actions())
+            # every legal suit, also those the player's own choice does not simulate
+            assert set(est.values) == set(state.legal_actions()) and est.complete
             # the suit the player names is the one it values best
             assert est.values[choose(player, state)] == est.best()
-        elif state.phase == Phase.EXCHANGE:
-            assert est is None
+        elif state.phase == Phase.EXCHANGE and est is not None and est.legal > 1:
+            seen.add(state.phase)
+            assert not est.values
+            assert "no choice valued: your hand is no longer the one you were dealt" in est.note()
         state.apply(choose(player, state))
-    assert Phase.TRUMP in seen
+    assert seen == {Phase.TRUMP, Phase.EXCHANGE}

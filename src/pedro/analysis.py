@@ -54,11 +54,30 @@ class Review:
 
     @property
     def cost(self) -> float | None:
-        """How much worse the choice made was than the best choice (0 when it was a best choice)."""
+        """How much worse the choice made was than the best valued choice (0 when it was a best one).
+
+        None when the choice made has no value, or is the only choice valued: a lone value
+        is compared with nothing, so it is neither best nor a mistake.
+        """
         est = self.estimates
-        if est is None or self.decision.action not in est.values:
+        if est is None or self.decision.action not in est.values or not est.comparable:
             return None
         return est.best() - est.values[self.decision.action]
+
+    @property
+    def verdict(self) -> str:
+        """One plain word for the choice made: best, best of those valued, a cost, or why none."""
+        est = self.estimates
+        cost = self.cost
+        if est is None or not est.values:
+            return "not valued"
+        if self.decision.action not in est.values:
+            return "this choice not valued"
+        if cost is None:
+            return "only this choice valued"
+        if cost > 1e-9:
+            return f"cost {cost:.2f}"
+        return "best" if est.complete else "best of those valued"
 
 
 def decisions(

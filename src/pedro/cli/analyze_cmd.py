@@ -117,10 +117,12 @@ def _value(value: float, unit: str) -> str:
 
 
 def _print(console: Console, reviews: list[Review], names: Sequence[str], player: str, top: int) -> None:
-    estimated = [r for r in reviews if r.estimates is not None]
+    every = [r for r in reviews if r.estimates is not None and r.estimates.values and r.estimates.complete]
+    some = [r for r in reviews if r.estimates is not None and r.estimates.values and not r.estimates.complete]
     console.print(
-        f"[bold]{len(reviews)}[/] decisions with a choice, [bold]{len(estimated)}[/] valued by "
-        f"{escape(player)} "
+        f"[bold]{len(reviews)}[/] decisions with a choice: every choice valued by {escape(player)} in "
+        f"[bold]{len(every)}[/], some in [bold]{len(some)}[/], none in "
+        f"[bold]{len(reviews) - len(every) - len(some)}[/] "
         "(plays and exchange: points the side takes in the hand; calls: expected change of the side's score)"
     )
     mistakes = biggest_mistakes(reviews, top)
@@ -146,17 +148,19 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
             console.print(f"\n[bold]Hand {hand}[/]")
         chose = _markup(d, d.action)
         head = f"  {d.number:>3}. {escape(names[d.seat])} ({_PHASE_WORDS.get(d.phase, '?')}) {chose}"
-        if est is None:
-            console.print(f"{head}  [dim](not valued)[/]")
+        if est is None or not est.values:
+            why = f": {escape(est.why)}" if est is not None and est.why else ""
+            console.print(f"{head}  [dim](not valued{why})[/]")
             continue
-        cost = r.cost
+        cost, verdict = r.cost, r.verdict
         if cost is None:
-            mark = "[dim]this choice not valued[/]"
+            mark = f"[dim]{verdict}[/]"
         else:
-            mark = f"[red]cost {cost:.2f}[/]" if cost > 1e-9 else "[green]best[/]"
+            mark = f"[red]{verdict}[/]" if cost > 1e-9 else f"[green]{verdict}[/]"
         options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
         more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
-        console.print(f"{head}  {mark}  [dim]{options}{more}[/]")
+        note = f"  [yellow]({escape(est.note())})[/]" if not est.complete else ""
+        console.print(f"{head}  {mark}  [dim]{options}{more}[/]{note}")
 
 
 def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str, Any]:
@@ -173,7 +177,10 @@ def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str,
                 "action": _choice(d, d.action),
                 "unit": est.unit if est else None,
                 "choices": [{"action": _choice(d, a), "value": v} for a, v in est.ranked()] if est else None,
+                "legal": est.legal if est else None,
+                "not_valued": est.note() if est and not est.complete else None,
                 "cost": r.cost,
+                "verdict": r.verdict,
             }
         )
     return {"format": "pedro-analysis/1", "player": player, "decisions": rows}

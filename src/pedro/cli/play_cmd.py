@@ -678,12 +678,19 @@ class TerminalGame:
         if estimates is None:
             self.say("No hint for this kind of decision.")
             return
+        if not estimates.values:
+            self.say(f"No hint: {estimates.note()}.")
+            return
         unit = "points your side takes this hand" if estimates.unit == "points" else "change of your score"
         self.say(f"[dim]expert's estimate ({unit}):[/]")
         tt = terminal.tables_of(self.rules, obs)
         for action, value in estimates.ranked()[:10]:
             shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
             self.say(f"  {terminal.action_markup(action, self.rules, tt)}  {shown}")
+        if len(estimates.values) > 10:
+            self.say(f"  [dim]… {len(estimates.values) - 10} more[/]")
+        if not estimates.complete:
+            self.say(f"  [yellow]{escape(estimates.note())}[/]")
 
     def _show_last(self) -> None:
         state = self.state
