@@ -15,9 +15,9 @@ import time
 from collections import defaultdict
 
 from pedro.analysis import decisions, needs_choice
+from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
-from pedro.engine.state import GameState
 from pedro.variants.options import make_ruleset
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from tests.helpers import played_record
@@ -252,3 +252,48 @@ def test_analyze_says_which_choices_were_not_valued_and_why(tmp_path: Path, monk
     plays = [row for row in rows if row["phase"] == "play"]
     assert plays and all(row["cost"] is None for row in plays)
     assert all(row["not_valued"].endswith("a reason given by the estimator") for row in plays)
+
+
+def test_seat_keeps_only_that_seats_decisions_and_a_bad_seat_is_refused(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: ByOrder())
+    path = tmp_path / "g.json"
+    write_record(game_record(), path)
+    code, out, _ = run(tmp_path, path, seats=[1], as_json=True)
+    rows = json.loads(out)["decisions"]
+    assert code == 0 and rows and {row["seat"] for row in rows} == {1}
+    code, _, err = run(tmp_path, path, seats=[4])
+    assert code == analyze_cmd.USAGE_ERROR and "--seat 4: the game has seats 0 to 3" in err
+
+
+def test_decisions_know_their_place_in_the_whole_game() -> None:
+    record = game_record(hands=2)
+    found = decisions(record)
+    assert [d.index for d in found] == list(range(len(found)))
+    actions = [a for h in record["hands"] for a in h["actions"]]
+    assert found[-1].index == len(actions) - 1
+    assert {d.seat for d in decisions(record, seats=[2])} == {2}
+
+
+class Counting:
+    """Counts the estimators made and the decisions each was asked about."""
+
+    made: ClassVar[list[list[tuple[int, int]]]] = []
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int]] = []
+        Counting.made.append(self.asked)
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        self.asked.append((obs.hand_index, obs.seat))
+        return None
+
+
+def test_a_factory_gives_each_hand_and_seat_a_fresh_estimator() -> None:
+    Counting.made = []
+    found = decisions(game_record(hands=2))
+    review(found, Counting)
+    asked = {(d.hand - 1, d.seat) for d in found if needs_choice(d)}
+    assert len(Counting.made) == len(asked)
+    assert all(len(set(each)) == 1 for each in Counting.made)

@@ -2,7 +2,7 @@
 
 Usage::
 
-    pedro analyze game.json [--hand 3] [--player expert:64] [--top 10] [--json]
+    pedro analyze game.json [--hand 3] [--seat 0] [--player expert:64] [--top 10] [--json]
 
 The biggest mistakes come first, then every hand's decisions in order with
 the value of each legal choice. Only what the deciding seat could see is
@@ -44,12 +44,17 @@ def run(
     line: int | None = None,
     as_json: bool = False,
     err_console: Console | None = None,
+    seats: Sequence[int] = (),
 ) -> int:
     errors = err_console if err_console is not None else Console(stderr=True)
     try:
-        estimator = _estimator(player, seed)
+        _estimator(player, seed)  # refuses a player without estimates before the record is read
         source = _record_source(Path(path), line)
-        found = decisions(source, hands or None)
+        found = decisions(source, hands or None, seats or None)
+        players = int(_record_field(source, "players"))
+        wrong = [s for s in seats if not 0 <= s < players]
+        if wrong:
+            raise ValueError(f"--seat {wrong[0]}: the game has seats 0 to {players - 1}")
     except (UnknownPlayerError, ValueError) as exc:
         errors.print(f"[red]error:[/] {escape(str(exc))}")
         return ANALYSIS_FAILED if isinstance(exc, ReplayError) else USAGE_ERROR
@@ -59,7 +64,8 @@ def run(
     names = _names(source)
     with terminal.progress_bar(errors) as progress:
         task = progress.add_task("estimating", total=len(found))
-        reviews = review(found, estimator, advance=lambda: progress.advance(task))
+        # a fresh estimator per hand and seat: values as the server's review of one seat gives them
+        reviews = review(found, lambda: _estimator(player, seed), advance=lambda: progress.advance(task))
     if as_json:
         console.print(
             json.dumps(_json(reviews, player, names)), markup=False, highlight=False, soft_wrap=True
@@ -98,9 +104,14 @@ def _record_source(path: Path, line: int | None) -> str | Path:
 
 
 def _names(source: str | Path) -> list[str]:
+    return list(_record_field(source, "names"))
+
+
+def _record_field(source: str | Path, key: str) -> Any:
+    """A field of the record, once ``decisions`` or ``read_record`` checked it (ReplayError if bad)."""
     from pedro.records import read_record
 
-    return list(read_record(source)["names"])
+    return read_record(source)[key]
 
 
 def _choice(decision: Decision, action: int) -> str:

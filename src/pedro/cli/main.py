@@ -91,13 +91,14 @@ def analyze(
     top: int = typer.Option(10, "--top", min=0, help="how many of the biggest mistakes to list"),
     line: int = typer.Option(None, "--line", help="which record of a .jsonl file, counted from 1"),
     json_output: bool = typer.Option(False, "--json", help="print one JSON object with every decision"),
+    seat: list[int] = typer.Option([], "--seat", help="only this seat's decisions, from 0 (repeatable)"),
 ) -> None:
     """Value every decision of a recorded game and list the biggest mistakes."""
     from pedro.cli import analyze_cmd
 
     raise typer.Exit(
         analyze_cmd.run(
-            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output
+            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output, seats=seat
         )
     )
 

@@ -201,7 +201,8 @@ class ExpertPlayer(HeuristicPlayer):
         if obs.phase == Phase.EXCHANGE:
             choices = candidates(obs, super().act(obs), include)
             seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
-            exchange, why = exchange_estimate(obs, self.rollout_policy(obs.rules), seed, choices, self.samples)
+            policy = self.rollout_policy(obs.rules)
+            exchange, why = exchange_estimate(obs, policy, seed, choices, self.samples)
             if exchange and len(exchange) < legal:
                 why = TOO_MANY
             return Estimates(POINTS, exchange, legal, why)
