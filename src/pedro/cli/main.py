@@ -288,6 +288,9 @@ def serve(
         help="an unfinished table with no move, no new player and nobody connected this long leaves "
         "the lobby and memory; its link still opens it and the game goes on",
     ),
+    review_workers: int = typer.Option(
+        1, "--review-workers", min=1, help="worker processes that make game reviews (each uses a core)"
+    ),
 ) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -315,6 +318,7 @@ def serve(
             proxy_headers=proxy_headers,
             shutdown_timeout=shutdown_timeout,
             idle_hours=idle_hours,
+            review_workers=review_workers,
         )
     )
 
