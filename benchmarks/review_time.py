@@ -5,6 +5,7 @@ reviews one seat's decisions with ``pedro.server.review.review_hand``, the
 function the server's review workers run, on one core.
 
     python benchmarks/review_time.py --variant cinch --hands 10 --seat 0
+    python benchmarks/review_time.py --variant cinch --hands 10 --seat all   # every seat, one by one
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="cinch")
     parser.add_argument("--hands", type=int, default=10)
-    parser.add_argument("--seat", type=int, default=0)
+    parser.add_argument("--seat", default="0", help="a seat from 0, or all")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--player", default=PLAYER)
     args = parser.parse_args()
@@ -44,13 +45,15 @@ def main() -> None:
     start = time.perf_counter()
     cpu = time.process_time()
     shape = outline(game)
+    seats = range(rules.players) if args.seat == "all" else [int(args.seat)]
     decisions = 0
-    for hand in range(1, shape.hands + 1):
-        decisions += len(review_hand(HandJob(game, hand, args.seat, args.player))["entries"])
+    for seat in seats:
+        for hand in range(1, shape.hands + 1):
+            decisions += len(review_hand(HandJob(game, hand, seat, args.player))["entries"])
     wall, used = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"{args.variant}: {shape.hands} hands, seat {args.seat}: {decisions} decisions reviewed by "
-        f"{args.player} in {wall:.1f} s ({used:.1f} s of CPU)"
+        f"{args.player} in {wall:.1f} s ({used:.1f} s of CPU), seed {args.seed}"
     )
 
 

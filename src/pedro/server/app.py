@@ -755,6 +755,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/", page_endpoint),
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
+        Route("/review", page_endpoint),
         Route("/healthz", health_endpoint),
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),

@@ -7,6 +7,7 @@ import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { optionsText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
 import { renderBreakdown, renderExchange } from "./handend.js";
+import { mountReview, TEXT as REVIEW_TEXT } from "./review.js";
 
 export async function replayPage(root, tableId) {
   document.title = "Replay — Pedro";
@@ -36,7 +37,9 @@ export async function replayPage(root, tableId) {
     fill(body, h("p", { class: "form-error", text: "This game has no actions to replay." }));
     return;
   }
-  new ReplayViewer(root, body, tableId, data).start();
+  const viewer = new ReplayViewer(root, body, tableId, data);
+  viewer.start();
+  mountReview(viewer, tableId);
 }
 
 /** The table description the drawing code needs, from the summary (the record fills gaps). */
@@ -86,6 +89,16 @@ class ReplayViewer {
     }
     this.hands = this.frames[this.frames.length - 1].closed ? hand : hand + 1;
     this.i = 0;
+    // a review's entry shows its moment as one seat saw it: only that seat's hand open
+    this.asSeat = null;
+  }
+
+  /** Jump to frame `i` showing only `seat`'s hand (a review's entry); any other move shows every hand again. */
+  showAs(i, seat) {
+    this.go(i);
+    this.asSeat = seat;
+    this.render();
+    this.el.felt.scrollIntoView({ block: "nearest" });
   }
 
   start() {
@@ -142,6 +155,7 @@ class ReplayViewer {
 
   go(i) {
     this.i = Math.max(0, Math.min(this.frames.length - 1, i));
+    this.asSeat = null;
     this.render();
   }
 
@@ -186,12 +200,15 @@ class ReplayViewer {
     const action = inHand.filter((j) => j <= this.i).length;
     this.el.position.textContent = `hand ${hand + 1} of ${this.hands} · action ${action} of ${inHand.length}`;
     this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${f.last.label}` : "The deal";
+    if (this.asSeat !== null) this.el.last.textContent += ` · ${REVIEW_TEXT.jumped(seatName(this.seats, this.asSeat))}`;
     const last = this.i === this.frames.length - 1;
     this.buttons.forEach((b) => {
       const backwards = ["first", "prev-hand", "prev-trick", "prev"].includes(b.dataset.nav);
       b.disabled = backwards ? this.i === 0 : last;
     });
-    const view = { table: this.table, seats: this.seats, game, you: null, open: f.hands, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
+    const as = this.asSeat;
+    const open = as === null ? f.hands : f.hands.map((cards, s) => (s === as ? cards : null));
+    const view = { table: this.table, seats: this.seats, game, you: as, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     fill(
@@ -218,6 +235,7 @@ class ReplayViewer {
       h("section", { class: "box sheet-box" }, h("h3", { text: "Score sheet" }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
     );
     document.body.dataset.seq = String(f.seq);
+    document.body.dataset.asSeat = this.asSeat === null ? "" : String(this.asSeat);
     document.body.dataset.phase = game.phase;
     document.body.dataset.turn = "false";
   }
