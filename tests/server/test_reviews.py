@@ -374,3 +374,28 @@ def test_review_game_of_a_table_is_its_record() -> None:
     state = _played(actions)
     game = ReviewGame("cinch", {}, "review", tuple(actions), ("A", "B", "C", "D"))
     assert game.as_record() == record_from_game(state, ["A", "B", "C", "D"])
+
+
+def test_a_failed_review_says_why_once_and_is_tried_again(
+    tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, _ = finished_game(tmp_path)
+    calls: list[int] = []
+
+    def failing(job: HandJob) -> dict[str, Any]:
+        calls.append(job.hand)
+        if len(calls) == 1:
+            raise ValueError("a worker's bad day")
+        return review_hand(job)
+
+    monkeypatch.setattr(reviews_module, "review_hand", failing)
+    url = f"/api/tables/{table}/review/0"
+    with server() as client:
+        assert client.get(url).status_code == 202
+        deadline = time.monotonic() + PATIENCE
+        while (failed := client.get(url)).status_code == 202 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert failed.status_code == 503
+        assert failed.json()["error"] == "the review could not be made: a worker's bad day"
+        _, review = until_done(lambda: client.get(url))
+    assert review["hands"] and calls[0] == calls[1] == 1

@@ -35,6 +35,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from pedro.server.async_store import AsyncStore
+from pedro.server.compressed import body_response
+from pedro.server.finished import Body
 from pedro.server.registry import TableRegistry
 from pedro.server.review import (
     PLAYER,
@@ -56,6 +58,8 @@ log = logging.getLogger("pedro.server")
 MAX_RECORD_BYTES = 2 * 2**20
 #: Uploads whose reviews are kept in memory (the oldest are forgotten first).
 KEPT_UPLOADS = 32
+#: Finished tables whose outline, and seats whose complete review, are kept in memory.
+KEPT = 64
 #: The header that carries a seat's secret.
 SECRET_HEADER = "x-pedro-secret"
 #: The user-visible messages, together (they may be translated).
@@ -80,7 +84,10 @@ class Progress:
     """A review being made (or made, for an upload): hands done of ``total``."""
 
     total: int
+    #: the hands made here (an upload's are kept here; a table's go to the database)
     hands: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: hands made before (a table's, read from the database)
+    done: int = 0
     error: str | None = None
     task: asyncio.Task[None] | None = None
 
@@ -102,40 +109,65 @@ class Reviews:
         self.running: dict[_Key, Progress] = {}
         self.uploads: OrderedDict[_Key, Progress] = OrderedDict()
         self._outlines: OrderedDict[str, Outline] = OrderedDict()
+        #: finished tables' seat names and hands, and their complete reviews, kept a while
+        self._finished: OrderedDict[str, tuple[tuple[str, ...], int]] = OrderedDict()
+        self._bodies: OrderedDict[_Key, Body] = OrderedDict()
 
     # ------------------------------------------------------------------ tables
 
     async def of_table(
-        self, registry: TableRegistry, table_id: str, seat: int, secret: str | None
+        self, request: Request, registry: TableRegistry, table_id: str, seat: int, secret: str | None
     ) -> Response:
-        room = await _room(registry, table_id)
-        game = _game_of(room)
-        players = len(room.seats)
-        if not 0 <= seat < players:
-            raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=players - 1))
-        over = room.finished
-        if not over and (secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)):
-            raise ReviewError(403, MESSAGES["not_yours"].format(seat=seat))
-        hands = len(room.state.results)
-        names = game.names
+        """A table's seat's review: from memory or the database when made, else its progress."""
         key: _Key = ("table", table_id, seat)
-        stored = await asyncio.to_thread(self.store.store.load_reviews, table_id, seat, self.player)
-        made = {h: orjson.loads(gzip.decompress(body)) for h, body in stored.items() if 1 <= h <= hands}
-        missing = [h for h in range(1, hands + 1) if h not in made]
+        known = self._finished.get(table_id)
+        room: Room | None = None
+        if known is None:
+            room = await _room(registry, table_id)
+            names = _game_of(room).names
+            over, hands = room.finished, len(room.state.results)
+            if not 0 <= seat < len(names):
+                raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
+            if not over and (secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)):
+                raise ReviewError(403, MESSAGES["not_yours"].format(seat=seat))
+            if over:  # a finished game never changes: its outline is kept, the room need not be read again
+                self._finished[table_id] = (names, hands)
+                _trim(self._finished)
+        else:
+            (names, hands), over = known, True
+            if not 0 <= seat < len(names):
+                raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
         head = {"table": table_id, "seat": seat, "names": list(names), "over": over, "player": self.player}
-        if not missing:
-            return _done(head, [made[h] for h in range(1, hands + 1)])
+        body = self._bodies.get(key)
+        if body is not None and over:
+            self._bodies.move_to_end(key)
+            return await body_response(request, body)
         progress = self.running.get(key)
-        if progress is None or (progress.task is None and progress.error is None):
-            progress = self.running[key] = Progress(hands, dict(made))
+        if progress is not None and progress.task is not None:
+            return _progress(head, progress)
+        if progress is not None and progress.error is not None:
+            del self.running[key]  # said once; asked again, it is tried again
+            return _progress(head, progress)
+        stored = await asyncio.to_thread(self.store.store.load_reviews, table_id, seat, self.player)
+        missing = [h for h in range(1, hands + 1) if h not in stored]
+        if not missing:
+            # decompressed and put together in a thread: a long game's review is large
+            body = await asyncio.to_thread(_assemble, head, stored, hands)
+            if over:
+                self._bodies[key] = body
+                _trim(self._bodies)
+            return await body_response(request, body)
+        if room is None:
+            room = await _room(registry, table_id)
+        progress = self.running[key] = Progress(hands, done=hands - len(missing))
 
-            async def save(hand: int, body: dict[str, Any]) -> None:
-                data = gzip.compress(orjson.dumps(body), mtime=0)
-                await asyncio.to_thread(self.store.store.save_review, table_id, seat, self.player, hand, data)
+        async def save(hand: int, body: dict[str, Any]) -> None:
+            data = gzip.compress(orjson.dumps(body), mtime=0)
+            await asyncio.to_thread(self.store.store.save_review, table_id, seat, self.player, hand, data)
 
-            progress.task = asyncio.get_running_loop().create_task(
-                self._make(key, progress, game, seat, missing, save, forget=True)
-            )
+        progress.task = asyncio.get_running_loop().create_task(
+            self._make(key, progress, _game_of(room), seat, missing, save, forget=True)
+        )
         return _progress(head, progress)
 
     # ------------------------------------------------------------------ uploads
@@ -178,7 +210,7 @@ class Reviews:
             )
         self.uploads.move_to_end(key)
         if len(progress.hands) == progress.total:
-            return _done(head, [progress.hands[h] for h in range(1, progress.total + 1)])
+            return JSONResponse(_review(head, [progress.hands[h] for h in range(1, progress.total + 1)]))
         return _progress(head, progress)
 
     async def _outline(self, digest: str, game: ReviewGame) -> Outline:
@@ -212,7 +244,10 @@ class Reviews:
             for hand in hands:
                 body = await self.workers.run(review_hand, HandJob(game, hand, seat, self.player))
                 await keep(hand, body)
-                progress.hands[hand] = body
+                if forget:
+                    progress.done += 1  # a table's hands are read back from the database
+                else:
+                    progress.hands[hand] = body
             log.info(
                 "review of %s seat %d: %d hands in %.1f s",
                 key[1][:12],
@@ -225,7 +260,7 @@ class Reviews:
             progress.error = str(exc)
         finally:
             progress.task = None
-            if forget:
+            if forget and progress.error is None:
                 self.running.pop(key, None)
 
     async def stop(self) -> None:
@@ -250,12 +285,23 @@ async def _room(registry: TableRegistry, table_id: str) -> Room:
     return room
 
 
-def _done(head: dict[str, Any], hands: list[dict[str, Any]]) -> Response:
-    return JSONResponse(head | {"status": "done", "hands": hands, "summary": summary(hands)})
+def _review(head: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
+    return head | {"status": "done", "hands": hands, "summary": summary(hands)}
+
+
+def _assemble(head: dict[str, Any], stored: dict[int, bytes], hands: int) -> Body:
+    """The review of a table's seat from its stored hands (in a thread)."""
+    made = [orjson.loads(gzip.decompress(stored[h])) for h in range(1, hands + 1)]
+    return Body.of_json(_review(head, made))
+
+
+def _trim(kept: OrderedDict[Any, Any]) -> None:
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
 
 
 def _progress(head: dict[str, Any], progress: Progress) -> Response:
-    status = {"status": "working", "done": len(progress.hands), "total": progress.total}
+    status = {"status": "working", "done": progress.done + len(progress.hands), "total": progress.total}
     if progress.error is not None:
         status = {"status": "failed", "error": MESSAGES["failed"].format(why=progress.error)}
     return JSONResponse(head | status, status_code=202 if progress.error is None else 503)
@@ -276,7 +322,11 @@ async def table_review_endpoint(request: Request) -> Response:
             raise ReviewError(400, f"seat {seat_text!r}: a seat is a number from 0")
         registry: TableRegistry = request.app.state.registry
         return await _reviews(request).of_table(
-            registry, request.path_params["table"], int(seat_text), request.headers.get(SECRET_HEADER)
+            request,
+            registry,
+            request.path_params["table"],
+            int(seat_text),
+            request.headers.get(SECRET_HEADER),
         )
     except ReviewError as exc:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
