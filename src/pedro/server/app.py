@@ -50,6 +50,7 @@ from pedro.server.lifecycle import (
 )
 from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.listener import Listener
+from pedro.server.practice import Hints, hint_endpoint
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -303,6 +304,7 @@ def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]
         listed=spec.listed,
         created_at=datetime.now(UTC),
         seats=seats,
+        practice=spec.practice,
     )
     return row, secret
 
@@ -722,6 +724,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         workers = app.state.workers = Workers(settings.worker_processes)
         review_workers = Workers(settings.review_processes)
         app.state.reviews = reviews = Reviews(review_workers, storage, settings.review_player)
+        app.state.hints = Hints(review_workers)
         if settings.start_workers:
             workers.start(warm_up)
             review_workers.start(review_warm_up)
@@ -767,6 +770,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/tables/{table}/replay", replay_endpoint),
         Route("/api/tables/{table}/review/{seat}", table_review_endpoint),
         Route("/api/review", upload_review_endpoint, methods=["POST"]),
+        Route("/api/tables/{table}/hint", hint_endpoint),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -37,6 +37,7 @@ from sqlalchemy import (
     and_,
     create_engine,
     event,
+    false,
     insert,
     or_,
     select,
@@ -63,6 +64,8 @@ tables_table = Table(
     Column("listed", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished", Boolean, nullable=False, default=False, index=True),
+    #: a practice table: hints on request, unrated
+    Column("practice", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -176,6 +179,8 @@ class TableRow:
     finished: bool = False
     #: accepted actions in order, all hands together, as record text
     actions: list[str] = field(default_factory=list)
+    #: a practice table: its players may ask for hints, and it is unrated
+    practice: bool = False
 
 
 @dataclass(frozen=True)
@@ -297,6 +302,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             listed=row.listed,
             created_at=row.created_at,
             finished=row.finished,
+            practice=row.practice,
         )
     )
     c.execute(
@@ -548,6 +554,7 @@ class Store:
                     created_at=_aware(r.created_at),
                     seats=[],
                     finished=r.finished,
+                    practice=r.practice,
                 )
                 for r in c.execute(query)
             }

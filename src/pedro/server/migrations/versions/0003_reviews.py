@@ -1,4 +1,5 @@
-"""Game reviews: each finished hand's review of one seat, kept once made (``pedro.server.reviews``).
+"""Game reviews, each finished hand's review of one seat kept once made (``pedro.server.reviews``),
+and practice tables (hints on request, unrated: ``pedro.server.practice``).
 
 Revision ID: 0003
 Revises: 0002
@@ -17,6 +18,9 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.add_column(
+        "pedro_tables", sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "pedro_reviews",
         sa.Column(
@@ -31,3 +35,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("pedro_reviews")
+    with op.batch_alter_table("pedro_tables") as batch:
+        batch.drop_column("practice")
