@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage
+from tests.helpers import played_record
 from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
 
@@ -65,4 +67,26 @@ def test_open_a_review_and_jump_to_a_mistake(
     page.get_by_role("button", name="next action", exact=True).click()
     page.wait_for_selector(f'body[data-seq="{first["index"] + 1}"][data-as-seat=""]', state="attached")
     assert page.locator('[data-seat="1"] .cardrow.open').count() == 1
+    assert not ann.page_errors, ann.page_errors
+
+
+def test_review_an_uploaded_record(
+    players: Callable[..., Player], server: ServerProcess, tmp_path: Path
+) -> None:
+    record = played_record("cinch", seed=4, hands=1, player="basic", names=("Ann", "Bo", "Cy", "Di"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    ann = players("ann")
+    page = ann.page
+    page.goto("review")
+    page.locator('[data-testid="review-file"]').set_input_files(str(path))
+    page.locator('[data-testid="review-seat"]').select_option("1")
+    page.locator('[data-testid="review-start"]').click()
+    page.locator('[data-testid="review"]').wait_for(timeout=REVIEW_TIMEOUT)
+    assert "Bo" in page.locator('[data-testid="review"]').inner_text()
+    entries = page.locator('[data-testid="review-entry"]')
+    reviewed = httpx.post(f"{server.url}/api/review", json={"record": record, "seat": 1}, timeout=10).json()
+    assert reviewed["status"] == "done"
+    listed = len(reviewed["summary"]["mistakes"]) + sum(len(h["entries"]) for h in reviewed["hands"])
+    assert entries.count() == listed > 0
     assert not ann.page_errors, ann.page_errors

@@ -124,7 +124,7 @@ class Reviews:
         room: Room | None = None
         if known is None:
             room = await _room(registry, table_id)
-            names = _game_of(room).names
+            names = _names(room)
             over, hands = room.finished, len(room.state.results)
             if not 0 <= seat < len(names):
                 raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
@@ -270,10 +270,13 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def _names(room: Room) -> tuple[str, ...]:
+    return tuple(s["name"] or f"Seat {i + 1}" for i, s in enumerate(room.seats_json()))
+
+
 def _game_of(room: Room) -> ReviewGame:
     row: TableRow = room.row
-    names = tuple(s["name"] or f"Seat {i + 1}" for i, s in enumerate(room.seats_json()))
-    return ReviewGame(row.variant, dict(row.options), row.seed, tuple(row.actions), names)
+    return ReviewGame(row.variant, dict(row.options), row.seed, tuple(row.actions), _names(room))
 
 
 async def _room(registry: TableRegistry, table_id: str) -> Room:

@@ -26,7 +26,7 @@ function route() {
   } else if ((m = path.match(/^\/replay\/([^/]+)$/))) {
     document.body.dataset.page = "replay";
     replayPage(root, decodeURIComponent(m[1]));
-  } else if (path === "/review") {
+  } else if (path.match(/^\/review$/)) {
     document.body.dataset.page = "review";
     reviewPage(root);
   } else {

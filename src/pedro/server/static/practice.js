@@ -16,6 +16,7 @@ export const TEXT = {
   units: { score: "expected change of your side's score", points: "points your side takes this hand" },
   best: "best",
   failed: "No hint",
+  offline: "Cannot reach the server.",
 };
 
 function fmt(value, unit) {
@@ -87,7 +88,7 @@ export class HintBox {
       if (response.ok) this.answer = data;
       else this.error = { seq, message: (data && data.error) || String(response.status) };
     } catch {
-      this.error = { seq, message: "Cannot reach the server." };
+      this.error = { seq, message: TEXT.offline };
     }
     this.asking = null;
     this.render(state, state.seq === seq);

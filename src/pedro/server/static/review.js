@@ -39,6 +39,7 @@ export const TEXT = {
   badFile: "That file is not JSON.",
   pickSeat: "Whose decisions",
   phases: { call: "call", trump: "trump", exchange: "exchange", play: "play" },
+  offline: "Cannot reach the server. Check your connection and try again.",
 };
 
 const POLL_MS = 800;
@@ -69,7 +70,7 @@ async function fetchReview(slot, path, options) {
     try {
       answer = await ask(path, options);
     } catch {
-      fill(slot, h("p", { class: "form-error", text: "Cannot reach the server. Check your connection and try again." }));
+      fill(slot, h("p", { class: "form-error", text: TEXT.offline }));
       return null;
     }
     const { status, data } = answer;
