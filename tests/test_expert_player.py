@@ -287,6 +287,6 @@ def test_every_trump_is_valued_in_score_and_cinchs_exchange_says_why_it_is_not()
         elif state.phase == Phase.EXCHANGE and est is not None and est.legal > 1:
             seen.add(state.phase)
             assert not est.values
-            assert "no choice valued: your hand is no longer the one you were dealt" in est.note()
+            assert "no choice valued: the hand is no longer the one the seat was dealt" in est.note()
         state.apply(choose(player, state))
     assert seen == {Phase.TRUMP, Phase.EXCHANGE}

@@ -36,7 +36,7 @@ MAX_CANDIDATES = 16
 MIN_WORLDS = 4
 #: Why an exchange decision taken after the seat's hand changed cannot be simulated.
 NOT_FIRST_DEAL = (
-    "your hand is no longer the one you were dealt (you drew, took or were given cards), "
+    "the hand is no longer the one the seat was dealt (it drew, took or was given cards), "
     "and the simulation can deal only a first hand again"
 )
 #: Why the choices beyond ``MAX_CANDIDATES`` are not valued.
