@@ -57,6 +57,8 @@ from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import TOO_MANY, candidates, exchange_estimate
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
+from pedro.players.last_exchange import MAX_CHOICES as LAST_MAX_CHOICES
+from pedro.players.last_exchange import applies, last_exchange_values
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
 from pedro.players.solved_play import declarer_bias, solved_points
@@ -203,6 +205,10 @@ class ExpertPlayer(HeuristicPlayer):
             seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
             policy = self.rollout_policy(obs.rules)
             exchange, why = exchange_estimate(obs, policy, seed, choices, self.samples)
+            if not exchange and applies(obs):  # the last decision of the exchange: valued at the first lead
+                if legal <= LAST_MAX_CHOICES:
+                    choices = list(obs.legal)
+                exchange = last_exchange_values(obs, choices, seed)
             if exchange and len(exchange) < legal:
                 why = TOO_MANY
             return Estimates(POINTS, exchange, legal, why)
