@@ -29,6 +29,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=100)
     args = parser.parse_args()
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     for g in range(args.games):
         seed = args.seed + g
         rules = make_ruleset(args.variant)
@@ -42,15 +43,17 @@ def main() -> None:
         for d in decisions(record):
             if d.seat != 0 or not needs_choice(d):
                 continue
-            start = time.perf_counter()
+            start, used = time.perf_counter(), time.process_time()
             hints.estimates(d.obs)  # type: ignore[attr-defined]
             times[d.phase.name.lower()].append(time.perf_counter() - start)
+            cpu[d.phase.name.lower()].append(time.process_time() - used)
     print(f"{args.variant}, {args.games} games of up to {args.hands} hands, seat 0's decisions")
-    print(f"{'decision':<10}{'count':>6}{'median s':>10}{'p90 s':>8}{'max s':>8}")
+    print(f"{'decision':<10}{'count':>6}{'median s':>10}{'p90 s':>8}{'max s':>8}{'max CPU s':>11}")
     for phase, values in sorted(times.items()):
         values.sort()
         p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
-        print(f"{phase:<10}{len(values):>6}{statistics.median(values):>10.3f}{p90:>8.3f}{values[-1]:>8.3f}")
+        most = max(cpu[phase])
+        print(f"{phase:<10}{len(values):>6}{statistics.median(values):>10.3f}{p90:>8.3f}{values[-1]:>8.3f}{most:>11.3f}")
 
 
 if __name__ == "__main__":
