@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from tests.helpers import played_record
@@ -193,3 +193,107 @@ def test_the_command_prints_mistakes_first_then_every_decision(tmp_path: Path) -
     assert "decisions with a choice" in text and "Hand 1" in text
     assert ("Biggest mistakes" in text) or ("No decision cost anything" in text)
     assert text.index("Hand 1") > text.index("decisions with a choice")
+
+
+# ---------------------------------------------------------------------------- choices left without a value
+
+
+class OnlyFirst:
+    """Values only the first legal play, as an estimator that cannot value the others must say."""
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        if obs.phase != Phase.PLAY or not isinstance(obs.legal, tuple):
+            return None
+        return Estimates("points", {obs.legal[0]: 5.0}, len(obs.legal), "a reason given by the estimator")
+
+
+class AllButLast:
+    """Values every legal play but the last, the first best."""
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        if obs.phase != Phase.PLAY or not isinstance(obs.legal, tuple):
+            return None
+        values = {a: -float(k) for k, a in enumerate(obs.legal[:-1])}
+        return Estimates("points", values, len(obs.legal), "the last is left out")
+
+
+def test_a_lone_valued_choice_is_neither_best_nor_a_mistake() -> None:
+    reviews = review(decisions(game_record()), OnlyFirst())
+    lone = [r for r in reviews if r.estimates is not None and r.estimates.values]
+    assert lone
+    for r in lone:
+        assert r.cost is None and not r.estimates.comparable  # type: ignore[union-attr]
+        made = r.decision.action in r.estimates.values  # type: ignore[union-attr]
+        assert r.verdict == ("only this choice valued" if made else "this choice not valued")
+    assert biggest_mistakes(reviews) == []
+
+
+def test_a_best_of_some_valued_choices_is_called_so() -> None:
+    reviews = review(decisions(game_record()), AllButLast())
+    verdicts = {r.verdict for r in reviews if r.estimates is not None}
+    assert "best of those valued" in verdicts and "best" not in verdicts
+    r = next(r for r in reviews if r.verdict == "best of those valued")
+    assert r.estimates is not None and r.estimates.note() == (
+        f"{r.estimates.legal - 1} of {r.estimates.legal} choices valued: the last is left out"
+    )
+
+
+def test_analyze_says_which_choices_were_not_valued_and_why(tmp_path: Path, monkeypatch: Any) -> None:
+    path = tmp_path / "g.json"
+    write_record(game_record(hands=1), path)
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: OnlyFirst())
+    code, out, _ = run(tmp_path, path)
+    assert code == 0
+    assert "only this choice valued" in out and "a reason given by the estimator" in out
+    assert " best " not in out
+    assert "No decision cost anything" in out
+    code, out, _ = run(tmp_path, path, as_json=True)
+    rows = json.loads(out)["decisions"]
+    plays = [row for row in rows if row["phase"] == "play"]
+    assert plays and all(row["cost"] is None for row in plays)
+    assert all(row["not_valued"].endswith("a reason given by the estimator") for row in plays)
+
+
+def test_seat_keeps_only_that_seats_decisions_and_a_bad_seat_is_refused(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: ByOrder())
+    path = tmp_path / "g.json"
+    write_record(game_record(), path)
+    code, out, _ = run(tmp_path, path, seats=[1], as_json=True)
+    rows = json.loads(out)["decisions"]
+    assert code == 0 and rows and {row["seat"] for row in rows} == {1}
+    code, _, err = run(tmp_path, path, seats=[4])
+    assert code == analyze_cmd.USAGE_ERROR and "--seat 4: the game has seats 0 to 3" in err
+
+
+def test_decisions_know_their_place_in_the_whole_game() -> None:
+    record = game_record(hands=2)
+    found = decisions(record)
+    assert [d.index for d in found] == list(range(len(found)))
+    actions = [a for h in record["hands"] for a in h["actions"]]
+    assert found[-1].index == len(actions) - 1
+    assert {d.seat for d in decisions(record, seats=[2])} == {2}
+
+
+class Counting:
+    """Counts the estimators made and the decisions each was asked about."""
+
+    made: ClassVar[list[list[tuple[int, int]]]] = []
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int]] = []
+        Counting.made.append(self.asked)
+
+    def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
+        self.asked.append((obs.hand_index, obs.seat))
+        return None
+
+
+def test_a_factory_gives_each_hand_and_seat_a_fresh_estimator() -> None:
+    Counting.made = []
+    found = decisions(game_record(hands=2))
+    review(found, Counting)
+    asked = {(d.hand - 1, d.seat) for d in found if needs_choice(d)}
+    assert len(Counting.made) == len(asked)
+    assert all(len(set(each)) == 1 for each in Counting.made)

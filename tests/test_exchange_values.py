@@ -10,6 +10,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.players import ExpertPlayer
 from pedro.players.exchange_values import MAX_CANDIDATES, candidates
+from pedro.players.last_exchange import applies, last_exchange_values
 
 
 def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
@@ -43,7 +44,9 @@ def test_every_valued_exchange_choice_is_legal_and_the_made_one_is_included() ->
         player = ExpertPlayer(seed=2)
         for d in _exchange_decisions(variant, seed):
             est = player.estimates(d.obs, include=(d.action,))
-            if est is None:
+            assert est is not None
+            if not est.values:  # then it says why
+                assert est.why and est.note().startswith("no choice valued")
                 continue
             valued += 1
             assert d.action in est.values
@@ -61,3 +64,21 @@ def test_candidates_keep_the_preferred_and_asked_for_choices_under_the_cap() -> 
     assert found[0] == preferred and d.action in found and other in found
     assert len(found) <= MAX_CANDIDATES and len(set(found)) == len(found)
     assert all(a in legal for a in found)
+
+
+def test_the_exchanges_last_decision_is_valued_at_the_first_lead_and_only_there() -> None:
+    # cinch: the dealer keeps non-trumps from the stock to make six, the exchange's last decision
+    found = [d for d in _exchange_decisions("cinch", 2) if isinstance(d.obs.legal, CardChoice)]
+    last = [d for d in found if applies(d.obs)]
+    assert last, "the recorded game changed: pick another seed"
+    d = last[0]
+    assert d.seat == d.obs.dealer and len(d.obs.hand) < 6
+    legal = list(d.obs.legal)  # type: ignore[arg-type]
+    values = last_exchange_values(d.obs, legal, "seed")
+    assert set(values) == set(legal)
+    assert all(0 <= v <= d.obs.rules.total_points for v in values.values())
+    assert values == last_exchange_values(d.obs, legal, "seed")
+    # not the last decision: a seat that still has to draw (its hand is short of six and others are too)
+    record = played_record("nicaragua", seed=3, hands=1, player="heuristic")
+    early = [x for x in decisions(record) if x.phase == Phase.EXCHANGE and needs_choice(x)]
+    assert early and not any(applies(x.obs) for x in early[:1])

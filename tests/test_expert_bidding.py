@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.helpers import played_record
 
+from pedro.analysis import decisions, needs_choice
 from pedro.cards import parse_cards
 from pedro.engine.actions import PASS, bid_action
 from pedro.engine.observation import Observation
@@ -20,7 +22,7 @@ from pedro.players import (
     make_player,
     samples_of,
 )
-from pedro.players.bidding import CallValue, Estimator, evaluate_calls
+from pedro.players.bidding import CallValue, Estimator, evaluate_calls, trump_values
 from pedro.players.expert import DEFAULT_SAMPLES, calls_are_clear
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
@@ -219,3 +221,25 @@ def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str
         bidder = state.current_player
         assert state.phase == Phase.TRUMP
         assert players[bidder].estimator(state.observation(bidder)) is last[bidder][0]
+
+
+def test_hints_value_every_legal_call_and_trump_also_those_the_players_choice_leaves_out() -> None:
+    # cinch, seed 1: at the first hand's 4th call partner holds the contract, and the player's own
+    # choice leaves out every bid beyond its hand; the trump suits it names from are the best few
+    record = played_record("cinch", seed=1, hands=1, player="heuristic")
+    expert = ExpertPlayer(seed=3, samples=2)
+    left_out = {Phase.AUCTION: 0, Phase.TRUMP: 0}
+    for d in decisions(record):
+        if d.phase not in left_out or not needs_choice(d):
+            continue
+        legal = d.obs.legal
+        assert isinstance(legal, tuple)
+        est = expert.estimates(d.obs)
+        assert est is not None and est.unit == "score"
+        assert set(est.values) == set(legal) and est.complete and est.legal == len(legal)
+        if d.phase == Phase.AUCTION:
+            own = expert.call_values(d.obs, legal)
+        else:
+            own = list(trump_values(expert.estimator(d.obs), d.obs, legal))  # type: ignore[arg-type]
+        left_out[d.phase] += len(legal) - len(own)
+    assert left_out[Phase.AUCTION] > 0 and left_out[Phase.TRUMP] > 0

@@ -22,6 +22,7 @@ from pedro.players import (
 from pedro.players.base import RandomPlayer, StateAwarePlayer
 from pedro.players.expert import play_classes, world_values
 from pedro.players.games import play_game
+from pedro.players.last_exchange import applies
 from pedro.players.sampling import World, knowledge, replay
 from pedro.solver import solve
 from pedro.variants.catalog import VARIANTS
@@ -268,9 +269,10 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.evaluate(obs)
 
 
-def test_trumps_are_valued_in_score_and_cinchs_exchange_is_not() -> None:
+def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
     # the dealer robs the pack holding cards of the stock, which no sampled first deal gives him,
-    # so the simulation cannot reach his decision (``exchange_values``)
+    # so the simulation cannot reach his decision (``exchange_values``); it is the exchange's last,
+    # so each choice is valued at the first lead instead (``last_exchange``)
     state = GameState(make_ruleset("cinch", {}), seed=1)
     player = ExpertPlayer(seed=1, samples=2)
     seen = set()
@@ -280,10 +282,17 @@ def test_trumps_are_valued_in_score_and_cinchs_exchange_is_not() -> None:
         if state.phase == Phase.TRUMP:
             seen.add(state.phase)
             assert est is not None and est.unit == "score"
-            assert set(est.values) <= set(state.legal_actions())
+            # every legal suit, also those the player's own choice does not simulate
+            assert set(est.values) == set(state.legal_actions()) and est.complete
             # the suit the player names is the one it values best
             assert est.values[choose(player, state)] == est.best()
-        elif state.phase == Phase.EXCHANGE:
-            assert est is None
+        elif state.phase == Phase.EXCHANGE and est is not None and est.legal > 1:
+            seen.add(state.phase)
+            obs = state.observation(state.current_player)
+            assert applies(obs) and est.unit == "points"
+            assert set(est.values) == set(state.legal_actions()) and est.complete and not est.note()
+            assert all(0 <= v <= state.rules.total_points for v in est.values.values())
+            again = ExpertPlayer(seed=1, samples=2).estimates(obs)
+            assert again is not None and again.values == est.values  # seeded: the same worlds
         state.apply(choose(player, state))
-    assert Phase.TRUMP in seen
+    assert seen == {Phase.TRUMP, Phase.EXCHANGE}

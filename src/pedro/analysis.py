@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
@@ -39,6 +39,7 @@ class Decision:
 
     hand: int  # 1-based, as players count hands
     number: int  # 1-based position of the action in its hand
+    index: int  # 0-based position of the action in the whole game (a replay's frame before it)
     seat: int
     phase: Phase
     action: int
@@ -54,34 +55,59 @@ class Review:
 
     @property
     def cost(self) -> float | None:
-        """How much worse the choice made was than the best choice (0 when it was a best choice)."""
+        """How much worse the choice made was than the best valued choice (0 when it was a best one).
+
+        None when the choice made has no value, or is the only choice valued: a lone value
+        is compared with nothing, so it is neither best nor a mistake.
+        """
         est = self.estimates
-        if est is None or self.decision.action not in est.values:
+        if est is None or self.decision.action not in est.values or not est.comparable:
             return None
         return est.best() - est.values[self.decision.action]
 
+    @property
+    def verdict(self) -> str:
+        """One plain word for the choice made: best, best of those valued, a cost, or why none."""
+        est = self.estimates
+        cost = self.cost
+        if est is None or not est.values:
+            return "not valued"
+        if self.decision.action not in est.values:
+            return "this choice not valued"
+        if cost is None:
+            return "only this choice valued"
+        if cost > 1e-9:
+            return f"cost {cost:.2f}"
+        return "best" if est.complete else "best of those valued"
+
 
 def decisions(
-    record: str | bytes | os.PathLike[str] | Mapping[str, Any], hands: Iterable[int] | None = None
+    record: str | bytes | os.PathLike[str] | Mapping[str, Any],
+    hands: Iterable[int] | None = None,
+    seats: Iterable[int] | None = None,
 ) -> list[Decision]:
-    """Every decision of the record (of ``hands`` only, 1-based, when given), with the seat's observation.
+    """Every decision of the record (of ``hands`` only, 1-based, and of ``seats`` only, when given),
+    with the deciding seat's observation.
 
     The record is checked as ``pedro replay`` checks it: a bad record raises
     ``ReplayError`` before anything is estimated.
     """
     wanted = set(hands) if hands is not None else None
+    deciders = set(seats) if seats is not None else None
     found: list[Decision] = []
-    number = [0, -1]  # action number within the hand, the hand index it counts
+    number = [0, -1, 0]  # action number within the hand, the hand index it counts, actions so far
 
     def keep(state: GameState, action: int) -> None:
         if number[1] != state.hand_index:
-            number[:] = [0, state.hand_index]
+            number[:2] = [0, state.hand_index]
         number[0] += 1
+        number[2] += 1
         hand = state.hand_index + 1
-        if wanted is not None and hand not in wanted:
-            return
         seat = state.current_player
-        found.append(Decision(hand, number[0], seat, state.phase, action, state.observation(seat)))
+        if (wanted is not None and hand not in wanted) or (deciders is not None and seat not in deciders):
+            return
+        obs = state.observation(seat)
+        found.append(Decision(hand, number[0], number[2] - 1, seat, state.phase, action, obs))
 
     replay(record, before_action=keep)
     return found
@@ -99,14 +125,28 @@ def needs_choice(decision: Decision) -> bool:
 
 def review(
     found: list[Decision],
-    estimator: ChoiceEstimator,
+    estimator: ChoiceEstimator | Callable[[], ChoiceEstimator],
     advance: Callable[[], None] | None = None,
 ) -> list[Review]:
-    """Estimate every decision that had a choice; ``advance`` is called after each (a progress bar)."""
+    """Estimate every decision that had a choice; ``advance`` is called after each (a progress bar).
+
+    ``estimator`` may be a function making one: then each hand's decisions of each seat get a
+    fresh estimator, so that a seat's values do not depend on which other hands or seats were
+    reviewed with it (``pedro analyze --hand 3`` values hand 3 as the whole game's review does,
+    and a server's review of one seat as ``pedro analyze`` does).
+    """
+    factory = isinstance(estimator, type) or not hasattr(estimator, "estimates")
+    make = cast(Callable[[], ChoiceEstimator], estimator) if factory else None
+    fresh: dict[tuple[int, int], ChoiceEstimator] = {}
     out: list[Review] = []
     for decision in found:
         if needs_choice(decision):
-            out.append(Review(decision, estimator.estimates(decision.obs, include=(decision.action,))))
+            if make is None:
+                judge = cast(ChoiceEstimator, estimator)
+            else:
+                key = (decision.hand, decision.seat)
+                judge = fresh.get(key) or fresh.setdefault(key, make())
+            out.append(Review(decision, judge.estimates(decision.obs, include=(decision.action,))))
         if advance is not None:
             advance()
     return out

@@ -2,7 +2,7 @@
 
 Usage::
 
-    pedro analyze game.json [--hand 3] [--player expert:64] [--top 10] [--json]
+    pedro analyze game.json [--hand 3] [--seat 0] [--player expert:64] [--top 10] [--json]
 
 The biggest mistakes come first, then every hand's decisions in order with
 the value of each legal choice. Only what the deciding seat could see is
@@ -44,12 +44,17 @@ def run(
     line: int | None = None,
     as_json: bool = False,
     err_console: Console | None = None,
+    seats: Sequence[int] = (),
 ) -> int:
     errors = err_console if err_console is not None else Console(stderr=True)
     try:
-        estimator = _estimator(player, seed)
+        _estimator(player, seed)  # refuses a player without estimates before the record is read
         source = _record_source(Path(path), line)
-        found = decisions(source, hands or None)
+        found = decisions(source, hands or None, seats or None)
+        players = int(_record_field(source, "players"))
+        wrong = [s for s in seats if not 0 <= s < players]
+        if wrong:
+            raise ValueError(f"--seat {wrong[0]}: the game has seats 0 to {players - 1}")
     except (UnknownPlayerError, ValueError) as exc:
         errors.print(f"[red]error:[/] {escape(str(exc))}")
         return ANALYSIS_FAILED if isinstance(exc, ReplayError) else USAGE_ERROR
@@ -59,7 +64,8 @@ def run(
     names = _names(source)
     with terminal.progress_bar(errors) as progress:
         task = progress.add_task("estimating", total=len(found))
-        reviews = review(found, estimator, advance=lambda: progress.advance(task))
+        # a fresh estimator per hand and seat: values as the server's review of one seat gives them
+        reviews = review(found, lambda: _estimator(player, seed), advance=lambda: progress.advance(task))
     if as_json:
         console.print(
             json.dumps(_json(reviews, player, names)), markup=False, highlight=False, soft_wrap=True
@@ -98,9 +104,14 @@ def _record_source(path: Path, line: int | None) -> str | Path:
 
 
 def _names(source: str | Path) -> list[str]:
+    return list(_record_field(source, "names"))
+
+
+def _record_field(source: str | Path, key: str) -> Any:
+    """A field of the record, once ``decisions`` or ``read_record`` checked it (ReplayError if bad)."""
     from pedro.records import read_record
 
-    return list(read_record(source)["names"])
+    return read_record(source)[key]
 
 
 def _choice(decision: Decision, action: int) -> str:
@@ -117,10 +128,12 @@ def _value(value: float, unit: str) -> str:
 
 
 def _print(console: Console, reviews: list[Review], names: Sequence[str], player: str, top: int) -> None:
-    estimated = [r for r in reviews if r.estimates is not None]
+    every = [r for r in reviews if r.estimates is not None and r.estimates.values and r.estimates.complete]
+    some = [r for r in reviews if r.estimates is not None and r.estimates.values and not r.estimates.complete]
     console.print(
-        f"[bold]{len(reviews)}[/] decisions with a choice, [bold]{len(estimated)}[/] valued by "
-        f"{escape(player)} "
+        f"[bold]{len(reviews)}[/] decisions with a choice: every choice valued by {escape(player)} in "
+        f"[bold]{len(every)}[/], some in [bold]{len(some)}[/], none in "
+        f"[bold]{len(reviews) - len(every) - len(some)}[/] "
         "(plays and exchange: points the side takes in the hand; calls: expected change of the side's score)"
     )
     mistakes = biggest_mistakes(reviews, top)
@@ -146,17 +159,19 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
             console.print(f"\n[bold]Hand {hand}[/]")
         chose = _markup(d, d.action)
         head = f"  {d.number:>3}. {escape(names[d.seat])} ({_PHASE_WORDS.get(d.phase, '?')}) {chose}"
-        if est is None:
-            console.print(f"{head}  [dim](not valued)[/]")
+        if est is None or not est.values:
+            why = f": {escape(est.why)}" if est is not None and est.why else ""
+            console.print(f"{head}  [dim](not valued{why})[/]")
             continue
-        cost = r.cost
+        cost, verdict = r.cost, r.verdict
         if cost is None:
-            mark = "[dim]this choice not valued[/]"
+            mark = f"[dim]{verdict}[/]"
         else:
-            mark = f"[red]cost {cost:.2f}[/]" if cost > 1e-9 else "[green]best[/]"
+            mark = f"[red]{verdict}[/]" if cost > 1e-9 else f"[green]{verdict}[/]"
         options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
         more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
-        console.print(f"{head}  {mark}  [dim]{options}{more}[/]")
+        note = f"  [yellow]({escape(est.note())})[/]" if not est.complete else ""
+        console.print(f"{head}  {mark}  [dim]{options}{more}[/]{note}")
 
 
 def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str, Any]:
@@ -173,7 +188,10 @@ def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str,
                 "action": _choice(d, d.action),
                 "unit": est.unit if est else None,
                 "choices": [{"action": _choice(d, a), "value": v} for a, v in est.ranked()] if est else None,
+                "legal": est.legal if est else None,
+                "not_valued": est.note() if est and not est.complete else None,
                 "cost": r.cost,
+                "verdict": r.verdict,
             }
         )
     return {"format": "pedro-analysis/1", "player": player, "decisions": rows}

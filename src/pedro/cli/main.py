@@ -96,13 +96,14 @@ def analyze(
     top: int = typer.Option(10, "--top", min=0, help="how many of the biggest mistakes to list"),
     line: int = typer.Option(None, "--line", help="which record of a .jsonl file, counted from 1"),
     json_output: bool = typer.Option(False, "--json", help="print one JSON object with every decision"),
+    seat: list[int] = typer.Option([], "--seat", help="only this seat's decisions, from 0 (repeatable)"),
 ) -> None:
     """Value every decision of a recorded game and list the biggest mistakes."""
     from pedro.cli import analyze_cmd
 
     raise typer.Exit(
         analyze_cmd.run(
-            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output
+            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output, seats=seat
         )
     )
 
@@ -299,6 +300,9 @@ def serve(
         help="an unfinished table with no move, no new player and nobody connected this long leaves "
         "the lobby and memory; its link still opens it and the game goes on",
     ),
+    review_workers: int = typer.Option(
+        1, "--review-workers", min=1, help="worker processes that make game reviews (each uses a core)"
+    ),
 ) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -326,6 +330,7 @@ def serve(
             proxy_headers=proxy_headers,
             shutdown_timeout=shutdown_timeout,
             idle_hours=idle_hours,
+            review_workers=review_workers,
         )
     )
 

@@ -760,6 +760,9 @@ class TerminalGame:
         if estimates is None:
             self.say(_("No hint for this kind of decision."))
             return
+        if not estimates.values:
+            self.say(_("No hint: {why}.", why=estimates.note()))
+            return
         unit = (
             _("points your side takes this hand") if estimates.unit == "points" else _("change of your score")
         )
@@ -768,6 +771,10 @@ class TerminalGame:
         for action, value in estimates.ranked()[:10]:
             shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
             self.say(f"  {terminal.action_markup(action, self.rules, tt)}  {shown}")
+        if len(estimates.values) > 10:
+            self.say(f"  [dim]… {len(estimates.values) - 10} more[/]")
+        if not estimates.complete:
+            self.say(f"  [yellow]{escape(estimates.note())}[/]")
 
     def _show_last(self) -> None:
         state = self.state

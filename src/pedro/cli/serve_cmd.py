@@ -64,6 +64,7 @@ def run(
     proxy_headers: bool = True,
     shutdown_timeout: float = 10.0,
     idle_hours: float = 24.0,
+    review_workers: int = 1,
 ) -> int:
     import uvicorn
 
@@ -104,6 +105,7 @@ def run(
         limits=limits,
         shutdown_timeout=shutdown_timeout,
         idle_seconds=idle_hours * 3600,
+        review_processes=review_workers,
     )
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -410,8 +410,11 @@ def choose_trump(est: Estimator, obs: Observation, legal: Sequence[int]) -> int:
 UNPLAYABLE = -1e9
 
 
-def trump_values(est: Estimator, obs: Observation, legal: Sequence[int]) -> dict[int, float]:
-    """The mean utility of each trump action worth playing out, for the contract this seat won."""
+def trump_values(
+    est: Estimator, obs: Observation, legal: Sequence[int], every: bool = False
+) -> dict[int, float]:
+    """The mean utility of each trump action worth playing out, for the contract this seat won
+    (``every``: of every legal trump action, as hints and reviews show them)."""
     rules = est.rules
     side = rules.side_of(obs.seat)
     action = next((a for s, a in reversed(obs.calls) if s == obs.seat and a != PASS), None)
@@ -435,5 +438,5 @@ def trump_values(est: Estimator, obs: Observation, legal: Sequence[int]) -> dict
     # suits the hand-crafted estimate rules out are not played out (a trump is never chosen blind:
     # when none of the legal suits is a candidate, every legal suit is simulated)
     wanted = set(est.candidate_suits(4))
-    options = [a for a in legal if arg_of(a) & 3 in wanted] or list(legal)
+    options = list(legal) if every else [a for a in legal if arg_of(a) & 3 in wanted] or list(legal)
     return {a: value(a) for a in options}

@@ -13,10 +13,32 @@ SCORE = "score"
 
 @dataclass(frozen=True)
 class Estimates:
-    """The value of each legal choice of one decision, in ``unit`` (``POINTS`` or ``SCORE``)."""
+    """The value of each legal choice of one decision, in ``unit`` (``POINTS`` or ``SCORE``).
+
+    ``legal`` is how many legal choices the decision had (0: as many as were valued). Where
+    fewer were valued, ``why`` says why the others were not: a reader must never take the
+    best of the valued choices for the best of all of them.
+    """
 
     unit: str
     values: Mapping[int, float]
+    legal: int = 0
+    why: str = ""
+
+    @property
+    def unvalued(self) -> int:
+        """How many legal choices have no value."""
+        return max(0, self.legal - len(self.values))
+
+    @property
+    def complete(self) -> bool:
+        """Every legal choice is valued."""
+        return self.unvalued == 0
+
+    @property
+    def comparable(self) -> bool:
+        """At least two choices are valued: only then can one be called better than another."""
+        return len(self.values) >= 2
 
     def best(self) -> float:
         return max(self.values.values())
@@ -24,3 +46,11 @@ class Estimates:
     def ranked(self) -> list[tuple[int, float]]:
         """The choices, best first (ties in action order, so the listing is stable)."""
         return sorted(self.values.items(), key=lambda item: (-item[1], item[0]))
+
+    def note(self) -> str:
+        """A plain sentence on the choices left without a value ('' when every one is valued)."""
+        if self.complete:
+            return ""
+        if not self.values:
+            return f"no choice valued: {self.why}" if self.why else "no choice valued"
+        return f"{len(self.values)} of {self.legal} choices valued: {self.why}"

@@ -34,6 +34,13 @@ from pedro.players.simulation import SampledDeals, contract_state, play_out
 MAX_CANDIDATES = 16
 #: Worlds that must reach the seat's decision for the values to count.
 MIN_WORLDS = 4
+#: Why an exchange decision taken after the seat's hand changed cannot be simulated.
+NOT_FIRST_DEAL = (
+    "the hand is no longer the one the seat was dealt (it drew, took or was given cards), "
+    "and the simulation can deal only a first hand again"
+)
+#: Why the choices beyond ``MAX_CANDIDATES`` are not valued.
+TOO_MANY = f"the rest are too many to simulate each (at most {MAX_CANDIDATES} are)"
 
 
 def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) -> list[int]:
@@ -90,14 +97,25 @@ def exchange_values(
 ) -> dict[int, float]:
     """Each of ``choices`` -> mean points the seat's side takes in the hand; empty when too few
     sampled deals lead to this decision (or the hand has no contract to set up)."""
+    return exchange_estimate(obs, policy, seed, choices, samples)[0]
+
+
+def exchange_estimate(
+    obs: Observation,
+    policy: Sequence[Player],
+    seed: str,
+    choices: Sequence[int],
+    samples: int = 20,
+) -> tuple[dict[int, float], str]:
+    """``exchange_values``, and when it is empty a plain sentence saying why."""
     if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
-        return {}
+        return {}, "the hand has no contract to simulate yet"
     rules = obs.rules
     side = rules.side_of(obs.seat)
     try:
         est = Estimator(obs, policy, seed, samples)
-    except ValueError:  # the seat's hand is no longer its first deal (it drew or was given cards)
-        return {}
+    except ValueError:
+        return {}, NOT_FIRST_DEAL
     sums = dict.fromkeys(choices, 0.0)
     worlds = 0
     for sample in est.samples:
@@ -111,8 +129,11 @@ def exchange_values(
             trial.apply(action)
             sums[action] += play_out(trial, policy)[side]
     if worlds < min(MIN_WORLDS, samples):
-        return {}
-    return {a: total / worlds for a, total in sums.items()}
+        return {}, (
+            f"only {worlds} of {len(est.samples)} sampled deals lead to this very decision "
+            f"(at least {min(MIN_WORLDS, samples)} are needed)"
+        )
+    return {a: total / worlds for a, total in sums.items()}, ""
 
 
-__all__ = ["MAX_CANDIDATES", "candidates", "exchange_values"]
+__all__ = ["MAX_CANDIDATES", "candidates", "exchange_estimate", "exchange_values"]

@@ -52,11 +52,13 @@ from pedro.engine.actions import CARD_BITS, PASS
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.players.bidding import UNPLAYABLE, CallValue, trump_values
+from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
-from pedro.players.exchange_values import candidates, exchange_values
+from pedro.players.exchange_values import TOO_MANY, candidates, exchange_estimate
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
+from pedro.players.last_exchange import MAX_CHOICES as LAST_MAX_CHOICES
+from pedro.players.last_exchange import applies, last_exchange_values
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
 from pedro.players.solved_play import declarer_bias, solved_points
@@ -81,6 +83,13 @@ BID_OVER_PASS_Z = 1.0
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
 _TIE = 1e-9
+#: Why choices go without a value (``Estimates.why``).
+NOT_SIMULATED = "this player bids by rule, without simulation"
+NO_CONTRACT = "no sampled deal could play the contract out"
+UNPLAYED_SUIT = "no sampled deal could play the hand out in that suit"
+NO_WORLD = "no deal of the hidden cards fits everything this seat has seen"
+#: Legal card sets counted one by one up to this many (beyond, the count is the upper bound).
+_COUNT_LIMIT = 4096
 
 
 class ExpertPlayer(HeuristicPlayer):
@@ -179,33 +188,48 @@ class ExpertPlayer(HeuristicPlayer):
 
     def estimates(self, obs: Observation, include: Sequence[int] = ()) -> Estimates | None:
         """What each legal choice is worth: plays and exchange choices in points, calls in score
-        (``pedro.players.estimates``).
+        (``pedro.players.estimates``); None only when the seat has no decision to make.
 
-        Calls and trump suits are valued by the simulation this player bids by (a trump
-        suit that simulation rules out is not listed); exchange choices by the same
-        simulation from the decision on (``exchange_values``: all of them when few, else
-        heuristic's choice, its neighbours and ``include``, e.g. the choice a record made).
+        Every legal call and every legal trump suit is valued by the simulation this player
+        bids by (including the calls and suits its own choice leaves out as not worth
+        simulating); exchange choices by the same simulation from the decision on
+        (``exchange_values``: all of them when few, else heuristic's choice, its neighbours and
+        ``include``, e.g. the choice a record made). A choice that cannot be valued is counted
+        in ``Estimates.legal`` and ``Estimates.why`` says why.
         """
         if not obs.my_turn or obs.legal is None:
             return None
+        legal = legal_count(obs)
         if obs.phase == Phase.EXCHANGE:
             choices = candidates(obs, super().act(obs), include)
             seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
-            exchange = exchange_values(obs, self.rollout_policy(obs.rules), seed, choices, self.samples)
-            return Estimates(POINTS, exchange) if exchange else None
+            policy = self.rollout_policy(obs.rules)
+            exchange, why = exchange_estimate(obs, policy, seed, choices, self.samples)
+            if not exchange and applies(obs):  # the last decision of the exchange: valued at the first lead
+                if legal <= LAST_MAX_CHOICES:
+                    choices = list(obs.legal)
+                exchange = last_exchange_values(obs, choices, seed)
+            if exchange and len(exchange) < legal:
+                why = TOO_MANY
+            return Estimates(POINTS, exchange, legal, why)
         if not isinstance(obs.legal, tuple):
             return None
         if obs.phase == Phase.AUCTION:
-            calls = self.call_values(obs, obs.legal)
-            return Estimates(SCORE, {c.action: c.value for c in calls}) if calls else None
-        if obs.phase == Phase.TRUMP and self.simulated:
-            suits = trump_values(self.estimator(obs), obs, obs.legal)
+            if not self.simulated:
+                return Estimates(SCORE, {}, legal, NOT_SIMULATED)
+            self.call_values(obs, obs.legal)  # draws the deals this player's own call is made on
+            calls = evaluate_calls(self.estimator(obs), obs, obs.legal)
+            return Estimates(SCORE, {c.action: c.value for c in calls}, legal, NO_CONTRACT)
+        if obs.phase == Phase.TRUMP:
+            if not self.simulated:
+                return Estimates(SCORE, {}, legal, NOT_SIMULATED)
+            suits = trump_values(self.estimator(obs), obs, obs.legal, every=True)
             valued = {a: v for a, v in suits.items() if v > UNPLAYABLE}
-            return Estimates(SCORE, valued) if valued else None
+            return Estimates(SCORE, valued, legal, UNPLAYED_SUIT)
         if obs.phase != Phase.PLAY:
-            return None
+            return Estimates(POINTS, {}, legal, "this kind of decision has no estimate")
         values = self.evaluate(obs)
-        return Estimates(POINTS, values) if values else None
+        return Estimates(POINTS, values, legal, NO_WORLD)
 
     def evaluate(self, obs: Observation) -> dict[int, float]:
         """Each legal play -> expected points its seat's side takes in this hand (module docstring).
@@ -279,6 +303,17 @@ def _lead(first: Sequence[float], second: Sequence[float]) -> float:
     if var <= 0:
         return math.inf
     return mean / math.sqrt(var / n)
+
+
+def legal_count(obs: Observation) -> int:
+    """How many legal choices the decision has (a large set of card sets: its upper bound)."""
+    legal = obs.legal
+    if legal is None:
+        return 0
+    if isinstance(legal, tuple):
+        return len(legal)
+    bound = legal.upper_bound()
+    return sum(1 for _ in legal) if bound <= _COUNT_LIMIT else bound
 
 
 def _plays_made(obs: Observation) -> int:
@@ -450,6 +485,7 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "MAX_SAMPLES",
     "ExpertPlayer",
+    "legal_count",
     "play_classes",
     "world_values",
 ]

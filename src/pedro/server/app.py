@@ -50,6 +50,7 @@ from pedro.server.lifecycle import (
 )
 from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.listener import Listener
+from pedro.server.practice import Hints, hint_endpoint
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -66,6 +67,9 @@ from pedro.server.protocol import (
     parse_client_message,
 )
 from pedro.server.registry import IDLE_SECONDS, TableRegistry
+from pedro.server.review import PLAYER as REVIEW_PLAYER
+from pedro.server.review import warm_up as review_warm_up
+from pedro.server.reviews import Reviews, table_review_endpoint, upload_review_endpoint
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
@@ -108,6 +112,10 @@ class ServerSettings:
     lease_seconds: float = LEASE_SECONDS
     #: an unfinished table untouched this long leaves the lobby and memory (its link still opens it)
     idle_seconds: float = IDLE_SECONDS
+    #: processes that make game reviews, apart from the replays' (0: threads, for tests)
+    review_processes: int = 1
+    #: whose estimates a review shows (``expert``, as ``pedro analyze``; ``expert:N`` is faster)
+    review_player: str = REVIEW_PLAYER
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -302,6 +310,7 @@ def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]
         listed=spec.listed,
         created_at=datetime.now(UTC),
         seats=seats,
+        practice=spec.practice,
     )
     return row, secret
 
@@ -719,8 +728,12 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.registry = lifecycle.registry = registry
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
+        review_workers = Workers(settings.review_processes)
+        app.state.reviews = reviews = Reviews(review_workers, storage, settings.review_player)
+        app.state.hints = Hints(review_workers)
         if settings.start_workers:
             workers.start(warm_up)
+            review_workers.start(review_warm_up)
         app.state.bodies = BodyCache(settings.body_cache_bytes)
         log.info("database ready: %s", store.describe())
         shared = _share(store, registry, settings) if process_id is not None else None
@@ -740,6 +753,8 @@ def create_app(settings: ServerSettings) -> Starlette:
             registry.stop()
             if prebuild is not None:
                 await prebuild.stop()
+            await reviews.stop()
+            review_workers.close()
             workers.close()
             probe.close()
             storage.close()  # commits what is queued, then closes the store
@@ -749,6 +764,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/", page_endpoint),
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
+        Route("/review", page_endpoint),
         Route("/healthz", health_endpoint),
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
@@ -758,6 +774,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/tables/{table}/seats", claim_endpoint, methods=["POST"]),
         Route("/api/tables/{table}/record", record_endpoint),
         Route("/api/tables/{table}/replay", replay_endpoint),
+        Route("/api/tables/{table}/review/{seat}", table_review_endpoint),
+        Route("/api/review", upload_review_endpoint, methods=["POST"]),
+        Route("/api/tables/{table}/hint", hint_endpoint),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

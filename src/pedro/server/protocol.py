@@ -111,6 +111,8 @@ class CreateTable(_Strict):
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     seat: Annotated[int, Field(ge=0)] | None = None
     name: Name | None = None
+    #: a practice table: hints on request, unrated
+    practice: bool = False
 
 
 class ClaimSeat(_Strict):

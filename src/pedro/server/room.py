@@ -500,7 +500,12 @@ class Room:
         ]
 
     def table_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.row.title, "options": self.row.options} | rules_json(self.rules)
+        return {
+            "id": self.id,
+            "title": self.row.title,
+            "options": self.row.options,
+            "practice": self.row.practice,
+        } | rules_json(self.rules)
 
     @functools.cached_property
     def _table_text(self) -> bytes:
@@ -524,6 +529,7 @@ class Room:
             "finished": self.finished,
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
+            "practice": self.row.practice,
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:

@@ -29,6 +29,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     and_,
     create_engine,
     event,
+    false,
     insert,
     or_,
     select,
@@ -62,6 +64,8 @@ tables_table = Table(
     Column("listed", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished", Boolean, nullable=False, default=False, index=True),
+    #: a practice table: hints on request, unrated
+    Column("practice", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -111,6 +115,18 @@ presence_table = Table(
     Column("seat", Integer, primary_key=True),
     #: a process where the seat's player is connected
     Column("process", String(40), ForeignKey("pedro_processes.id", ondelete="CASCADE"), primary_key=True),
+)
+
+#: A seat's review, hand by hand, as the review ``player`` made it (gzip-compressed JSON): hand 0
+#: holds the game's outline once it is finished (``pedro.server.reviews``).
+reviews_table = Table(
+    "pedro_reviews",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(40), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("body", LargeBinary, nullable=False),
 )
 
 #: Built once: the statement run for every accepted action (SQLite: one call, rows in C).
@@ -163,6 +179,8 @@ class TableRow:
     finished: bool = False
     #: accepted actions in order, all hands together, as record text
     actions: list[str] = field(default_factory=list)
+    #: a practice table: its players may ask for hints, and it is unrated
+    practice: bool = False
 
 
 @dataclass(frozen=True)
@@ -284,6 +302,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             listed=row.listed,
             created_at=row.created_at,
             finished=row.finished,
+            practice=row.practice,
         )
     )
     c.execute(
@@ -535,6 +554,7 @@ class Store:
                     created_at=_aware(r.created_at),
                     seats=[],
                     finished=r.finished,
+                    practice=r.practice,
                 )
                 for r in c.execute(query)
             }
@@ -555,6 +575,31 @@ class Store:
                     raise StoreError(f"table {a.table_id}: action {len(row.actions)} is missing")
                 row.actions.append(a.text)
         return list(tables.values())
+
+    # ------------------------------------------------------------------ reviews
+
+    def load_reviews(self, table_id: str, seat: int, player: str) -> dict[int, bytes]:
+        """The stored reviews of a seat's hands (hand -> body), as ``player`` made them."""
+        t = reviews_table.c
+        try:
+            with self.engine.connect() as c:
+                rows = c.execute(
+                    select(t.hand, t.body).where(t.table_id == table_id, t.seat == seat, t.player == player)
+                )
+                return {r.hand: bytes(r.body) for r in rows}
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+
+    def save_review(self, table_id: str, seat: int, player: str, hand: int, body: bytes) -> None:
+        """Keep a hand's review; one made meanwhile by another process is kept instead (same values)."""
+        row = {"table_id": table_id, "seat": seat, "player": player, "hand": hand, "body": body}
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(reviews_table).values(**row))
+        except IntegrityError:
+            pass
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
 
     def ping(self) -> None:
         """A trivial query for the readiness check: the database answers and holds pedro's tables."""

@@ -2,6 +2,7 @@
 import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { reviewPage } from "./review.js";
 import { h, fill } from "./dom.js";
 import { applyDeck, prefsFooter } from "./prefs.js";
 import { loadLanguage, t } from "./i18n.js";
@@ -26,6 +27,9 @@ function route() {
   } else if ((m = path.match(/^\/replay\/([^/]+)$/))) {
     document.body.dataset.page = "replay";
     replayPage(root, decodeURIComponent(m[1]));
+  } else if (path.match(/^\/review$/)) {
+    document.body.dataset.page = "review";
+    reviewPage(root);
   } else {
     document.body.dataset.page = "missing";
     fill(root, h("section", { class: "box" }, h("h1", { text: t("page.missing") }), h("p", {}, h("a", { href: "./", text: t("page.toLobby") }))));

@@ -5,6 +5,7 @@ import { saveSeat, saveName } from "./storage.js";
 import { humanize } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t } from "./i18n.js";
+import { TEXT as PRACTICE_TEXT } from "./practice.js";
 
 /** Options drawn outside the house-rules list: they shape the form itself. */
 const PROMINENT = new Set(["target", "players", "partnerships"]);
@@ -46,6 +47,7 @@ export function createForm(catalog, nameInput) {
   const rulesCount = h("span", { class: "muted" });
   const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: t("form.titlePlaceholder") } }), "title_chars");
   const listed = h("input", { type: "checkbox", name: "listed", checked: true });
+  const practice = h("input", { type: "checkbox", name: "practice", checked: false });
   const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
   const submit = h("button", { type: "submit", class: "primary", text: t("form.create") });
 
@@ -245,6 +247,7 @@ export function createForm(catalog, nameInput) {
       options: chosenOptions(),
       title: title.value.trim(),
       listed: listed.checked,
+      practice: practice.checked,
       seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),
       seat: mySeat,
       name: mySeat === null ? null : name,
@@ -272,6 +275,7 @@ export function createForm(catalog, nameInput) {
     h("details", { class: "house-rules" }, h("summary", {}, t("form.houseRules"), rulesCount), rules),
     h("label", { class: "field" }, h("span", { text: t("form.title") }), title),
     h("label", { class: "check" }, listed, ` ${t("form.listed")}`),
+    h("label", { class: "check" }, practice, PRACTICE_TEXT.formLabel),
     h("div", { class: "buttons" }, submit),
     error,
   );

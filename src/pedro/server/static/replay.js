@@ -8,6 +8,7 @@ import { optionsText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
 import { renderBreakdown, renderExchange } from "./handend.js";
 import { t } from "./i18n.js";
+import { mountReview, TEXT as REVIEW_TEXT } from "./review.js";
 
 export async function replayPage(root, tableId) {
   document.title = `${t("replay.title")} — Pedro`;
@@ -37,7 +38,9 @@ export async function replayPage(root, tableId) {
     fill(body, h("p", { class: "form-error", text: t("replay.empty") }));
     return;
   }
-  new ReplayViewer(root, body, tableId, data).start();
+  const viewer = new ReplayViewer(root, body, tableId, data);
+  viewer.start();
+  mountReview(viewer, tableId);
 }
 
 /** The table description the drawing code needs, from the summary (the record fills gaps). */
@@ -87,6 +90,16 @@ class ReplayViewer {
     }
     this.hands = this.frames[this.frames.length - 1].closed ? hand : hand + 1;
     this.i = 0;
+    // a review's entry shows its moment as one seat saw it: only that seat's hand open
+    this.asSeat = null;
+  }
+
+  /** Jump to frame `i` showing only `seat`'s hand (a review's entry); any other move shows every hand again. */
+  showAs(i, seat) {
+    this.go(i);
+    this.asSeat = seat;
+    this.render();
+    this.el.felt.scrollIntoView({ block: "nearest" });
   }
 
   start() {
@@ -143,6 +156,7 @@ class ReplayViewer {
 
   go(i) {
     this.i = Math.max(0, Math.min(this.frames.length - 1, i));
+    this.asSeat = null;
     this.render();
   }
 
@@ -187,12 +201,15 @@ class ReplayViewer {
     const action = inHand.filter((j) => j <= this.i).length;
     this.el.position.textContent = t("replay.position", { hand: hand + 1, hands: this.hands, action, actions: inHand.length });
     this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${callLabel(f.last)}` : t("replay.deal");
+    if (this.asSeat !== null) this.el.last.textContent += ` · ${REVIEW_TEXT.jumped(seatName(this.seats, this.asSeat))}`;
     const last = this.i === this.frames.length - 1;
     this.buttons.forEach((b) => {
       const backwards = ["first", "prev-hand", "prev-trick", "prev"].includes(b.dataset.nav);
       b.disabled = backwards ? this.i === 0 : last;
     });
-    const view = { table: this.table, seats: this.seats, game, you: null, open: f.hands, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
+    const as = this.asSeat;
+    const open = as === null ? f.hands : f.hands.map((cards, s) => (s === as ? cards : null));
+    const view = { table: this.table, seats: this.seats, game, you: as, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     fill(
@@ -219,6 +236,7 @@ class ReplayViewer {
       h("section", { class: "box sheet-box" }, h("h3", { text: t("side.sheet") }), h("div", { class: "sheet-scroll" }, renderSheet(this.table, this.seats, game.sheet || [], game.scores))),
     );
     document.body.dataset.seq = String(f.seq);
+    document.body.dataset.asSeat = this.asSeat === null ? "" : String(this.asSeat);
     document.body.dataset.phase = game.phase;
     document.body.dataset.turn = "false";
   }

@@ -10,6 +10,7 @@ import { optionsText } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tn, tIf } from "./i18n.js";
 import { cardText } from "./cards.js";
+import { HintBox, TEXT as PRACTICE_TEXT } from "./practice.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -34,6 +35,7 @@ class TablePage {
     this.prefs = loadPrefs();
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
+    this.hints = new HintBox(tableId);
     this.build();
   }
 
@@ -104,7 +106,7 @@ class TablePage {
       return;
     }
     this.el.title.textContent = this.el.title.title = summary.title || summary.name || t("table.title");
-    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}`;
+    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : ""}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
     const free = summary.seats.filter((s) => freeSeats.has(s.seat));
@@ -372,8 +374,9 @@ class TablePage {
     const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
-    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}`;
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : ""}`;
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
+    this.myTurn = myTurn;
     document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;
 
     fill(this.el.felt, renderFelt(view));
@@ -413,6 +416,7 @@ class TablePage {
     const lastTrick = renderLastTrick(view);
     const yourSide = view.you === null || view.you === undefined ? -1 : sides.find((s) => table.sides[s].includes(view.you));
     return [
+      this.hints.render(state, !!this.myTurn),
       h(
         "section",
         { class: "box scores" },

@@ -1,0 +1,44 @@
+"""End-to-end: a practice table says it is unrated, and on your turn a hint lists the value of each choice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.e2e.driver import HUMAN, Player, computer, seat_storage
+from tests.serving import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_hint_on_your_turn_at_a_practice_table(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    body = {
+        "variant": "cinch",
+        "options": {},
+        "title": "practice",
+        "listed": False,
+        "seats": [HUMAN, computer(), computer(), computer()],
+        "seat": 0,
+        "name": "Ann",
+        "practice": True,
+    }
+    made = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    tid = made["table"]
+    ann = players("ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"))
+    ann.goto(made["url"])
+    page = ann.page
+    page.wait_for_selector('body[data-turn="true"]', state="attached")
+    assert "Practice · unrated" in page.locator(".subtitle").inner_text()
+    page.locator('[data-testid="hint"]').click()
+    values = page.locator('[data-testid="hint-values"] tr')
+    page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    hint = httpx.get(f"{server.url}/api/tables/{tid}/hint", headers={"X-Pedro-Secret": made["secret"]}).json()
+    assert hint["seq"] == seq and values.count() == len(hint["choices"]) == hint["legal"] > 1
+    assert values.first.inner_text().startswith(hint["choices"][0]["label"])
+    screenshot(page, "practice-hint", full_page=True)
+    assert not ann.page_errors, ann.page_errors

@@ -1,0 +1,92 @@
+"""End-to-end: a finished game's review in the replay viewer, and a jump to one of its mistakes."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage
+from tests.helpers import played_record
+from tests.server.replay_helpers import expand_frames
+from tests.serving import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+#: a short game: cinch to 7
+SHORT = {"target": 7}
+#: the review of a short game with the default expert takes a few seconds (more on a busy machine)
+REVIEW_TIMEOUT = 120_000
+
+
+def test_open_a_review_and_jump_to_a_mistake(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    table = create_table(server.url, [HUMAN, computer(), computer(), computer()], options=SHORT)
+    tid = table["table"]
+    ann = players("ann", storage=seat_storage(server.url, tid, 0, table["secret"], "Ann"))
+    ann.goto(table["url"])
+    ann.play_until(game_over, random.Random(11), limit=240)  # random choices: mistakes to find
+    ann.assert_no_errors()
+    frames = expand_frames(httpx.get(f"{server.url}/api/tables/{tid}/replay", timeout=10).json()["frames"])
+
+    page = ann.page
+    page.goto(f"replay/{tid}")
+    panel = page.locator('[data-testid="review-panel"]')
+    panel.wait_for()
+    assert page.locator('[data-testid="review-seat"]').input_value() == "0"  # Ann's own seat
+    page.locator('[data-testid="review-start"]').click()
+    page.locator('[data-testid="review"]').wait_for(timeout=REVIEW_TIMEOUT)
+
+    review = httpx.get(f"{server.url}/api/tables/{tid}/review/0", timeout=10).json()
+    assert review["status"] == "done"
+    mistakes = review["summary"]["mistakes"]
+    assert mistakes, "random play made no mistake by the expert's estimates"
+    listed = page.locator('.review-mistakes [data-testid="review-entry"]')
+    assert listed.count() == len(mistakes)
+    first = mistakes[0]
+    assert listed.first.get_attribute("data-index") == str(first["index"])
+    assert first["best"] in listed.first.inner_text()
+
+    # the jump: the replay at the frame before the mistake, only Ann's hand open, as she saw it
+    listed.first.click()
+    page.wait_for_selector(f'body[data-seq="{first["index"]}"][data-as-seat="0"]', state="attached")
+    shown = page.locator('[data-seat="0"] .cardrow.open [data-card]')
+    codes = [shown.nth(k).get_attribute("data-card") for k in range(shown.count())]
+    assert codes == frames[first["index"]]["hands"][0] and sorted(codes) == sorted(first["seen"]["hand"])
+    for seat in (1, 2, 3):
+        assert page.locator(f'[data-seat="{seat}"] .cardrow.open').count() == 0
+    detail = page.locator('[data-testid="review-detail"]')
+    assert first["action"] in detail.inner_text() and "ann's hand then" in detail.inner_text().lower()
+    screenshot(page, "review-jump", full_page=True)
+
+    # any move of the viewer shows every hand again
+    page.get_by_role("button", name="next action", exact=True).click()
+    page.wait_for_selector(f'body[data-seq="{first["index"] + 1}"][data-as-seat=""]', state="attached")
+    assert page.locator('[data-seat="1"] .cardrow.open').count() == 1
+    assert not ann.page_errors, ann.page_errors
+
+
+def test_review_an_uploaded_record(
+    players: Callable[..., Player], server: ServerProcess, tmp_path: Path
+) -> None:
+    record = played_record("cinch", seed=4, hands=1, player="basic", names=("Ann", "Bo", "Cy", "Di"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    ann = players("ann")
+    page = ann.page
+    page.goto("review")
+    page.locator('[data-testid="review-file"]').set_input_files(str(path))
+    page.locator('[data-testid="review-seat"]').select_option("1")
+    page.locator('[data-testid="review-start"]').click()
+    page.locator('[data-testid="review"]').wait_for(timeout=REVIEW_TIMEOUT)
+    assert "Bo" in page.locator('[data-testid="review"]').inner_text()
+    entries = page.locator('[data-testid="review-entry"]')
+    reviewed = httpx.post(f"{server.url}/api/review", json={"record": record, "seat": 1}, timeout=10).json()
+    assert reviewed["status"] == "done"
+    listed = len(reviewed["summary"]["mistakes"]) + sum(len(h["entries"]) for h in reviewed["hands"])
+    assert entries.count() == listed > 0
+    assert not ann.page_errors, ann.page_errors
