@@ -1,8 +1,9 @@
-"""End-to-end: what the table tells between the plays (handend.js).
+"""End-to-end: what the table tells between the plays (handend.js), and the plays it makes itself.
 
 A cinch hand's exchange is announced in public counts ("Bo discarded 6, drew 3"), and when the
 hand ends its breakdown (who took High, Low, Jack, Game, the Pedros; the points and the score
-change) holds the table until "Next hand".
+change) holds the table until "Next hand", the next auction's calls with it. A lone legal card
+is played for the player after a moment, unless the player turns that off.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
@@ -70,10 +72,53 @@ def test_a_cinch_exchange_is_announced_and_the_hand_end_shows_its_breakdown(
         assert t["name"] in text, (t, text)
         if t["card"]:
             assert pretty_card_text(t["card"]) in text, (t, text)
-    # the next hand is not offered while the result is shown; "Next hand" moves on
+    # the next hand is not offered while the result is shown, nor are its calls; "Next hand" moves on
     assert ann.page.evaluate("document.body.dataset.turn") == "false"
+    bubbles = ann.page.locator(".seat .bubble.bid, .seat .bubble.pass")
+    calls_waiting = bool(ann.latest()["game"]["calls"]) and ann.latest()["game"]["hand_index"] == 1
+    assert bubbles.count() == 0, "the next auction's calls show under the last hand's result"
     ann.page.locator('[data-testid="next-hand"]').click()
     panel.wait_for(state="detached")
+    if calls_waiting:
+        bubbles.first.wait_for()
+    ann.assert_no_errors()
+
+
+def only_play(state: dict[str, Any]) -> str | None:
+    """The viewer's one legal play when it is its turn in the card play with no other choice."""
+    game = state["game"]
+    legal = game.get("legal")
+    if game["phase"] != "play" or state["you"] != game["turn"] or not legal or legal["kind"] != "list":
+        return None
+    actions = [a["action"] for a in legal["actions"]]
+    return actions[0] if len(actions) == 1 and actions[0].startswith("play ") else None
+
+
+def test_a_lone_legal_card_is_played_for_the_player_after_a_visible_moment_unless_turned_off(
+    players: Callable[..., Player], server: ServerProcess
+) -> None:
+    """A cinch hand's last trick leaves each player one card: the page plays it (on by default)."""
+    table = create_table(server.url, [HUMAN, computer(), computer(), computer()])
+    ann = players("ann", storage=seat_storage(server.url, table["table"], 0, table["secret"], "Ann"))
+    ann.goto(table["url"])
+    ann.play_until(lambda s: only_play(s) is not None, random.Random(4))
+    seq = ann.dom_seq()
+    card = only_play(ann.state_at(seq))
+    assert card is not None
+    # said first, then played without a click
+    assert ann.page.locator(".auto-note").inner_text()
+    ann.wait_seq(seq + 1)
+    played = next(s for s in ann.states if s["seq"] == seq + 1)
+    assert played["last"]["seat"] == 0 and played["last"]["action"] == card, played["last"]
+
+    # turned off, the page waits for the player
+    ann.page.locator('[data-testid="auto-play"]').uncheck()
+    ann.play_until(lambda s: only_play(s) is not None and s["seq"] > seq + 1, random.Random(5))
+    waiting = ann.dom_seq()
+    ann.page.wait_for_timeout(2000)  # more than twice the auto-play delay
+    assert ann.dom_seq() == waiting and ann.my_turn()
+    notes = ann.page.locator(".auto-note")
+    assert notes.count() == 0, notes.all_inner_texts()  # (a note left from before the switch, once)
     ann.assert_no_errors()
 
 

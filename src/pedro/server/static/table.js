@@ -347,13 +347,15 @@ class TablePage {
   /** A play with exactly one legal card is made for the player after a short, visible delay. */
   autoPlay() {
     clearTimeout(this.autoTimer);
+    const said = this.autoNote !== null;
     this.autoNote = null;
     const state = this.state;
-    if (!state || !this.prefs.autoPlay || this.holding()) return;
-    const legal = state.game.legal;
-    if (!legal || legal.kind !== "list" || state.game.phase !== "play" || legal.actions.length !== 1) return;
-    const only = legal.actions[0];
-    if (!only.action.startsWith("play ")) return;
+    const legal = state && state.game.legal;
+    const only = legal && legal.kind === "list" && legal.actions.length === 1 ? legal.actions[0] : null;
+    if (!state || !this.prefs.autoPlay || this.holding() || state.game.phase !== "play" || !only || !only.action.startsWith("play ")) {
+      if (said && state) this.render(); // the note of a play no longer made goes too
+      return;
+    }
     const seq = state.seq;
     this.autoNote = TEXT.autoPlaying(only.action.split(" ").slice(1).map(cardText).join(" "));
     this.autoTimer = setTimeout(() => {

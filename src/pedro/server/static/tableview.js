@@ -92,7 +92,8 @@ function renderSeat(view, seat, { open, compact }) {
   const { game, seats } = view;
   const info = seats[seat];
   const status = (game.statuses || [])[seat] || "";
-  const call = lastCalls(game.calls).get(seat);
+  // while the live page holds the last hand's result, the next auction's calls are not shown yet
+  const call = view.holdLastTrick ? undefined : lastCalls(game.calls).get(seat);
   const isTurn = game.turn === seat && game.phase !== "over" && view.started !== false;
   const isBidder = game.bidder === seat && game.bid !== null && game.bid !== undefined;
   const classes = ["seat", isTurn ? "turn" : "", status ? `status-${status}` : "", seat === view.you ? "you" : ""];
