@@ -9,14 +9,16 @@ from tests.helpers import played_record
 
 from pedro.analysis import decisions, needs_choice
 from pedro.cards import parse_cards
-from pedro.engine.actions import PASS, bid_action
+from pedro.engine.actions import PASS, Verb, bid_action
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
+from pedro.engine.scoring import Contract
 from pedro.engine.state import GameState
 from pedro.players import (
     ExpertPlayer,
     HeuristicPlayer,
     UnknownPlayerError,
+    bidding,
     check_player,
     choose,
     make_player,
@@ -243,3 +245,34 @@ def test_hints_value_every_legal_call_and_trump_also_those_the_players_choice_le
             own = list(trump_values(expert.estimator(d.obs), d.obs, legal))  # type: ignore[arg-type]
         left_out[d.phase] += len(legal) - len(own)
     assert left_out[Phase.AUCTION] > 0 and left_out[Phase.TRUMP] > 0
+
+
+# ---------------------------------------------------------------- the dealer's equal bid
+
+
+def test_a_bid_the_dealer_may_equal_is_worth_the_dealers_contract_where_its_hand_reaches_it() -> None:
+    """Dom Pedro: the dealer, speaking last, may take the contract at the bid. Valued as if it
+    always stood, heuristic's bids went to the dealer and lost 0.74 points a hand to basic."""
+    obs = auction_position("dom_pedro", "AS 9S 5S 3S KH 4D", [], seat=1)  # dealer 0 speaks last
+    rules = obs.rules
+    player = HeuristicPlayer(3)
+    est = Estimator(obs, player.rollout_policy(rules), "test", 16)
+    legal = obs.legal
+    assert isinstance(legal, tuple)
+    values = {c.action: c for c in evaluate_calls(est, obs, legal)}
+    bid = bid_action(6)
+    side = rules.side_of(obs.seat)
+    taken = kept = 0
+    for index, sample in enumerate(est.samples):
+        suit, reach = bidding._would_bid(rules, sample.hands[0])
+        if reach >= 6 and (points := est.outcome(sample, 0, suit)) is not None:
+            expected = bidding.utility(rules, side, obs.scores, Contract(0, 6, Verb.BID), points)
+            taken += 1
+        else:
+            own = est.outcome(sample, obs.seat, values[bid].suit)
+            assert own is not None
+            shifted = bidding.corrected(rules, own, side, index, est.own_shift)
+            expected = bidding.utility(rules, side, obs.scores, Contract(obs.seat, 6, Verb.BID), shifted)
+            kept += 1
+        assert values[bid].per_sample[index] == pytest.approx(expected)
+    assert taken and kept, (taken, kept)
