@@ -26,6 +26,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
+from pedro.i18n import N_
 from pedro.players.base import Player
 from pedro.players.bidding import Estimator
 from pedro.players.simulation import SampledDeals, contract_state, play_out
@@ -40,7 +41,7 @@ NOT_FIRST_DEAL = (
     "and the simulation can deal only a first hand again"
 )
 #: Why the choices beyond ``MAX_CANDIDATES`` are not valued.
-TOO_MANY = f"the rest are too many to simulate each (at most {MAX_CANDIDATES} are)"
+TOO_MANY = N_("the rest are too many to simulate each (at most {n} are)").format(n=MAX_CANDIDATES)
 
 
 def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) -> list[int]:
@@ -109,7 +110,7 @@ def exchange_estimate(
 ) -> tuple[dict[int, float], str]:
     """``exchange_values``, and when it is empty a plain sentence saying why."""
     if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
-        return {}, "the hand has no contract to simulate yet"
+        return {}, N_("the hand has no contract to simulate yet")
     rules = obs.rules
     side = rules.side_of(obs.seat)
     try:
