@@ -36,7 +36,7 @@ MAX_CANDIDATES = 16
 #: Worlds that must reach the seat's decision for the values to count.
 MIN_WORLDS = 4
 #: Why an exchange decision taken after the seat's hand changed cannot be simulated.
-NOT_FIRST_DEAL = (
+NOT_FIRST_DEAL = N_(
     "the hand is no longer the one the seat was dealt (it drew, took or was given cards), "
     "and the simulation can deal only a first hand again"
 )
