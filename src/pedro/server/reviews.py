@@ -108,7 +108,8 @@ class ReviewError(Exception):
     @classmethod
     def of(cls, status: int, code: str, **fields: Any) -> ReviewError:
         """The error ``MESSAGES[code]`` filled with ``fields``."""
-        return cls(status, MESSAGES[code].format(**fields), code, fields)
+        text = MESSAGES[code]  # filled only when it has fields: bad_upload shows JSON braces
+        return cls(status, text.format(**fields) if fields else text, code, fields)
 
     def response(self) -> JSONResponse:
         body: dict[str, Any] = {"error": self.message}
