@@ -339,3 +339,24 @@ def test_the_exchange_is_told_in_the_second_person_to_a_finnish_player() -> None
         names = [i18n._(DEFAULT_NAME), "Bo", "Cy", "Di"]
         said = terminal.exchange_markup(state.observation(0), state.rules, names)
     assert "Sinä hylkäsit" in said and "Bo hylkäsi" in said, said
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_every_reason_a_hint_leaves_choices_unvalued_is_translated(lang: str) -> None:
+    """Each note ``Estimates.note()`` can make, with each reason, is translated whole: no English left."""
+    from pedro.players import exchange_values, expert
+    from pedro.players.estimates import POINTS, Estimates
+
+    reasons = [
+        expert.NOT_SIMULATED, expert.NO_CONTRACT, expert.UNPLAYED_SUIT, expert.NO_WORLD,
+        exchange_values.TOO_MANY, exchange_values.NOT_FIRST_DEAL,
+    ]  # fmt: skip
+    for why in reasons:
+        for est in (Estimates(POINTS, {}, 3, why), Estimates(POINTS, {1: 0.5, 2: 1.5}, 7, why)):
+            english = est.note()
+            with i18n.speaking(lang):
+                shown = i18n.translate(english)
+            assert shown != english and why not in shown and "valued" not in shown, shown
+            assert re.findall(r"\d+", shown) == re.findall(r"\d+", english)
+    with i18n.speaking(lang):
+        assert i18n.translate(Estimates(POINTS, {}, 2).note()) != "no choice valued"

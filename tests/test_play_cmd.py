@@ -11,7 +11,7 @@ from rich.console import Console
 from tests.helpers import played_record
 from typer.testing import CliRunner
 
-from pedro import terminal
+from pedro import i18n, terminal
 from pedro.cards import format_card, parse_card, parse_cards
 from pedro.cli import play_cmd
 from pedro.cli.main import app
@@ -765,3 +765,29 @@ def test_a_forced_dealer_bid_is_marked_forced(tmp_path: Path) -> None:
     panel = Console(record=True, width=120, color_system=None)
     panel.print(terminal.table_panel(state.observation(0), state.rules, game.names))
     assert "(forced)" in panel.export_text()
+
+
+def test_a_hints_note_on_unvalued_choices_is_in_the_players_language(tmp_path: Path) -> None:
+    """The expert cannot value an exchange once the hand has changed; a Finnish player reads why in
+    Finnish, the reason inside the note included (the note itself is English for bots and records)."""
+    console = Console(record=True, width=300, force_terminal=False, color_system=None)
+    script = Script()
+    with i18n.speaking("fi"):
+        game = TerminalGame(
+            console, make_ruleset("cinch", {}), seat_players(None, 4), seed=3, save=tmp_path / "g.json",
+            hints=True, ask=script,
+        )  # fmt: skip
+        script.game = game
+        while not (game.state.phase == Phase.EXCHANGE and game.state.current_player == game.human):
+            seat = game.state.current_player
+            action = game.ask_human() if seat == game.human else choose(game.players[seat], game.state)
+            game.apply(seat, action)
+        assert game.hints is not None
+        est = game.hints.estimates(game.state.observation(game.human))
+        assert est is not None and not est.values
+        assert est.note().startswith("no choice valued: the hand is")
+        script.lines = ["hint", "quit"]
+        assert game.run() == 0
+    text = console.export_text()
+    assert "Ei vihjettä: yhtäkään vaihtoehtoa ei arvioitu: kädessä eivät ole enää ne kortit" in text
+    assert "simulation" not in text and "no choice valued" not in text

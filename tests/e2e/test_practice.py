@@ -42,3 +42,47 @@ def test_a_hint_on_your_turn_at_a_practice_table(
     assert values.first.inner_text().startswith(hint["choices"][0]["label"])
     screenshot(page, "practice-hint", full_page=True)
     assert not ann.page_errors, ann.page_errors
+
+
+def test_a_finnish_browser_gets_its_hint_in_finnish(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    body = {
+        "variant": "cinch",
+        "options": {},
+        "title": "harjoitus",
+        "listed": False,
+        "seats": [HUMAN, computer(), computer(), computer()],
+        "seat": 0,
+        "name": "Ann",
+        "practice": True,
+    }
+    made = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    tid = made["table"]
+    ann = players("ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"), locale="fi-FI")
+    ann.goto(made["url"])
+    page = ann.page
+    page.wait_for_selector('body[data-turn="true"]', state="attached")
+    assert "Harjoitus · ei rankingia" in page.locator(".subtitle").inner_text()
+    box = page.locator('[data-testid="hint-box"]')
+    assert box.locator("h3").text_content() == "Vihje"
+    assert "Harjoituspöytä" in box.inner_text()
+    page.locator('[data-testid="hint"]').click()
+    page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
+    hint = httpx.get(f"{server.url}/api/tables/{tid}/hint", headers={"X-Pedro-Secret": made["secret"]}).json()
+    units = {
+        "score": "puolesi pistetilanteen odotettu muutos",
+        "points": "pisteet, jotka puolesi saa tässä jaossa",
+    }
+    text = box.inner_text()
+    assert units[hint["unit"]] in text and "expected" not in text and "points your side" not in text
+    # every choice in Finnish: the first decision of a cinch hand is a call
+    finnish = {"pass": "Passi"} | {
+        c["action"]: f"Tarjoa {c['action'].split()[1]}" for c in hint["choices"] if c["action"] != "pass"
+    }
+    cells = box.locator('[data-testid="hint-values"] tr td:first-child')
+    assert [cells.nth(k).inner_text() for k in range(cells.count())] == [
+        finnish[c["action"]] for c in hint["choices"]
+    ]
+    screenshot(page, "practice-hint-fi", full_page=True)
+    assert not ann.page_errors, ann.page_errors

@@ -90,3 +90,44 @@ def test_review_an_uploaded_record(
     listed = len(reviewed["summary"]["mistakes"]) + sum(len(h["entries"]) for h in reviewed["hands"])
     assert entries.count() == listed > 0
     assert not ann.page_errors, ann.page_errors
+
+
+def test_a_finnish_browser_reviews_a_record_in_finnish(
+    players: Callable[..., Player], server: ServerProcess, tmp_path: Path, screenshot: Callable[..., Path]
+) -> None:
+    record = played_record("cinch", seed=4, hands=1, player="basic", names=("Ann", "Bo", "Cy", "Di"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    ann = players("ann", locale="fi-FI")
+    page = ann.page
+    page.goto("review")
+    assert page.locator("h1").inner_text() == "Arvioi pelitallenne"
+    assert page.locator('[data-testid="review-start"]').inner_text() == "Arvioi tämä paikka"
+    page.locator('[data-testid="review-file"]').set_input_files(str(path))
+    page.locator('[data-testid="review-seat"]').select_option("1")
+    page.locator('[data-testid="review-start"]').click()
+    review = page.locator('[data-testid="review"]')
+    review.wait_for(timeout=REVIEW_TIMEOUT)
+    text = review.inner_text()
+    for finnish in (
+        "Menetetty näiden arvioiden mukaan · Bo",
+        "Tarjoukset",
+        "Pelaaminen",
+        "Jako 1",
+        "Kaikki päätökset",
+    ):
+        assert finnish in text, finnish
+    assert "Kalleimmat päätökset" in text
+    for english in ("Lost by", "Bidding", "Card play", "Every decision", "Costliest"):
+        assert english not in text, english
+    # an entry names its action and phase in Finnish ("Jako 1 · tarjous · Passi: …")
+    reviewed = httpx.post(f"{server.url}/api/review", json={"record": record, "seat": 1}, timeout=10).json()
+    calls = [e for h in reviewed["hands"] for e in h["entries"] if e["phase"] == "call"]
+    assert calls, "seat 1 made no call in the hand"
+    page.locator("details.review-all summary").click()
+    entry = page.locator(f'.review-all [data-testid="review-entry"][data-index="{calls[0]["index"]}"]')
+    words = calls[0]["words"]
+    expected = "Passi" if words == "pass" else f"Tarjoa {words.split()[1]}"
+    assert (entry.text_content() or "").startswith(f"Jako 1 · tarjous · {expected}:"), entry.text_content()
+    screenshot(page, "review-fi", full_page=True)
+    assert not ann.page_errors, ann.page_errors

@@ -90,6 +90,7 @@ def test_hints_are_for_practice_tables_the_seats_player_and_its_turn(client: Tes
     plain = practice_table(client, practice_on=False)
     refused = client.get(f"/api/tables/{plain['table']}/hint", headers={"X-Pedro-Secret": plain["secret"]})
     assert refused.status_code == 403 and "practice tables only" in refused.json()["error"]
+    assert refused.json()["code"] == "not_practice"
     made = practice_table(client)
     table = made["table"]
     assert client.get("/api/tables/nope/hint").status_code == 404
@@ -102,6 +103,7 @@ def test_hints_are_for_practice_tables_the_seats_player_and_its_turn(client: Tes
     assert room.state.current_player != 0
     refused = client.get(f"/api/tables/{table}/hint", headers={"X-Pedro-Secret": made["secret"]})
     assert refused.status_code == 409 and "not your turn" in refused.json()["error"]
+    assert refused.json()["code"] == "not_turn"
 
 
 def test_the_hint_runs_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -324,6 +324,10 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
         assert (
             response.status_code == 400 and "seat 5: this game has seats 0 to 3" in response.json()["error"]
         )
+        # the codes and fields the browser translates the message from
+        assert response.json()["code"] == "bad_seat" and response.json()["fields"] == {"seat": 5, "last": 3}
+        assert client.get("/api/tables/nope/review/0").json()["code"] == "no_table"
+        assert client.post("/api/review", json=[1, 2]).json()["code"] == "bad_upload"
 
 
 def test_an_uploaded_record_is_reviewed_as_its_table_is(tmp_path: Path, server: Any) -> None:

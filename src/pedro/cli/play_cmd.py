@@ -761,7 +761,7 @@ class TerminalGame:
             self.say(_("No hint for this kind of decision."))
             return
         if not estimates.values:
-            self.say(_("No hint: {why}.", why=estimates.note()))
+            self.say(_("No hint: {why}.", why=i18n.translate(estimates.note())))
             return
         unit = (
             _("points your side takes this hand") if estimates.unit == "points" else _("change of your score")
@@ -772,9 +772,9 @@ class TerminalGame:
             shown = f"{value:+.2f}" if estimates.unit == "score" else f"{value:.2f}"
             self.say(f"  {terminal.action_markup(action, self.rules, tt)}  {shown}")
         if len(estimates.values) > 10:
-            self.say(f"  [dim]… {len(estimates.values) - 10} more[/]")
+            self.say("  [dim]" + ngettext("… {n} more", "… {n} more", len(estimates.values) - 10) + "[/]")
         if not estimates.complete:
-            self.say(f"  [yellow]{escape(estimates.note())}[/]")
+            self.say(f"  [yellow]{escape(i18n.translate(estimates.note()))}[/]")
 
     def _show_last(self) -> None:
         state = self.state

@@ -5,10 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pedro.i18n import N_
+
 #: ``Estimates.unit`` of card plays: the points the seat's side is expected to take in the hand.
 POINTS = "points"
 #: ``Estimates.unit`` of calls: the expected change of the side's score less the opponents'.
 SCORE = "score"
+
+# The note's templates: English, filled with str.format (a bot or a record reads them as they
+# are); a terminal shows them through ``i18n.translate``, which translates the ``why`` too.
+NONE_VALUED = N_("no choice valued")
+NONE_VALUED_WHY = N_("no choice valued: {why}")
+SOME_VALUED = N_("{valued} of {legal} choices valued: {why}")
 
 
 @dataclass(frozen=True)
@@ -52,5 +60,5 @@ class Estimates:
         if self.complete:
             return ""
         if not self.values:
-            return f"no choice valued: {self.why}" if self.why else "no choice valued"
-        return f"{len(self.values)} of {self.legal} choices valued: {self.why}"
+            return NONE_VALUED_WHY.format(why=self.why) if self.why else NONE_VALUED
+        return SOME_VALUED.format(valued=len(self.values), legal=self.legal, why=self.why)

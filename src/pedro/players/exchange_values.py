@@ -26,6 +26,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
+from pedro.i18n import N_
 from pedro.players.base import Player
 from pedro.players.bidding import Estimator
 from pedro.players.simulation import SampledDeals, contract_state, play_out
@@ -35,12 +36,12 @@ MAX_CANDIDATES = 16
 #: Worlds that must reach the seat's decision for the values to count.
 MIN_WORLDS = 4
 #: Why an exchange decision taken after the seat's hand changed cannot be simulated.
-NOT_FIRST_DEAL = (
+NOT_FIRST_DEAL = N_(
     "the hand is no longer the one the seat was dealt (it drew, took or was given cards), "
     "and the simulation can deal only a first hand again"
 )
 #: Why the choices beyond ``MAX_CANDIDATES`` are not valued.
-TOO_MANY = f"the rest are too many to simulate each (at most {MAX_CANDIDATES} are)"
+TOO_MANY = N_("the rest are too many to simulate each (at most {n} are)").format(n=MAX_CANDIDATES)
 
 
 def candidates(obs: Observation, preferred: int, include: Iterable[int] = ()) -> list[int]:
@@ -109,7 +110,7 @@ def exchange_estimate(
 ) -> tuple[dict[int, float], str]:
     """``exchange_values``, and when it is empty a plain sentence saying why."""
     if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
-        return {}, "the hand has no contract to simulate yet"
+        return {}, N_("the hand has no contract to simulate yet")
     rules = obs.rules
     side = rules.side_of(obs.seat)
     try:

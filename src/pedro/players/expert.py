@@ -52,6 +52,7 @@ from pedro.engine.actions import CARD_BITS, PASS
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
+from pedro.i18n import N_
 from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, trump_values
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import TOO_MANY, candidates, exchange_estimate
@@ -84,10 +85,10 @@ BID_OVER_PASS_Z = 1.0
 MAX_SAMPLES = 1000
 _TIE = 1e-9
 #: Why choices go without a value (``Estimates.why``).
-NOT_SIMULATED = "this player bids by rule, without simulation"
-NO_CONTRACT = "no sampled deal could play the contract out"
-UNPLAYED_SUIT = "no sampled deal could play the hand out in that suit"
-NO_WORLD = "no deal of the hidden cards fits everything this seat has seen"
+NOT_SIMULATED = N_("this player bids by rule, without simulation")
+NO_CONTRACT = N_("no sampled deal could play the contract out")
+UNPLAYED_SUIT = N_("no sampled deal could play the hand out in that suit")
+NO_WORLD = N_("no deal of the hidden cards fits everything this seat has seen")
 #: Legal card sets counted one by one up to this many (beyond, the count is the upper bound).
 _COUNT_LIMIT = 4096
 
@@ -227,7 +228,7 @@ class ExpertPlayer(HeuristicPlayer):
             valued = {a: v for a, v in suits.items() if v > UNPLAYABLE}
             return Estimates(SCORE, valued, legal, UNPLAYED_SUIT)
         if obs.phase != Phase.PLAY:
-            return Estimates(POINTS, {}, legal, "this kind of decision has no estimate")
+            return Estimates(POINTS, {}, legal, N_("this kind of decision has no estimate"))
         values = self.evaluate(obs)
         return Estimates(POINTS, values, legal, NO_WORLD)
 

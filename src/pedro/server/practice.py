@@ -85,16 +85,16 @@ class Hints:
     async def for_seat(self, registry: TableRegistry, table_id: str, secret: str | None) -> dict[str, Any]:
         room = await registry.get(table_id)
         if room is None:
-            raise HintError(404, MESSAGES["no_table"])
+            raise HintError(404, "no_table")
         if not room.row.practice:
-            raise HintError(403, MESSAGES["not_practice"])
+            raise HintError(403, "not_practice")
         seat = room.seat_for_secret(hash_secret(secret)) if secret else None
         if seat is None:
-            raise HintError(403, MESSAGES["no_secret"])
+            raise HintError(403, "no_secret")
         if room.finished:
-            raise HintError(409, MESSAGES["over"])
+            raise HintError(409, "over")
         if not room.started or room.state.current_player != seat:
-            raise HintError(409, MESSAGES["not_turn"])
+            raise HintError(409, "not_turn")
         key = (table_id, room.seq)
         found = self.kept.get(key)
         if found is None:
@@ -107,10 +107,13 @@ class Hints:
 
 
 class HintError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    """A refused hint: the ``MESSAGES`` code, which the browser translates, and its English message."""
+
+    def __init__(self, status: int, code: str) -> None:
+        super().__init__(MESSAGES[code])
         self.status = status
-        self.message = message
+        self.code = code
+        self.message = MESSAGES[code]
 
 
 async def hint_endpoint(request: Request) -> Response:
@@ -121,5 +124,5 @@ async def hint_endpoint(request: Request) -> Response:
             registry, request.path_params["table"], request.headers.get("x-pedro-secret")
         )
     except HintError as exc:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
     return JSONResponse(found)

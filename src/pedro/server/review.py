@@ -26,7 +26,7 @@ from pedro.engine.actions import parse_action_text
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
-from pedro.observation_json import calls_json, cards_json, label, seen_trick_json
+from pedro.observation_json import calls_json, cards_json, label, seen_trick_json, words
 from pedro.players import make_player
 from pedro.records import ReplayError, record_from_game, replay
 from pedro.variants.options import make_ruleset
@@ -116,9 +116,15 @@ def entry_json(r: Review) -> dict[str, Any]:
         "phase": phase,
         "part": PARTS.get(phase, "play"),
         "action": label(d.action, rules),
+        "words": words(d.action, rules),
         "unit": est.unit if est is not None else None,
         "choices": [
-            {"action": label(a, rules), "value": round(v, 3), "chosen": a == d.action}
+            {
+                "action": label(a, rules),
+                "words": words(a, rules),
+                "value": round(v, 3),
+                "chosen": a == d.action,
+            }
             for a, v in ranked[:MAX_CHOICES]
         ],
         "more": max(0, len(ranked) - MAX_CHOICES),
@@ -127,6 +133,7 @@ def entry_json(r: Review) -> dict[str, Any]:
         "cost": round(r.cost, 3) if r.cost is not None else None,
         "verdict": r.verdict,
         "best": label(best, rules) if best is not None else None,
+        "best_words": words(best, rules) if best is not None else None,
         "seen": seen_json(d.obs),
     }
 

@@ -93,10 +93,29 @@ class Progress:
 
 
 class ReviewError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    """A refused review: its English message, and the ``MESSAGES`` code and fields it was made
+    from, which the browser translates (the message stays for other clients)."""
+
+    def __init__(
+        self, status: int, message: str, code: str = "", fields: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.fields = fields or {}
+
+    @classmethod
+    def of(cls, status: int, code: str, **fields: Any) -> ReviewError:
+        """The error ``MESSAGES[code]`` filled with ``fields``."""
+        text = MESSAGES[code]  # filled only when it has fields: bad_upload shows JSON braces
+        return cls(status, text.format(**fields) if fields else text, code, fields)
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"error": self.message}
+        if self.code:
+            body |= {"code": self.code, "fields": self.fields}
+        return JSONResponse(body, status_code=self.status)
 
 
 class Reviews:
@@ -129,7 +148,7 @@ class Reviews:
             if not 0 <= seat < len(names):
                 raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
             if not over and (secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)):
-                raise ReviewError(403, MESSAGES["not_yours"].format(seat=seat))
+                raise ReviewError.of(403, "not_yours", seat=seat)
             if over:  # a finished game never changes: its outline is kept, the room need not be read again
                 self._finished[table_id] = (names, hands)
                 _trim(self._finished)
@@ -174,7 +193,7 @@ class Reviews:
 
     async def of_upload(self, record: Any, seat: Any) -> Response:
         if not isinstance(record, dict) or not isinstance(seat, int) or isinstance(seat, bool):
-            raise ReviewError(400, MESSAGES["bad_upload"])
+            raise ReviewError.of(400, "bad_upload")
         try:
             game = check_record(record)
         except ValueError as exc:
@@ -182,7 +201,7 @@ class Reviews:
         digest = hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
         shape = await self._outline(digest, game)
         if not 0 <= seat < shape.players:
-            raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=shape.players - 1))
+            raise ReviewError.of(400, "bad_seat", seat=seat, last=shape.players - 1)
         key: _Key = ("upload", digest, seat)
         head = {
             "table": None,
@@ -195,7 +214,7 @@ class Reviews:
         if progress is not None and progress.error is not None and progress.task is None:
             error, progress = progress.error, None
             del self.uploads[key]  # asked again: tried again
-            raise ReviewError(503, MESSAGES["failed"].format(why=error))
+            raise ReviewError.of(503, "failed", why=error)
         if progress is None:
             progress = self.uploads[key] = Progress(shape.hands)
             while len(self.uploads) > KEPT_UPLOADS:
@@ -284,7 +303,7 @@ async def _room(registry: TableRegistry, table_id: str) -> Room:
     if room is None and len(table_id) <= 40:
         room = await asyncio.to_thread(registry.detached, table_id)
     if room is None:
-        raise ReviewError(404, MESSAGES["no_table"])
+        raise ReviewError.of(404, "no_table")
     return room
 
 
@@ -332,7 +351,7 @@ async def table_review_endpoint(request: Request) -> Response:
             request.headers.get(SECRET_HEADER),
         )
     except ReviewError as exc:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return exc.response()
 
 
 async def upload_review_endpoint(request: Request) -> Response:
@@ -341,13 +360,13 @@ async def upload_review_endpoint(request: Request) -> Response:
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_RECORD_BYTES:
-                raise ReviewError(413, MESSAGES["too_big"].format(limit=MAX_RECORD_BYTES))
+                raise ReviewError.of(413, "too_big", limit=MAX_RECORD_BYTES)
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise ReviewError(400, MESSAGES["not_json"]) from None
+            raise ReviewError.of(400, "not_json") from None
         if not isinstance(data, dict):
-            raise ReviewError(400, MESSAGES["bad_upload"])
+            raise ReviewError.of(400, "bad_upload")
         return await _reviews(request).of_upload(data.get("record"), data.get("seat"))
     except ReviewError as exc:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return exc.response()

@@ -1,22 +1,25 @@
 // Practice tables: the player may ask for a hint, the expert's value of each legal choice now
 // (GET api/tables/{id}/hint with the seat's secret; docs/server.md, "Practice tables"). Such
-// tables are unrated and say so. Every user-visible word is in TEXT, one place.
+// tables are unrated and say so. Every user-visible word is in TEXT, one place, through the catalogs (static/i18n).
 import { h, fill } from "./dom.js";
+import { actionLabel } from "./cards.js";
+import { t, tIf } from "./i18n.js";
 import { loadSeat } from "./storage.js";
 
 export const TEXT = {
-  badge: "Practice · unrated",
-  formLabel: " Practice table: hints on request (the game is unrated)",
-  title: "Hint",
-  about: "A practice table: ask for the expert's value of each of your choices. The game is unrated.",
-  ask: "Hint",
-  askTitle: "The expert's value of each legal choice now",
-  thinking: "The expert is thinking…",
-  wait: "Hints are for your turn.",
-  units: { score: "expected change of your side's score", points: "points your side takes this hand" },
-  best: "best",
-  failed: "No hint",
-  offline: "Cannot reach the server.",
+  get badge() { return t("practice.badge"); },
+  get formLabel() { return ` ${t("practice.formLabel")}`; },
+  get title() { return t("practice.title"); },
+  get about() { return t("practice.about"); },
+  get ask() { return t("practice.ask"); },
+  get askTitle() { return t("practice.askTitle"); },
+  get thinking() { return t("practice.thinking"); },
+  get wait() { return t("practice.wait"); },
+  get units() { return { score: t("practice.unit.score"), points: t("practice.unit.points") }; },
+  get failed() { return t("practice.failed"); },
+  get offline() { return t("practice.offline"); },
+  /** A hint's error by its code (server/practice.py MESSAGES), else the server's English. */
+  error: (data, status) => (data && data.code && tIf(`practice.error.${data.code}`)) || (data && data.error) || String(status),
 };
 
 function fmt(value, unit) {
@@ -68,7 +71,7 @@ export class HintBox {
       h(
         "table",
         { class: "review-choices" },
-        h("tbody", {}, answer.choices.map((c, i) => h("tr", { class: i === 0 ? "chosen" : "" }, h("td", { text: c.label }), h("td", { class: "num", text: fmt(c.value, answer.unit) })))),
+        h("tbody", {}, answer.choices.map((c, i) => h("tr", { class: i === 0 ? "chosen" : "" }, h("td", { text: actionLabel(c.action, c.label) }), h("td", { class: "num", text: fmt(c.value, answer.unit) })))),
       ),
       answer.not_valued ? h("p", { class: "muted small", text: answer.not_valued }) : null,
     );
@@ -86,7 +89,7 @@ export class HintBox {
       });
       const data = await response.json().catch(() => null);
       if (response.ok) this.answer = data;
-      else this.error = { seq, message: (data && data.error) || String(response.status) };
+      else this.error = { seq, message: TEXT.error(data, response.status) };
     } catch {
       this.error = { seq, message: TEXT.offline };
     }

@@ -1,45 +1,56 @@
 // Game review: each decision of one seat valued by the expert as that seat could see it
 // (GET api/tables/{id}/review/{seat}, POST api/review for an uploaded record; docs/server.md,
 // "Game review"). In the replay viewer each entry jumps to its moment, the hand shown as the
-// seat saw it. Every user-visible word is in TEXT, one place.
+// seat saw it. Every user-visible word is in TEXT, one place, through the
+// catalogs (static/i18n); the server's English action labels are translated from their words.
 import { h, fill } from "./dom.js";
-import { cardFace } from "./cards.js";
+import { actionLabel, cardFace } from "./cards.js";
+import { t, tIf, tn } from "./i18n.js";
 import { loadSeat } from "./storage.js";
 
 export const TEXT = {
-  title: "Review",
-  intro: "The expert values each of a player's decisions as that seat could see it: every call, trump, exchange and card play. The costliest come first.",
-  seat: "Seat",
-  start: "Review this seat",
-  working: (done, total) => `Reviewing… hand ${done} of ${total} done`,
-  failed: "The review could not be made",
-  lost: "Lost by these estimates",
-  parts: { bidding: "bidding", exchange: "exchange", play: "card play" },
-  partsHead: ["Hand", "Bidding", "Exchange", "Card play"],
-  total: "Game",
-  units: "Calls and trumps in expected score change; exchange and card play in points the side takes in the hand.",
-  mistakes: "Costliest decisions",
-  noMistakes: "No decision cost anything by these estimates.",
-  allDecisions: "Every decision",
-  hand: (n) => `Hand ${n}`,
-  against: (action, cost, best) => `${action}: −${cost} against ${best}`,
-  bestWas: (action, best, cost) => `${action}: best was ${best}, +${cost}`,
-  choices: "Each choice",
-  chosen: "chosen",
-  more: (n) => `… ${n} more`,
-  sawHand: (who) => `${who}'s hand then`,
-  seatHand: "The hand as the seat saw it",
-  notValued: "Not valued",
-  notOver: "The game is not over: only the hands finished so far are reviewed.",
-  showAll: "Show every hand",
-  jumped: (who) => `Shown as ${who} saw it`,
-  upload: "Review a record file",
-  uploadHelp: "A pedro-record/1 file, as the replay page or pedro simulate --record writes it.",
-  file: "Record file",
-  badFile: "That file is not JSON.",
-  pickSeat: "Whose decisions",
-  phases: { call: "call", trump: "trump", exchange: "exchange", play: "play" },
-  offline: "Cannot reach the server. Check your connection and try again.",
+  get title() { return t("review.title"); },
+  get intro() { return t("review.intro"); },
+  seat: (n) => t("review.seat", { n }),
+  get start() { return t("review.start"); },
+  working: (done, total) => t("review.working", { done, total }),
+  get failed() { return t("review.failed"); },
+  get lost() { return t("review.lost"); },
+  get partsHead() { return [t("review.head.hand"), t("review.head.bidding"), t("review.head.exchange"), t("review.head.play")]; },
+  get total() { return t("review.total"); },
+  get units() { return t("review.units"); },
+  get mistakes() { return t("review.mistakes"); },
+  get noMistakes() { return t("review.noMistakes"); },
+  get allDecisions() { return t("review.allDecisions"); },
+  hand: (n) => t("review.hand", { n }),
+  against: (action, cost, best) => t("review.against", { action, cost, best }),
+  bestWas: (action, best, cost) => t("review.bestWas", { action, best, cost }),
+  get choices() { return t("review.choices"); },
+  get chosen() { return t("review.chosen"); },
+  more: (n) => tn("review.more", n),
+  sawHand: (who) => t("review.sawHand", { who }),
+  get seatHand() { return t("review.seatHand"); },
+  get notValued() { return t("review.notValued"); },
+  get notOver() { return t("review.notOver"); },
+  jumped: (who) => t("review.jumped", { who }),
+  get upload() { return t("review.upload"); },
+  get uploadHelp() { return t("review.uploadHelp"); },
+  get file() { return t("review.file"); },
+  get badFile() { return t("review.badFile"); },
+  get pickSeat() { return t("review.pickSeat"); },
+  phase: (p) => ({ call: t("review.phase.call"), trump: t("review.phase.trump"), exchange: t("review.phase.exchange"), play: t("review.phase.play") })[p] || p,
+  /** The server's English verdict (analysis.Review.verdict) in the language in use; a cost's is never shown alone. */
+  verdict: (v) =>
+    ({
+      best: t("review.verdict.best"),
+      "best of those valued": t("review.verdict.bestOfValued"),
+      "not valued": t("review.verdict.notValued"),
+      "this choice not valued": t("review.verdict.thisNotValued"),
+      "only this choice valued": t("review.verdict.onlyThis"),
+    })[v] || v,
+  get offline() { return t("review.offline"); },
+  /** A review endpoint's error by its code (server/reviews.py MESSAGES), else the server's English. */
+  error: (data, status) => (data && data.code && tIf(`review.error.${data.code}`, data.fields || {})) || (data && data.error) || `${t("review.failed")} (${status})`,
 };
 
 const POLL_MS = 800;
@@ -76,7 +87,7 @@ async function fetchReview(slot, path, options) {
     const { status, data } = answer;
     if (status === 200) return data;
     if (status !== 202) {
-      fill(slot, h("p", { class: "form-error", dataset: { testid: "review-error" }, text: (data && data.error) || `${TEXT.failed} (${status})` }));
+      fill(slot, h("p", { class: "form-error", dataset: { testid: "review-error" }, text: TEXT.error(data, status) }));
       return null;
     }
     fill(
@@ -92,8 +103,10 @@ const fmt = (x) => (Math.round(x * 100) / 100).toFixed(2);
 
 /** The one line an entry is listed by: "Bid 9: −3.40 against Pass", "Play K♥: best was Play 2♥, +1.80". */
 export function entryLine(e) {
-  if (e.cost === null || e.cost <= 1e-9 || !e.best) return `${e.action}: ${e.verdict}`;
-  return e.unit === "score" ? TEXT.against(e.action, fmt(e.cost), e.best) : TEXT.bestWas(e.action, e.best, fmt(e.cost));
+  const action = actionLabel(e.words || "", e.action);
+  if (e.cost === null || e.cost <= 1e-9 || !e.best) return `${action}: ${TEXT.verdict(e.verdict)}`;
+  const best = actionLabel(e.best_words || "", e.best);
+  return e.unit === "score" ? TEXT.against(action, fmt(e.cost), best) : TEXT.bestWas(action, best, fmt(e.cost));
 }
 
 function partsRow(label, lost) {
@@ -102,7 +115,7 @@ function partsRow(label, lost) {
 
 /** The review: totals per part, per hand, the costliest decisions, then every decision by hand. */
 export function renderReview(review, { onJump } = {}) {
-  const name = review.names[review.seat] || `${TEXT.seat} ${review.seat + 1}`;
+  const name = review.names[review.seat] || TEXT.seat(review.seat + 1);
   const entryButton = (e) =>
     h(
       "li",
@@ -110,7 +123,7 @@ export function renderReview(review, { onJump } = {}) {
       h(
         "button",
         { type: "button", class: "link review-entry", dataset: { testid: "review-entry", index: String(e.index) }, on: { click: () => showEntry(detail, e, name, onJump) } },
-        h("span", { class: "muted small", text: `${TEXT.hand(e.hand)} · ${TEXT.phases[e.phase] || e.phase} · ` }),
+        h("span", { class: "muted small", text: `${TEXT.hand(e.hand)} · ${TEXT.phase(e.phase)} · ` }),
         h("span", { text: entryLine(e) }),
       ),
     );
@@ -151,7 +164,7 @@ function showEntry(slot, e, name, onJump) {
       "table",
       { class: "review-choices" },
       h("caption", { class: "muted small", text: TEXT.choices }),
-      h("tbody", {}, e.choices.map((c) => h("tr", { class: c.chosen ? "chosen" : "" }, h("td", { text: c.action }), h("td", { class: "num", text: fmt(c.value) }), h("td", { class: "muted small", text: c.chosen ? TEXT.chosen : "" })))),
+      h("tbody", {}, e.choices.map((c) => h("tr", { class: c.chosen ? "chosen" : "" }, h("td", { text: actionLabel(c.words || "", c.action) }), h("td", { class: "num", text: fmt(c.value) }), h("td", { class: "muted small", text: c.chosen ? TEXT.chosen : "" })))),
     ),
     e.more ? h("p", { class: "muted small", text: TEXT.more(e.more) }) : null,
   );
