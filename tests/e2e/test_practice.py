@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -13,20 +14,26 @@ from tests.serving import ServerProcess
 pytestmark = pytest.mark.browser
 
 
-def test_a_hint_on_your_turn_at_a_practice_table(
-    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
-) -> None:
+def practice_table(server: ServerProcess, title: str) -> dict[str, Any]:
+    """A practice cinch table made through the API, Ann at seat 0 against three computers."""
     body = {
         "variant": "cinch",
         "options": {},
-        "title": "practice",
+        "title": title,
         "listed": False,
         "seats": [HUMAN, computer(), computer(), computer()],
         "seat": 0,
         "name": "Ann",
         "practice": True,
     }
-    made = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    made: dict[str, Any] = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    return made
+
+
+def test_a_hint_on_your_turn_at_a_practice_table(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    made = practice_table(server, "practice")
     tid = made["table"]
     ann = players("ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"))
     ann.goto(made["url"])
@@ -47,17 +54,7 @@ def test_a_hint_on_your_turn_at_a_practice_table(
 def test_a_finnish_browser_gets_its_hint_in_finnish(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
-    body = {
-        "variant": "cinch",
-        "options": {},
-        "title": "harjoitus",
-        "listed": False,
-        "seats": [HUMAN, computer(), computer(), computer()],
-        "seat": 0,
-        "name": "Ann",
-        "practice": True,
-    }
-    made = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    made = practice_table(server, "harjoitus")
     tid = made["table"]
     ann = players("ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"), locale="fi-FI")
     ann.goto(made["url"])
