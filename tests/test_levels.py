@@ -33,8 +33,8 @@ def test_the_levels_go_from_the_beginner_to_the_expert_and_each_is_a_real_player
 def test_the_strong_level_searches_fewer_deals_and_bids_as_club() -> None:
     strong = make_player("strong", 0)
     assert isinstance(strong, ExpertPlayer)
-    assert strong.worlds == 12 and not strong.own_bidding
-    assert samples_of("strong") == 12  # what a server's strength cap counts
+    assert strong.worlds == 3 and not strong.own_bidding
+    assert samples_of("strong") == 3  # what a server's strength cap counts
     expert = make_player("expert", 0)
     assert isinstance(expert, ExpertPlayer) and expert.own_bidding and expert.worlds > strong.worlds
 

@@ -25,7 +25,7 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "basic", "plays sensible legal cards and bids what its cards count to"),
     Level("club", "heuristic", "counts cards, saves its points, bids by playing the hand out"),
-    Level("strong", "expert:12:bid=heuristic", "the expert's search on a dozen deals; bids as club"),
+    Level("strong", "expert:3:bid=heuristic", "the expert's card play on three sampled deals; bids as club"),
     Level("expert", "expert", "searches many sampled deals and bids by solving them: the strongest"),
 )
 
