@@ -12,7 +12,7 @@ import os
 import shutil
 from typing import Any
 
-from pedro_build import MYPYC_REQUIREMENT, PURE_ENV, build_is_compiled
+from pedro_build import MYPYC_REQUIREMENTS, PURE_ENV, build_is_compiled
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import (  # noqa: F401  (re-exported: the hooks that need no change)
     build_sdist,
@@ -21,11 +21,12 @@ from setuptools.build_meta import (  # noqa: F401  (re-exported: the hooks that 
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    """mypy when this wheel will be compiled, else nothing beyond the build-system requirements.
+    """mypy (and what it checks) when this wheel will be compiled, else nothing beyond the
+    build-system requirements.
 
     (setuptools' own hook would run setup.py, which imports mypyc before it is installed.)
     """
-    return [MYPYC_REQUIREMENT] if build_is_compiled()[0] else []
+    return list(MYPYC_REQUIREMENTS) if build_is_compiled()[0] else []
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
