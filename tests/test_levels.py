@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
+from pathlib import Path
+
 import pytest
 
 from pedro.cli.play_cmd import seat_players
@@ -17,6 +21,10 @@ from pedro.players import (
     samples_of,
 )
 from pedro.players.levels import level_player
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+#: A step's figure in docs/strength.md: the score change per deal, its 95% interval and the deals.
+FIGURE = re.compile(r"[+−-]\d+\.\d+ \([+−-]\d+\.\d+ to [+−-]\d+\.\d+\), [\d,]+ deals")
 
 
 def test_the_levels_go_from_the_beginner_to_the_expert_and_each_is_a_real_player() -> None:
@@ -50,3 +58,14 @@ def test_one_level_names_every_computer_seat_of_a_terminal_game() -> None:
     assert seat_players("Strong", 3) == ["human", "strong", "strong"]
     with pytest.raises(ValueError, match="levels: beginner, club, strong, expert"):
         seat_players("club,club", 4)
+
+
+def test_every_level_is_measured_against_the_one_below_in_the_strength_figures() -> None:
+    text = (DOCS / "strength.md").read_text(encoding="utf-8")
+    section = text.split("### Strength levels", 1)[1].split("\n## ", 1)[0]
+    for below, level in pairwise(LEVELS):
+        step = f"`{level.name}` − `{below.name}`"
+        row = next((line for line in section.splitlines() if line.startswith(f"| {step}")), None)
+        assert row is not None, step
+        # a figure with its interval and deals in each variant's column
+        assert len(FIGURE.findall(row)) == 2, row
