@@ -406,6 +406,12 @@ def _same_action(sent: str, expected: str) -> bool:
     return a[:1] == b[:1] and sorted(a[1:]) == sorted(b[1:])
 
 
+def overbid(actions: list[str], rng: random.Random) -> str:
+    """A ``choose`` for ``play_until``: the highest bid when there is one to make, else any legal action."""
+    bids = [a for a in actions if a.startswith("bid ")]
+    return max(bids, key=lambda a: int(a.split()[1])) if bids else rng.choice(actions)
+
+
 def hand_over(hand_index: int = 0) -> Callable[[dict[str, Any]], bool]:
     """A ``done`` for ``play_until``: hand ``hand_index`` is finished (or the game is)."""
     return lambda state: state["game"]["hand_index"] > hand_index or bool(state["finished"])

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
+from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, overbid, seat_storage
 from tests.serving import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -115,15 +115,20 @@ def test_a_longest_name_and_title_at_a_phone_table_and_in_my_tables_are_cut_not_
         phase = ann.page.evaluate("document.body.dataset.phase")
         problems.extend(f"seq {seq} ({phase}): {p}" for p in overflow(ann))
 
-    ann.play_until(hand_over(0), random.Random(3), check=fits)
+    # Ann bids the most she may, so her name is the contract's in the banner and on the sheet
+    ann.play_until(hand_over(0), random.Random(3), check=fits, choose=overbid)
     ann.page.locator('[data-testid="sheet"] tbody tr[data-hand]').first.wait_for()
     problems.extend(f"after the hand: {p}" for p in overflow(ann))
     screenshot(ann.page, "table-long-name-375", full_page=True)
     assert not problems, "\n".join(problems[:20])
     # the name is cut where it stands in a line of its own: on the felt and in the scores
+    # (asked of the element the page shows when asked: the next hand may redraw the felt meanwhile)
     for selector in ('[data-seat="0"] .name', ".score-list li.yours .who"):
-        cut = ann.page.locator(selector).first.evaluate("e => e.scrollWidth > e.clientWidth")
-        assert cut, f"{selector} is not ellipsized"
+        cut = ann.page.evaluate(
+            "s => { const e = document.querySelector(s); return e ? e.scrollWidth > e.clientWidth : null; }",
+            selector,
+        )
+        assert cut, f"{selector} is not ellipsized ({cut})"
     ann.assert_no_errors()
 
     ann.goto("/")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage
+from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, overbid, seat_storage
 from tests.helpers import played_record
 from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
@@ -18,12 +18,6 @@ pytestmark = pytest.mark.browser
 
 #: a short game: cinch to 7
 SHORT = {"target": 7}
-
-
-def overbid(actions: list[str], rng: random.Random) -> str:
-    """The highest bid when there is one to make, else any legal action."""
-    bids = [a for a in actions if a.startswith("bid ")]
-    return max(bids, key=lambda a: int(a.split()[1])) if bids else rng.choice(actions)
 
 
 #: the review of a short game with the default expert takes a few seconds (more on a busy machine)
