@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
@@ -15,26 +14,55 @@ from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
-@dataclass
 class Auction:
-    """The auction of one hand: who has passed, the high call, whose turn."""
+    """The auction of one hand: who has passed, the high call, whose turn.
 
-    dealer: int
-    players: int
-    turn: int
-    passed: list[bool]
-    high_value: int | None = None
-    high_seat: int | None = None
-    high_verb: Verb = Verb.BID
-    spoken: int = 0
-    #: suits the 28-56 caller may name (those where he held A, K and 2 when calling)
-    suits_28_56: tuple[int, ...] = ()
-    calls: list[tuple[int, int]] = field(default_factory=list)
+    A plain class, not a dataclass: compiled, a dataclass's ``__init__`` is the Python
+    code ``dataclasses`` writes, run at every deal.
+    """
 
-    @classmethod
-    def start(cls, rules: Ruleset, dealer: int) -> Auction:
+    __slots__ = (
+        "calls",
+        "dealer",
+        "high_seat",
+        "high_value",
+        "high_verb",
+        "passed",
+        "players",
+        "spoken",
+        "suits_28_56",
+        "turn",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        dealer: int,
+        players: int,
+        turn: int,
+        passed: list[bool],
+        high_value: int | None = None,
+        high_seat: int | None = None,
+        high_verb: Verb = Verb.BID,
+        spoken: int = 0,
+        suits_28_56: tuple[int, ...] = (),
+        calls: list[tuple[int, int]] | None = None,
+    ) -> None:
+        self.dealer = dealer
+        self.players = players
+        self.turn = turn
+        self.passed = passed
+        self.high_value = high_value
+        self.high_seat = high_seat
+        self.high_verb = high_verb
+        self.spoken = spoken
+        #: suits the 28-56 caller may name (those where he held A, K and 2 when calling)
+        self.suits_28_56 = suits_28_56
+        self.calls: list[tuple[int, int]] = [] if calls is None else calls
+
+    @staticmethod
+    def start(rules: Ruleset, dealer: int) -> Auction:
         n = rules.players
-        return cls(dealer=dealer, players=n, turn=(dealer + 1) % n, passed=[False] * n)
+        return Auction(dealer, n, (dealer + 1) % n, [False] * n)
 
     def copy(self) -> Auction:
         """An independent copy (for ``GameState.clone``): its lists are copied, the rest is immutable."""
@@ -42,6 +70,9 @@ class Auction:
             self.dealer, self.players, self.turn, self.passed[:], self.high_value, self.high_seat,
             self.high_verb, self.spoken, self.suits_28_56, self.calls[:],
         )  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"Auction(dealer={self.dealer}, turn={self.turn}, high={self.high_value}, calls={self.calls})"
 
     def is_forced(self, rules: Ruleset, seat: int) -> bool:
         return (

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, final
 
@@ -190,13 +189,22 @@ def all_play_every_trick(rules: Ruleset, status: Sequence[int]) -> bool:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
-@dataclass
 class Trick:
-    """One trick: its leader (who closes it), the plays so far and, once closed, the winner."""
+    """One trick: its leader (who closes it), the plays so far and, once closed, the winner.
 
-    leader: int
-    plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, play action)
-    winner: int = -1
+    A plain class, not a dataclass: compiled, a dataclass's ``__init__`` is the Python code
+    ``dataclasses`` writes, and a trick is made six times a hand.
+    """
+
+    __slots__ = ("leader", "plays", "winner")
+
+    def __init__(self, leader: int, plays: list[tuple[int, int]], winner: int = -1) -> None:
+        self.leader = leader
+        self.plays = plays  # (seat, play action)
+        self.winner = winner
+
+    def __repr__(self) -> str:
+        return f"Trick(leader={self.leader}, plays={self.plays}, winner={self.winner})"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: PlayMachine (players/sampling.py) subclasses it
