@@ -102,7 +102,6 @@ def ray_temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def test_ray_gives_the_local_results_and_leaves_no_process(tmp_path: Path, ray_temp_dir: str) -> None:
-    started = time.monotonic()
     on_ray, local = tmp_path / "ray.json", tmp_path / "local.json"
     args = [*GAME, "--deals", "14", "--games", "1"]
     result = runner.invoke(app, [*args, "--backend", "ray", "--jobs", "2", "--out", str(on_ray)])
@@ -139,7 +138,6 @@ def test_ray_gives_the_local_results_and_leaves_no_process(tmp_path: Path, ray_t
     assert len(ticks) == 16
     assert got == run_tournament("pitch_fives", {}, ["random", "basic"], seed=40, deals=14, games=2)
     assert wait_until_gone(ray_temp_dir) == [], "the Ray backend left processes behind"
-    assert time.monotonic() - started < 60
 
 
 # ---------------------------------------------------------------------------

@@ -221,7 +221,7 @@ class CreatedTable:
 
 
 def api(server: ServerProcess, method: str, path: str, body: Any = None, status: int = 200) -> Any:
-    response = httpx.request(method, f"{server.url}{path}", json=body, timeout=30.0)
+    response = httpx.request(method, f"{server.url}{path}", json=body, timeout=60.0)
     assert response.status_code == status, f"{method} {path}: {response.status_code} {response.text}"
     return response.json()
 
