@@ -18,7 +18,8 @@ from pathlib import Path
 #: The modules mypyc compiles, relative to src/: the engine and what its hot paths call.
 #: variants/model.py stays Python: options.py's ``_Draft`` subclasses ``Ruleset``, which a
 #: compiled Python class refuses (mypyc checks its exact type), and compiling it gained nothing
-#: measurable (``Ruleset`` has to be a Python class for its cached values anyway).
+#: measurable (``Ruleset`` has to be a Python class for its cached values anyway); the trump
+#: tables the play reads at every card are a native class of their own (variants/tables.py).
 COMPILED_MODULES = (
     "pedro/cards.py",
     "pedro/engine/actions.py",
@@ -32,6 +33,7 @@ COMPILED_MODULES = (
     "pedro/engine/scoring.py",
     "pedro/engine/state.py",
     "pedro/engine/turns.py",
+    "pedro/variants/tables.py",
 )
 
 #: What a compiled build needs, asked for only when the build compiles: mypy (mypyc), and the

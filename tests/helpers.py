@@ -33,8 +33,9 @@ from pedro.engine.position_text import format_position, parse_position
 from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
-from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, Ruleset, TrumpTables
+from pedro.variants.model import DiscardPolicy, ExcessTrumps, FillPolicy, Ruleset
 from pedro.variants.options import make_ruleset
+from pedro.variants.tables import TrumpTables
 
 SEATS = "NESW"
 N, E, S, W = 0, 1, 2, 3

@@ -5,14 +5,17 @@ import random
 from pedro.engine.deal import SeededDeals, deal_order, pack_from_deal, shuffle
 
 
-def test_shuffle_matches_random_shuffle() -> None:
+def test_shuffle_matches_random_shuffle_and_leaves_the_generator_where_it_would() -> None:
+    """Same order, and the same generator state after: the words are drawn in batches, never
+    more than ``random.shuffle`` draws (the players' rollouts go on drawing from it)."""
     for seed in range(2000):
-        for size in (52, 53, 54):
-            mine = list(range(size))
-            theirs = list(range(size))
-            shuffle(random.Random(seed), mine)
-            random.Random(seed).shuffle(theirs)
+        for size in (0, 1, 2, 3, 24, 52, 53, 54):
+            mine, theirs = list(range(size)), list(range(size))
+            mine_rng, their_rng = random.Random(seed), random.Random(seed)
+            shuffle(mine_rng, mine)
+            their_rng.shuffle(theirs)
             assert mine == theirs
+            assert mine_rng.getstate() == their_rng.getstate()
 
 
 def test_pack_from_deal_inverts_the_deal() -> None:

@@ -33,7 +33,9 @@ from pedro.engine.state import GameState
 from pedro.engine.turns import TurnOrder
 from pedro.observation_json import observation_json
 from pedro.records import record_from_game
+from pedro.variants.model import OutOfTrumps
 from pedro.variants.options import make_ruleset
+from pedro.variants.tables import TrumpTables
 
 #: hands played per game (enough for finished hands to pile up)
 HANDS = 3
@@ -49,7 +51,7 @@ def is_immutable(value: object) -> bool:
         return value.__closure__ is None  # a module function; a closure holds cells
     if isinstance(value, BuiltinFunctionType):  # the compiled build's module function (not a closure)
         return isinstance(value.__self__, ModuleType)
-    if isinstance(value, TurnOrder):  # ``Final`` attributes: read-only compiled, by mypy in pure Python
+    if isinstance(value, TurnOrder | TrumpTables):  # ``Final``: read-only compiled, by mypy in pure Python
         return all(is_immutable(v) for v in value.__reduce__()[1])  # its constructor's arguments
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         params = type(value).__dataclass_params__  # type: ignore[attr-defined]
@@ -127,6 +129,18 @@ def test_a_turn_order_pickles_whole_and_compiled_refuses_changes() -> None:
     if is_extension("pedro.engine.turns"):
         with pytest.raises(AttributeError):
             order.up = not order.up  # type: ignore[misc]
+
+
+def test_trump_tables_pickle_whole_and_compiled_refuse_changes() -> None:
+    """A ruleset's ``TrumpTables`` are shared by every state and player: their attributes are ``Final``."""
+    rules = make_ruleset("pidro")
+    tables = rules.tables(2)
+    copy = pickle.loads(pickle.dumps(tables))
+    assert copy.__reduce__() == tables.__reduce__()
+    assert copy.trump == 2 and copy.cold_on_turn == (rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN)
+    if is_extension("pedro.variants.tables"):
+        with pytest.raises(AttributeError):
+            tables.low_card = -1  # type: ignore[misc]
 
 
 def test_the_field_lists_name_real_fields_once() -> None:

@@ -13,7 +13,8 @@ from pedro.cards import JOKER_NAMES
 from pedro.engine.observation import SeenHand
 from pedro.engine.phases import Status
 from pedro.i18n import N_, _
-from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, TrumpTables, role_card
+from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, role_card
+from pedro.variants.tables import TrumpTables
 
 #: Suits in display order: colours alternate (♠ ♥ ♣ ♦), as players sort a hand.
 DISPLAY_SUITS = (0, 1, 3, 2)

@@ -34,7 +34,8 @@ from pedro.engine.auction import forced_call
 from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeatSecrets, SeenHand, SeenTrick
 from pedro.engine.phases import Phase, Status
-from pedro.variants.model import Ruleset, TrumpTables
+from pedro.variants.model import Ruleset
+from pedro.variants.tables import TrumpTables
 
 PHASE_NAMES = {
     Phase.AUCTION: "auction",

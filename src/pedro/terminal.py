@@ -27,7 +27,8 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenHand
 from pedro.engine.phases import Phase, Status
 from pedro.i18n import N_, _, ngettext, pgettext, translate
-from pedro.variants.model import LowRule, Ruleset, TrumpTables
+from pedro.variants.model import LowRule, Ruleset
+from pedro.variants.tables import TrumpTables
 
 #: One played card per seat: (seat, cards with the top card first).
 Plays = Sequence[tuple[int, Sequence[int]]]

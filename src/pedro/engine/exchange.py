@@ -27,8 +27,8 @@ from pedro.variants.model import (
     FillPolicy,
     Ruleset,
     TrumpDiscardClaim,
-    TrumpTables,
 )
+from pedro.variants.tables import TrumpTables
 
 if TYPE_CHECKING:
     from pedro.engine.state import GameState

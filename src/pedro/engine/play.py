@@ -14,18 +14,15 @@ from pedro.engine.actions import PLAY_BASE, play_action
 from pedro.variants.model import (
     BuryRule,
     DiscardPolicy,
-    ExcessTrumps,
     FillPolicy,
-    OutOfTrumps,
     PlainLead,
     Ruleset,
-    TrumpTables,
 )
+from pedro.variants.tables import TrumpTables
 
 TRUMP_SUIT: Final = 4
 
 # Enum members are slow to look up on Python 3.11: the legal plays compare against these.
-_COLD_ON_TURN: Final = OutOfTrumps.COLD_ON_TURN
 _ANY: Final = PlainLead.ANY
 _FOLLOW_OR_TRUMP: Final = PlainLead.FOLLOW_OR_TRUMP
 _MUST_FOLLOW: Final = PlainLead.MUST_FOLLOW
@@ -38,16 +35,16 @@ def effective_suit(card: int, trump_mask: int) -> int:
     return card // 13
 
 
-def legal_play_mask(rules: Ruleset, tt: TrumpTables, hand: int, led: int, must_lead_trump: bool) -> int:
+def legal_play_mask(tt: TrumpTables, hand: int, led: int, must_lead_trump: bool) -> int:
     """The single cards ``hand`` may play; ``led`` is the led effective suit or -1 when leading."""
     trumps = hand & tt.trump_mask
     if led < 0:
-        if trumps and (must_lead_trump or rules.out_of_trumps is _COLD_ON_TURN):
+        if trumps and (must_lead_trump or tt.cold_on_turn):
             return trumps
         return hand
-    if led == TRUMP_SUIT or rules.out_of_trumps is _COLD_ON_TURN:
+    if led == TRUMP_SUIT or tt.cold_on_turn:
         return trumps or hand
-    policy = rules.plain_lead
+    policy = tt.plain_lead
     if policy is _ANY:
         return hand
     suit = hand & SUIT_MASKS[led] & ~tt.trump_mask
@@ -129,7 +126,7 @@ def _legal_buried(
     return [tuple(fixed)] if left == 0 else []
 
 
-def card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) -> int:
+def card_key(tt: TrumpTables, led: int, card: int, leads: bool) -> int:
     """How strongly ``card`` competes in a trick whose led effective suit is ``led``.
 
     The highest key wins, the earliest card among equals: trumps by trump
@@ -139,7 +136,7 @@ def card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) 
     strength = tt.strength[card]
     if strength:
         return 1000 + strength
-    if not rules.plain_ranking:
+    if not tt.plain_ranking:
         return 1 if leads else 0
     if card < 52 and card // 13 == led:
         return 1 + card % 13
@@ -149,9 +146,9 @@ def card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) 
 def trick_winner(rules: Ruleset, tt: TrumpTables, leader: int, tops: list[tuple[int, int]]) -> int:
     """Seat that wins a trick given ``(seat, top_card)`` pairs in play order."""
     led = effective_suit(tops[0][1], tt.trump_mask)
-    best_seat, best = tops[0][0], card_key(rules, tt, led, tops[0][1], True)
+    best_seat, best = tops[0][0], card_key(tt, led, tops[0][1], True)
     for seat, c in tops[1:]:
-        key = card_key(rules, tt, led, c, False)
+        key = card_key(tt, led, c, False)
         if key > best:
             best, best_seat = key, seat
     return best_seat
@@ -178,17 +175,17 @@ def turn_plays(
 ) -> list[int]:
     """The legal plays of a seat holding ``hand``: stacks where it holds more than ``normal_hand``."""
     if not first_trick:
-        return single_plays(legal_play_mask(rules, tt, hand, led, False))
-    mask = legal_play_mask(rules, tt, hand, led, led < 0 and first_lead_pending)
-    size = stack_size(rules, hand, normal_hand)
+        return single_plays(legal_play_mask(tt, hand, led, False))
+    mask = legal_play_mask(tt, hand, led, led < 0 and first_lead_pending)
+    size = stack_size(tt, hand, normal_hand)
     if size > 1:
         return stack_plays(rules, tt, hand, mask, size)
     return single_plays(mask)
 
 
-def stack_size(rules: Ruleset, hand: int, normal_hand: int) -> int:
+def stack_size(tt: TrumpTables, hand: int, normal_hand: int) -> int:
     """Cards ``hand`` plays to the first trick: one, or under ``keep_and_bury`` its excess over
     ``normal_hand`` and one more (a top card and the cards buried under it)."""
-    if rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY:
+    if not tt.keep_and_bury:
         return 1
     return max(1, hand.bit_count() - (normal_hand - 1))

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pedro.engine.actions import CARD_BITS
-from pedro.variants.model import Ruleset, TrumpTables
+from pedro.variants.model import Ruleset
+from pedro.variants.tables import TrumpTables
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of
 from pedro.engine.actions import CARD_BITS, Verb
-from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring, TrumpTables
+from pedro.variants.model import EndRule, LowRule, MadeScores, Ruleset, Scoring
+from pedro.variants.tables import TrumpTables
 
 #: Game-point values of classic Pitch, for option ``relative_high_low``.
 _GAME_VALUES: Final = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}

@@ -39,7 +39,8 @@ from pedro.engine.scoring import Contract, count_points, decide_winner, score_ha
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
 from pedro.i18n import N_
-from pedro.variants.model import AllPassAction, LowRule, Ruleset, TrumpTables
+from pedro.variants.model import AllPassAction, LowRule, Ruleset
+from pedro.variants.tables import TrumpTables
 
 if TYPE_CHECKING:
     from pedro.engine.observation import Observation
@@ -984,7 +985,7 @@ class GameState(PlayTurns):
             return N_("that names no card of this pack")
         if cards & ~self._hands[seat]:
             return N_("{cards} not in hand").format(cards=format_cards(cards_of(cards & ~self._hands[seat])))
-        need = stack_size(self._rules, self._hands[seat], self._normal_hand_size)
+        need = stack_size(self._tt, self._hands[seat], self._normal_hand_size)
         if not self._tricks and need > 1 and cards.bit_count() != need:
             return N_("holding {held} cards, play {need} cards to the first trick").format(
                 held=self._hands[seat].bit_count(), need=need

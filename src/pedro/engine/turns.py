@@ -25,7 +25,8 @@ from pedro.engine.actions import CARD_BITS, TOP_SHIFT
 from pedro.engine.phases import Status
 from pedro.engine.play import TRUMP_SUIT, card_key, effective_suit, legal_play_mask, single_plays, turn_plays
 from pedro.engine.play_position import PlayPosition
-from pedro.variants.model import OutOfTrumps, Ruleset, TrumpTables
+from pedro.variants.model import OutOfTrumps, Ruleset
+from pedro.variants.tables import TrumpTables
 
 #: ``turn``'s answer when the card play is over.
 END: Final = -1
@@ -329,7 +330,7 @@ class PlayTurns:
         assert tt is not None
         hand = self._hands[seat]
         if self._tricks:  # the common case (``turn_plays`` after the first trick), without a detour
-            return tuple(single_plays(legal_play_mask(self._rules, tt, hand, self._led, False)))
+            return tuple(single_plays(legal_play_mask(tt, hand, self._led, False)))
         flp = self._first_lead_pending
         return tuple(turn_plays(self._rules, tt, hand, self._led, True, flp, self._normal_hand_size))
 
@@ -352,10 +353,10 @@ class PlayTurns:
             self._first_lead_pending = False
             self._led = effective_suit(top, tt.trump_mask)
             self._best_seat = seat
-            self._best_key = 1000 + strength if strength else card_key(self._rules, tt, self._led, top, True)
+            self._best_key = 1000 + strength if strength else card_key(tt, self._led, top, True)
         else:
             # a trump's key is 1000 + its strength (``card_key``), the common case inlined
-            key = 1000 + strength if strength else card_key(self._rules, tt, self._led, top, False)
+            key = 1000 + strength if strength else card_key(tt, self._led, top, False)
             if key > self._best_key:
                 self._best_key = key
                 self._best_seat = seat

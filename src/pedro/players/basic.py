@@ -34,7 +34,8 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
-from pedro.variants.model import AuctionModel, LowRule, Ruleset, TrumpTables
+from pedro.variants.model import AuctionModel, LowRule, Ruleset
+from pedro.variants.tables import TrumpTables
 
 #: Card-set choices up to this many outcomes are searched exhaustively when the greedy pick is refused.
 _SEARCH_LIMIT = 3000

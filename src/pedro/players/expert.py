@@ -64,7 +64,8 @@ from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
 from pedro.players.solved_play import declarer_bias, solved_points
 from pedro.solver import PlayPosition, solve
-from pedro.variants.model import ExcessTrumps, LowRule, Ruleset, TrumpTables
+from pedro.variants.model import ExcessTrumps, LowRule, Ruleset
+from pedro.variants.tables import TrumpTables
 
 #: Worlds per decision of the default ``expert``, and its cap on solves per decision (chosen by
 #: the decision-time targets: median 50-90 ms, 99th percentile under 1 s): a play

@@ -72,8 +72,8 @@ from pedro.variants.model import (
     MadeScores,
     Ruleset,
     Scoring,
-    TrumpTables,
 )
+from pedro.variants.tables import TrumpTables
 
 #: Spread of the side's points around the estimate, as a fraction of the points in play.
 _SIGMA = 0.28

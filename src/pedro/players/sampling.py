@@ -84,8 +84,8 @@ from pedro.variants.model import (
     OutOfTrumps,
     Ruleset,
     TrumpDiscardClaim,
-    TrumpTables,
 )
+from pedro.variants.tables import TrumpTables
 
 _ACTIVE = int(Status.ACTIVE)
 _FOLDED = int(Status.FOLDED)
@@ -483,10 +483,10 @@ def _exclude_by_plays(obs: Observation, tt: TrumpTables, allowed: list[int]) -> 
         for x in cards_of(cand):
             hand = later[seat] | 1 << x
             if first:
-                mask = legal_play_mask(rules, tt, hand, led, must and led < 0)
+                mask = legal_play_mask(tt, hand, led, must and led < 0)
                 ok = action in stack_plays(rules, tt, hand, mask, size) if size > 1 else bool(mask >> top & 1)
             else:
-                ok = bool(legal_play_mask(rules, tt, hand, led, False) >> top & 1)
+                ok = bool(legal_play_mask(tt, hand, led, False) >> top & 1)
             if not ok:
                 cand &= ~(1 << x)
         allowed[seat] = cand

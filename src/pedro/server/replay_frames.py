@@ -44,7 +44,7 @@ from pedro.server.views import (
     trick_json,
     words,
 )
-from pedro.variants.model import TrumpTables
+from pedro.variants.tables import TrumpTables
 
 
 def _closed_json(result: HandResult) -> dict[str, Any]:

@@ -112,7 +112,7 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
     # the root's moves: exactly the engine's legal plays
     hand = pos.hands[seat]
     led, bseat, bkey = trick_state(pos)
-    legal = legal_play_mask(rules, tt, hand, led, first and led < 0 and pos.first_lead_pending)
+    legal = legal_play_mask(tt, hand, led, first and led < 0 and pos.first_lead_pending)
     actions: list[int]
     if stacks and stacks[seat]:
         actions = stack_plays(rules, tt, hand, legal, hand.bit_count() - (hand_size - 1))

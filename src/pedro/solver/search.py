@@ -35,7 +35,8 @@ from pedro.engine.play import card_key, effective_suit, legal_play_mask, turn_pl
 from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.engine.turns import CLOSE, END, TurnOrder, all_play_every_trick
-from pedro.variants.model import LowRule, Ruleset, TrumpTables
+from pedro.variants.model import LowRule, Ruleset
+from pedro.variants.tables import TrumpTables
 
 _INF = 1 << 20
 
@@ -108,7 +109,7 @@ class Solver:
         """Legal plays as (cards, top, action)."""
         out = []
         if not first:  # the common case (``turn_plays`` after the first trick), without a detour
-            mask = legal_play_mask(self.rules, self.tt, hand, led, False)
+            mask = legal_play_mask(self.tt, hand, led, False)
             while mask:
                 low = mask & -mask
                 mask ^= low
@@ -126,7 +127,7 @@ class Solver:
         s = self.strength[card]
         if s:
             return 1000 + s
-        return card_key(self.rules, self.tt, led, card, leads)
+        return card_key(self.tt, led, card, leads)
 
     # ------------------------------------------------------------------ search
 
@@ -273,7 +274,7 @@ class Solver:
                         c ^= low
                         p += points[low.bit_length() - 1]
                 st = strength[top]
-                key = 1000 + st if st else card_key(self.rules, self.tt, led, top, False)
+                key = 1000 + st if st else card_key(self.tt, led, top, False)
                 if key > bkey:
                     score = 1000 + p * 50 - key % 1000 if not friend_wins else 500 - key % 1000 + p * 10
                 else:
@@ -536,17 +537,17 @@ def trick_state(pos: PlayPosition) -> tuple[int, int, int]:
         top = play_top(action)
         if i == 0:
             led = effective_suit(top, tt.trump_mask)
-            bseat, bkey = seat, _card_key(pos.rules, tt, led, top, True)
+            bseat, bkey = seat, _card_key(tt, led, top, True)
         else:
-            key = _card_key(pos.rules, tt, led, top, False)
+            key = _card_key(tt, led, top, False)
             if key > bkey:
                 bseat, bkey = seat, key
     return led, bseat, bkey
 
 
-def _card_key(rules: Ruleset, tt: TrumpTables, led: int, card: int, leads: bool) -> int:
+def _card_key(tt: TrumpTables, led: int, card: int, leads: bool) -> int:
     s = tt.strength[card]
-    return 1000 + s if s else card_key(rules, tt, led, card, leads)
+    return 1000 + s if s else card_key(tt, led, card, leads)
 
 
 def low_owners(pos: PlayPosition) -> tuple[dict[int, int], dict[int, int]]:

@@ -118,7 +118,7 @@ def max_seats(rules: Ruleset, bidder: int) -> int:
 def _key(rules: Ruleset, trump: int, led: int, card: int, leads: bool) -> int:
     tt = rules.tables(trump)
     strength = tt.strength[card]
-    return 1000 + strength if strength else card_key(rules, tt, led, card, leads)
+    return 1000 + strength if strength else card_key(tt, led, card, leads)
 
 
 def suit_blind(rules: Ruleset) -> bool:

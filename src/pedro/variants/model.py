@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import TypeVar
 
 from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
+from pedro.variants.tables import TrumpTables
 
 _T = TypeVar("_T")
 
@@ -142,25 +143,6 @@ def role_card(role: str, trump: int) -> int:
     if role == "OJ":
         return sister_suit(trump) * 13 + RANK_INDEX["J"]
     return trump * 13 + RANK_INDEX[role]
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpTables:
-    """Everything the hot paths need once the trump suit is known."""
-
-    trump: int
-    trump_mask: int
-    #: 0 for a non-trump; larger is stronger among trumps.
-    strength: tuple[int, ...]
-    #: points of each card (trumps by role, non-trumps by ``plain_points``).
-    points: tuple[int, ...]
-    scoring_mask: int
-    #: every card worth points (scoring trumps and plain point cards)
-    points_mask: int
-    #: role of each card as a trump ("" for non-trumps).
-    roles: tuple[str, ...]
-    #: the trump two (the Low), or -1
-    low_card: int
 
 
 @dataclass(frozen=True)
@@ -342,5 +324,7 @@ def _build_tables(rules: Ruleset, trump: int) -> TrumpTables:
     points_mask = sum(1 << c for c in deck if points[c])
     low_card = roles.index("2") if "2" in roles else -1
     return TrumpTables(
-        trump, trump_mask, tuple(strength), tuple(points), scoring, points_mask, tuple(roles), low_card
-    )
+        trump, trump_mask, tuple(strength), tuple(points), scoring, points_mask, tuple(roles), low_card,
+        rules.plain_lead, rules.out_of_trumps == OutOfTrumps.COLD_ON_TURN, rules.plain_ranking,
+        rules.excess_trumps == ExcessTrumps.KEEP_AND_BURY,
+    )  # fmt: skip
