@@ -47,6 +47,21 @@ def _same_hand_ahead(state: GameState, copy: GameState, rng: random.Random) -> N
     assert copy.scores == state.scores and copy.winner == state.winner
 
 
+def _same_until_the_wash(state: GameState, copy: GameState, rng: random.Random) -> None:
+    """As ``_same_hand_ahead`` from an auction: the discards shuffled when the stock runs dry are
+    future chance, drawn from the text like later hands, so the two may part only there."""
+    done = len(state.results)
+    while len(state.results) == done:
+        if state.washes[-1]:
+            return
+        assert copy.legal_actions() == state.legal_actions()
+        action = random_action(state, rng)
+        state.apply(action)
+        copy.apply(action)
+    assert copy.results == state.results[done:]
+    assert copy.scores == state.scores and copy.winner == state.winner
+
+
 def _check_round_trip(state: GameState, rng: random.Random) -> None:
     rules = state.rules
     text = state.to_text()
@@ -55,7 +70,24 @@ def _check_round_trip(state: GameState, rng: random.Random) -> None:
     assert copy.legal_actions() == state.legal_actions()
     for seat in range(rules.players):
         assert _view(copy.observation(seat)) == _view(state.observation(seat)), (text, seat)
-    _same_hand_ahead(state.clone(), copy, rng)
+    ahead = _same_until_the_wash if text.startswith("auction ") else _same_hand_ahead
+    ahead(state.clone(), copy, rng)
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_every_auction_and_trump_position_round_trips(name: str) -> None:
+    """The hand as dealt and the calls so far: the rebuilt state bids, names trumps and plays on alike."""
+    seen: set[Phase] = set()
+    for seed in SEEDS:
+        state = GameState(RULESETS[name], seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.hand_index < GAME_HANDS:
+            if state.phase in (Phase.AUCTION, Phase.TRUMP):
+                _check_round_trip(state, random.Random(len(seen) + state.hand_index))
+                assert state.to_text().startswith("auction ")
+                seen.add(state.phase)
+            state.apply(random_action(state, rng))
+    assert Phase.AUCTION in seen
 
 
 @pytest.mark.parametrize("name", list(RULESETS))
@@ -104,20 +136,60 @@ def test_later_hands_are_dealt_from_the_text() -> None:
     assert games[0].hands == games[1].hands
 
 
-def test_only_the_play_phase_has_a_text() -> None:
+def test_the_exchange_has_no_text() -> None:
     state = GameState(make_ruleset("cinch"), seed=1)
-    assert state.phase == Phase.AUCTION
-    with pytest.raises(ValueError, match="play phase only; this state is in the auction phase"):
+    rng = random.Random(1)
+    while state.phase != Phase.EXCHANGE:
+        state.apply(random_action(state, rng))
+    with pytest.raises(ValueError, match="naming trumps and the card play; this state is in the exchange"):
         state.to_text()
-    assert repr(state).startswith(
-        f"<GameState cinch hand 1 auction: {state.current_player} to play, scores 0-0"
-    )
+    assert repr(state).startswith(f"<GameState cinch hand 1 exchange: {state.current_player} to play")
+
+
+AUCTION = (
+    "auction scores=5,-2 hand=3 dealer=1 hands=2STSQS9H4D5DTD2CAC/5S8S9SAS8HQH3DAD8C/6SJSKSJHAH9D3C6CJC/"
+    "4S3H5H6HKH6DQDQCKC"
+)
+#: the same, its fields in the order ``to_text`` writes them (calls before hands)
+HEAD, DEALT = AUCTION.split(" hands=")
+STOCK = " stock=5C7DTH7H4C8D3SJDKD7C4HTC2D2H7S9C"
+
+
+def test_the_text_of_an_auction() -> None:
+    """The dealt hands and the calls; the stock in pack order (the cinch dealer's refills come from it)."""
+    rules = make_ruleset("cinch")
+    text = f"{HEAD} calls=2:pass,3:8 hands={DEALT}{STOCK} turn=0"
+    state = GameState.from_text(rules, text)
+    assert state.to_text() == text
+    assert (state.hand_index, state.dealer, state.scores, state.phase) == (2, 1, (5, -2), Phase.AUCTION)
+    assert state.hands[0] == mask_of(parse_cards("2S TS QS 9H 4D 5D TD 2C AC"))
+    # without the stock, the cards left are shuffled from the text: the same text, the same stock
+    short = AUCTION + " calls=2:pass,3:8 turn=0"
+    stocks = {GameState.from_text(rules, short).to_text().split(" stock=")[1] for _ in range(2)}
+    assert len(stocks) == 1
+
+
+def test_a_text_after_the_last_call_is_naming_trumps() -> None:
+    rules = make_ruleset("cinch")
+    text = f"{HEAD} calls=2:pass,3:8,0:pass,1:pass hands={DEALT}{STOCK} turn=3"
+    state = GameState.from_text(rules, text)
+    assert state.phase == Phase.TRUMP and state.current_player == 3 and state.to_text() == text
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("auction scores=0,0", "starts with its phase"),
+        ("deal scores=0,0", "starts with its phase, 'play' or 'auction'"),
+        (AUCTION.replace("hand=3", "hand=0") + " turn=2", "field 'hand': hands count from 1"),
+        (AUCTION + " calls=2:pass,3:6 turn=0", "call 3:6: "),
+        (AUCTION + " calls=3:8 turn=0", "call 3:8: it is seat 2's turn to call"),
+        (AUCTION + " turn=3", "turn=3, but after these calls it is seat 2's turn"),
+        (AUCTION + " stock=5C turn=2", "stock: .* is nowhere"),
+        (AUCTION + " kitty=5C turn=2", "kitty: 1 cards given, this variant's kitty has 0"),
+        (AUCTION.replace("2STSQS", "5STSQS") + " turn=2", "5S is in two places"),
+        (AUCTION + STOCK + "5C turn=2", "field 'stock': 5C is named twice"),
+        (AUCTION.replace("2STSQS", "TSQS") + " turn=2", "hands: the deal must give 4 hands of 9 cards"),
+        (AUCTION + " calls=2:pass,3:8,0:pass,1:pass,3:9 turn=2", "call 3:9: the auction is over before it"),
         (BASE + HANDS + " turn=1 turn=1", "given twice"),
         (BASE + HANDS + " colour=red turn=1", "'colour=red' is not a field"),
         (BASE + HANDS, "missing field"),

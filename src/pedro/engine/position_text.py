@@ -25,9 +25,10 @@ True
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
-from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, parse_card
+from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, mask_of, parse_card
 from pedro.engine.actions import (
     CARD_BITS,
     ActionError,
@@ -40,7 +41,7 @@ from pedro.engine.actions import (
     verb_of,
 )
 from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
-from pedro.engine.deal import SeededDeals
+from pedro.engine.deal import DealError, SeededDeals, pack_from_deal
 from pedro.engine.phases import Phase, Status
 from pedro.engine.scoring import Contract
 from pedro.engine.state import GameState
@@ -93,7 +94,10 @@ def position_of(state: GameState) -> Position:
     """The position of a state in the card play; ValueError in any other phase."""
     if state._phase != Phase.PLAY:
         phase = state._phase.name.lower()
-        raise ValueError(f"a position text covers the play phase only; this state is in the {phase} phase")
+        raise ValueError(
+            f"a position text covers the auction, naming trumps and the card play; this state is in the "
+            f"{phase} phase"
+        )
     assert state._trick is not None
     low = -1
     if state._rules.low_rule == LowRule.DEALT:
@@ -160,6 +164,7 @@ def format_position(rules: Ruleset, pos: Position) -> str:
 
 
 _REQUIRED = ("scores", "hand", "dealer", "calls", "trump", "size", "hands", "turn")
+_PHASES = ("play", "auction")
 _OPTIONAL = (
     "bgo", "status", "discards", "faceup", "killed", "known", "received", "credits", "credited",
     "gathered", "drawn", "wash", "low", "tricks", "trick",
@@ -168,36 +173,11 @@ _OPTIONAL = (
 
 def parse_position(rules: Ruleset, text: str) -> Position:
     """Read a position text; ValueError naming the field that cannot be read."""
-    words = text.split()
-    if not words or words[0] != "play":
-        raise ValueError("a position text starts with its phase, 'play' (the only phase it covers)")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        name, eq, value = word.partition("=")
-        if not eq or name not in (*_REQUIRED, *_OPTIONAL):
-            names = ", ".join((*_REQUIRED, *_OPTIONAL))
-            raise ValueError(f"{word!r} is not a field; fields are name=value with names {names}")
-        if name in fields:
-            raise ValueError(f"field {name!r} is given twice")
-        fields[name] = value
-    missing = [name for name in _REQUIRED if name not in fields]
-    if missing:
-        raise ValueError(f"missing field(s): {', '.join(missing)}")
+    fields = _fields(text, "play", _REQUIRED, _OPTIONAL)
+    scores, hand, dealer, bgo, calls = _header(rules, fields)
     n = rules.players
     name = ""
     try:
-        name = "scores"
-        scores = _ints(fields["scores"], rules.num_sides)
-        name = "hand"
-        hand = int(fields["hand"]) - 1
-        if hand < 0:
-            raise ValueError("hands count from 1")
-        name = "dealer"
-        dealer = _seat(fields["dealer"], n)
-        name = "bgo"
-        bgo = fields.get("bgo", "no") == "yes"
-        name = "calls"
-        calls = tuple(_call(c, n, rules.max_bid) for c in fields["calls"].split(","))
         name = "trump"
         trump = _suit(fields["trump"])
         name = "size"
@@ -239,6 +219,52 @@ def parse_position(rules: Ruleset, text: str) -> Position:
         per_seat["faceup"], per_seat["killed"], per_seat["known"], received, credits, credited, gathered,
         wash, low, tricks, trick, turn, drawn,
     )  # fmt: skip
+
+
+def _header(
+    rules: Ruleset, fields: dict[str, str]
+) -> tuple[tuple[int, ...], int, int, bool, tuple[Play, ...]]:
+    """The fields every phase's text has: (scores, hand index, dealer, bidder goes out, calls)."""
+    n = rules.players
+    name = ""
+    try:
+        name = "scores"
+        scores = _ints(fields["scores"], rules.num_sides)
+        name = "hand"
+        hand = int(fields["hand"]) - 1
+        if hand < 0:
+            raise ValueError("hands count from 1")
+        name = "dealer"
+        dealer = _seat(fields["dealer"], n)
+        name = "bgo"
+        bgo = fields.get("bgo", "no") == "yes"
+        name = "calls"
+        calls = tuple(_call(c, n, rules.max_bid) for c in _items(fields.get("calls", "")))
+    except (ValueError, KeyError) as exc:
+        raise ValueError(f"field {name!r}: {exc}") from None
+    return scores, hand, dealer, bgo, calls
+
+
+def _fields(text: str, phase: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, str]:
+    """The ``name=value`` fields of a text of ``phase``: known names, each once, the required all there."""
+    words = text.split()
+    if not words or words[0] not in _PHASES:
+        raise ValueError("a position text starts with its phase, 'play' or 'auction'")
+    if words[0] != phase:
+        raise ValueError(f"this is a text of the {words[0]!r} phase, not {phase!r}")
+    fields: dict[str, str] = {}
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if not eq or name not in (*required, *optional):
+            names = ", ".join((*required, *optional))
+            raise ValueError(f"{word!r} is not a field; fields are name=value with names {names}")
+        if name in fields:
+            raise ValueError(f"field {name!r} is given twice")
+        fields[name] = value
+    missing = [name for name in required if name not in fields]
+    if missing:
+        raise ValueError(f"missing field(s): {', '.join(missing)}")
+    return fields
 
 
 def _cards_text(mask: int) -> str:
@@ -352,8 +378,17 @@ def _received(text: str, n: int) -> tuple[tuple[Play, ...], ...]:
 # ---------------------------------------------------------------- to a state
 
 
+def text_of(state: GameState) -> str:
+    """The position text of a state in the auction, naming trumps or the card play."""
+    if state._phase in (Phase.AUCTION, Phase.TRUMP):
+        return format_auction(state._rules, auction_position_of(state))
+    return format_position(state._rules, position_of(state))
+
+
 def parse_state(rules: Ruleset, text: str) -> GameState:
     """The state of a position text; its later hands are dealt by ``SeededDeals(text)``."""
+    if text.split()[:1] == ["auction"]:
+        return build_auction_state(rules, parse_auction(rules, text), seed=text)
     return build_state(rules, parse_position(rules, text), seed=text)
 
 
@@ -465,6 +500,144 @@ def _union(masks: tuple[int, ...] | list[int]) -> int:
     for m in masks:
         out |= m
     return out
+
+
+# ---------------------------------------------------------------- the auction's text
+
+
+@dataclass(frozen=True)
+class AuctionPosition:
+    """The fields of an auction's position text: the hand as dealt and the calls so far.
+
+    It covers naming trumps too: what happens between the last call and the trump (the
+    kitty taken, say) follows from the calls, so the state is rebuilt by replaying them.
+    """
+
+    scores: tuple[int, ...]
+    hand: int
+    dealer: int
+    bgo: bool
+    calls: tuple[Play, ...]
+    #: each seat's first-deal cards
+    hands: tuple[int, ...]
+    #: the kitty and the stock in pack order, top card first; ``stock`` None: the cards left,
+    #: shuffled from the text (a text need not say what the stock holds, only what was dealt)
+    kitty: tuple[int, ...]
+    stock: tuple[int, ...] | None
+    turn: int
+
+
+def auction_position_of(state: GameState) -> AuctionPosition:
+    """The position of a state in the auction or naming trumps."""
+    assert state._phase in (Phase.AUCTION, Phase.TRUMP)
+    return AuctionPosition(
+        scores=tuple(state._scores),
+        hand=state._hand_index,
+        dealer=state._dealer,
+        bgo=state._bgo_hand,
+        calls=tuple(state._auction.calls),
+        hands=state._dealt_hands,
+        kitty=state._kitty,
+        stock=state._stock,
+        turn=state._current_player,
+    )
+
+
+def format_auction(rules: Ruleset, pos: AuctionPosition) -> str:
+    """The one-line text of an auction position (``auction`` and its fields)."""
+    top = rules.max_bid
+    fields = [
+        ("scores", ",".join(map(str, pos.scores))),
+        ("hand", str(pos.hand + 1)),
+        ("dealer", str(pos.dealer)),
+        ("bgo", "yes" if pos.bgo else ""),
+        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in pos.calls)),
+        ("hands", _seats(pos.hands, always=True)),
+        ("kitty", "".join(map(format_card, pos.kitty))),
+        ("stock", "".join(map(format_card, pos.stock or ()))),
+        ("turn", str(pos.turn)),
+    ]
+    return " ".join(["auction", *(f"{name}={value}" for name, value in fields if value)])
+
+
+def parse_auction(rules: Ruleset, text: str) -> AuctionPosition:
+    """Read an auction's position text; ValueError naming the field that cannot be read."""
+    fields = _fields(text, "auction", ("scores", "hand", "dealer", "hands", "turn"), _AUCTION_OPTIONAL)
+    scores, hand, dealer, bgo, calls = _header(rules, fields)
+    n = rules.players
+    name = ""
+    try:
+        name = "hands"
+        hands = _seat_cards(fields["hands"], n)
+        name = "kitty"
+        kitty = _card_list(fields.get("kitty", "-"))
+        name = "stock"
+        stock = _card_list(fields["stock"]) if "stock" in fields else None
+        name = "turn"
+        turn = _seat(fields["turn"], n)
+    except (ValueError, KeyError) as exc:
+        raise ValueError(f"field {name!r}: {exc}") from None
+    return AuctionPosition(scores, hand, dealer, bgo, calls, hands, kitty, stock, turn)
+
+
+_AUCTION_OPTIONAL = ("bgo", "calls", "kitty", "stock")
+
+
+def _card_list(text: str) -> tuple[int, ...]:
+    """Cards in the order written (a pack's order matters), each once."""
+    _cards(text)  # two characters a card, none twice
+    return () if text == "-" else tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def build_auction_state(rules: Ruleset, pos: AuctionPosition, seed: str) -> GameState:
+    """Deal the hand from the pack the position gives, then replay the calls through the engine."""
+    n = rules.players
+    named = 0
+    for mask in (*pos.hands, mask_of(pos.kitty), mask_of(pos.stock or ())):
+        if named & mask:
+            raise ValueError(f"{_cards_text(named & mask)} is in two places")
+        named |= mask
+    if named & ~rules.deck_mask:
+        raise ValueError(f"{_cards_text(named & ~rules.deck_mask)} is not in this variant's pack")
+    if len(pos.kitty) != rules.kitty_size:
+        raise ValueError(f"kitty: {len(pos.kitty)} cards given, this variant's kitty has {rules.kitty_size}")
+    rest = [c for c in rules.deck if not named >> c & 1]
+    if pos.stock is None:
+        random.Random(seed).shuffle(rest)
+        stock_cards = tuple(rest)
+    elif rest:
+        missing = _cards_text(mask_of(rest))
+        raise ValueError(f"stock: {missing} is nowhere (leave out stock= to have the rest shuffled)")
+    else:
+        stock_cards = pos.stock
+    state = GameState(rules, SeededDeals(seed, first_dealer=(pos.dealer - pos.hand) % n), scores=pos.scores)
+    deal = [cards_of(h) for h in pos.hands]
+    try:
+        size = rules.first_deal_size
+        pack = pack_from_deal(n, pos.dealer, size, state._packets(), deal, pos.kitty, stock_cards)
+    except DealError as exc:
+        raise ValueError(f"hands: {exc}") from None
+    state._deal(pos.hand, pack, pos.bgo)
+    for i, (seat, action) in enumerate(pos.calls):
+        where = f"call {seat}:{_call_text(action, rules.max_bid)}"
+        made = state._auction.calls
+        if i < len(made):  # a call the engine made itself (the only one there was)
+            if made[i] != (seat, action):
+                raise ValueError(f"{where}: the engine made call {i + 1} itself, and it was another")
+            continue
+        if state._phase != Phase.AUCTION:
+            raise ValueError(f"{where}: the auction is over before it")
+        if seat != state._current_player:
+            raise ValueError(f"{where}: it is seat {state._current_player}'s turn to call")
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    if state._phase not in (Phase.AUCTION, Phase.TRUMP) or state._hand_index != pos.hand:
+        raise ValueError("after these calls the hand is past naming trumps: an auction text ends there")
+    if state._current_player != pos.turn:
+        raise ValueError(f"turn={pos.turn}, but after these calls it is seat {state._current_player}'s turn")
+    return state
 
 
 # ---------------------------------------------------------------- repr

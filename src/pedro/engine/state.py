@@ -1020,7 +1020,8 @@ class GameState(PlayTurns):
     # ------------------------------------------------------------------ position text
 
     def to_text(self) -> str:
-        """The position as one line of text (docs/engine.md, "Position text"); the play phase only.
+        """The position as one line of text (docs/engine.md, "Position text"): in the auction,
+        naming trumps or the card play (ValueError in the exchange and once the game is over).
 
         >>> from pedro.variants.options import make_ruleset
         >>> text = "play scores=3,5 hand=2 dealer=0 calls=1:pass,2:pass,3:pass,0:7 trump=S size=6"
@@ -1030,9 +1031,9 @@ class GameState(PlayTurns):
         >>> state
         <GameState cinch hand 2 play: 0 to play, trump ♠, contract 0 bid 7, scores 3-5>
         """
-        from pedro.engine.position_text import format_position, position_of
+        from pedro.engine.position_text import text_of
 
-        return format_position(self._rules, position_of(self))
+        return text_of(self)
 
     @classmethod
     def from_text(cls, rules: Ruleset, text: str) -> GameState:
