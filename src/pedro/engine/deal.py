@@ -48,9 +48,9 @@ class SeededDeals:
         self._first_dealer = first_dealer
         self._prefix = f"pedro:{self.seed}:"
 
-    def _rng(self, *parts: object) -> random.Random:
-        """A generator seeded by the text ``pedro:<seed>:<part>:<part>...``."""
-        return random.Random(self._prefix + ":".join(map(str, parts)))
+    def _rng(self, part: str) -> random.Random:
+        """A generator seeded by the text ``pedro:<seed>:<part>`` (parts such as ``hand:3``)."""
+        return random.Random(self._prefix + part)
 
     def first_dealer(self, players: int) -> int:
         if self._first_dealer is not None:
@@ -59,12 +59,12 @@ class SeededDeals:
 
     def pack(self, hand_index: int, deck: Sequence[int]) -> list[int]:
         cards = list(deck)
-        shuffle(self._rng("hand", hand_index), cards)
+        shuffle(self._rng(f"hand:{hand_index}"), cards)
         return cards
 
     def wash(self, hand_index: int, pile: Sequence[int]) -> list[int]:
         cards = sorted(pile)
-        shuffle(self._rng("wash", hand_index), cards)
+        shuffle(self._rng(f"wash:{hand_index}"), cards)
         return cards
 
 

@@ -92,7 +92,7 @@ def count_points(
     counted = tt.scoring_mask | (tt.points_mask if rules.plain_points else 0)
     if low_card >= 0 and rules.low_rule != _CAPTURER:
         counted &= ~(1 << low_card)  # counted below by its rule
-    values, roles = tt.points, tt.roles
+    values, roles, seat_sides = tt.points, tt.roles, rules.seat_sides
     for trick in tricks:
         winner = trick.winner
         m = 0
@@ -101,7 +101,7 @@ def count_points(
         m &= counted  # (counted holds card bits only)
         if not m:
             continue
-        winner_side = rules.side_of(winner)
+        winner_side = seat_sides[winner]
         got = taken[winner_side]
         while m:
             low = m & -m

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from pedro.cards import NUM_CARDS, cards_of, format_cards, mask_of
+from pedro.cards import cards_of, format_cards, mask_of
 from pedro.engine import exchange
 from pedro.engine.actions import (
     PASS,
@@ -530,8 +530,7 @@ class GameState(PlayTurns):
         self._bgo_hand = bgo
         getters = deal_getters(n, self._dealer, rules.first_deal_size, self._packets())
         deal = tuple(take(pack) for take in getters)
-        bit = _BITS.__getitem__
-        hands = [sum(map(bit, cards)) for cards in deal]  # distinct cards: the sum is the union
+        hands = [mask_of(cards) for cards in deal]
         pos = n * rules.first_deal_size
         self._dealt_hands = tuple(hands)
         #: first receivers of cards given after the first deal (kitty, fills, picks)
@@ -1062,7 +1061,6 @@ def _first_with(masks: Sequence[int], card: int) -> int:
 
 
 _TRUMP_ACTIONS: Final = tuple(trump_action(s) for s in range(4))
-_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
 
 
 #: Fields ``clone`` copies: the current hand's mutable data.

@@ -243,8 +243,14 @@ class Ruleset:
     def num_sides(self) -> int:
         return 2 if self.partnerships else self.players
 
+    @cached_value
+    def seat_sides(self) -> tuple[int, ...]:
+        """Each seat's side: partners (seats ``s`` and ``s + 2``) share one, else each seat is one.
+        A tuple, so that counting, hot, reads it once and indexes it."""
+        return tuple(seat % 2 if self.partnerships else seat for seat in range(self.players))
+
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.partnerships else seat
+        return self.seat_sides[seat]
 
     def sides(self) -> list[list[int]]:
         """Seats of each side: teams (s, s+2) or one seat each."""
