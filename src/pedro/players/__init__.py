@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.i18n import N_
+from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
 from pedro.players.expert import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertPlayer
 from pedro.players.external import BotSpecError, ExternalPlayer, is_command
