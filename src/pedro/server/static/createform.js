@@ -245,7 +245,8 @@ export function createForm(catalog, nameInput) {
     const body = {
       variant: variantSelect.value,
       options: chosenOptions(),
-      title: title.value.trim(),
+      // the server's default title is English: an untitled table is named in the creator's language
+      title: title.value.trim() || t("form.defaultTitle", { variant: variant().name }),
       listed: listed.checked,
       practice: practice.checked,
       seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),
