@@ -144,6 +144,36 @@ def _templates(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((pattern, msgid) for _fixed, pattern, msgid in found)
 
 
+def page_catalog(lang: str) -> dict[str, object]:
+    """``lang``'s translations of the texts the engine, the players and the variants make, for
+    the browser, which shows those texts (they reach it in English) in the page's language.
+
+    ``texts`` maps each translated singular text without a context to its translation;
+    ``templates`` lists the texts with fields in the order ``translate`` tries them, so the
+    page reads an English text back into its template exactly as the terminal does.
+    """
+    check_language(lang)
+    if lang == DEFAULT:
+        return {"language": lang, "texts": {}, "templates": []}
+    from babel.messages.pofile import read_po
+
+    source = resources.files("pedro").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    with source.open("rb") as po:
+        parsed = read_po(po, locale=lang, domain=DOMAIN)
+    texts = {
+        m.id: m.string
+        for m in parsed
+        if isinstance(m.id, str)
+        and m.id
+        and isinstance(m.string, str)
+        and m.string
+        and not m.context
+        and not m.fuzzy
+    }
+    templates = [msgid for _pattern, msgid in _templates(lang) if msgid in texts]
+    return {"language": lang, "texts": texts, "templates": templates}
+
+
 def translate(text: str) -> str:
     """An English text the engine made (``bids go up to 14``), in the language in use.
 

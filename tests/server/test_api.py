@@ -289,7 +289,8 @@ def test_unknown_tables_and_api_paths_are_404_with_a_json_error(client: TestClie
         for path in ("", "/record", "/replay"):
             response = client.get(f"/api/tables/{table}{path}")
             assert response.status_code == 404, (table, path)
-            assert response.json() == {"error": "no such table (check the link)"}
+            no_table = {"error": "no such table (check the link)", "code": "no_table", "fields": {}}
+            assert response.json() == no_table
         response = client.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Cy"})
         assert response.status_code == 404 and "no such table" in response.json()["error"]
     for path in ("/api/nothing", "/api/tables/x/y/z", "/api/", "/api/tables/..%2F..%2Fetc%2Fpasswd"):

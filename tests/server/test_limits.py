@@ -23,6 +23,7 @@ from tests.serving import running_server as serve_process
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from pedro import server as server_package
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.limits import CreationLimits, Limits
 from pedro.server.protocol import (
@@ -91,11 +92,18 @@ def table_count(client: TestClient) -> int:
     return count
 
 
+#: The browser's English catalog, which has a text for every refusal's code.
+CLIENT_TEXTS = json.loads((Path(server_package.__file__).parent / "static/i18n/en.json").read_text("utf-8"))
+
+
 def refused(response: httpx.Response, status: int, *words: str) -> str:
     """The response is an error of that status whose message has every word; returns the message."""
     assert response.status_code == status, response.text
-    assert list(response.json()) == ["error"], response.text
-    message: str = response.json()["error"]
+    body = response.json()
+    assert list(body) == ["error", "code", "fields"], response.text
+    # the browser says the refusal in the page's language from its code and fields
+    assert f"httpError.{body['code']}" in CLIENT_TEXTS and isinstance(body["fields"], dict), response.text
+    message: str = body["error"]
     for word in words:
         assert word in message, (word, message)
     return message

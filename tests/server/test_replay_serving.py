@@ -353,7 +353,7 @@ def test_unfinished_and_unknown_games_are_refused_and_nothing_is_built(threaded:
         response = threaded.get(f"/api/tables/{table}/{path}")
         assert response.status_code == 409 and "not over" in response.json()["error"]
         missing = threaded.get(f"/api/tables/{'x' * 22}/{path}")
-        assert missing.status_code == 404 and missing.json() == {"error": "no such table (check the link)"}
+        assert missing.status_code == 404 and missing.json()["error"] == "no such table (check the link)"
         assert threaded.get(f"/api/tables/{'y' * 300}/{path}").status_code == 404
     assert bodies(threaded).builds == 0 and len(bodies(threaded)) == 0
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pedro.i18n import N_
 from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
 from pedro.players.expert import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertPlayer
@@ -36,11 +37,11 @@ PLAYERS: dict[str, PlayerFactory] = {
 
 #: What each player is, in a few words, for menus (the lobby) and help texts.
 DESCRIPTIONS: dict[str, str] = {
-    "random": "random legal moves",
-    "basic": "simple rules of thumb",
-    "heuristic": "strong rules; bids by simulating the hand",
-    "expert": "searches sampled deals: the strongest fair player",
-    "omniscient": "sees every card: not a fair player, a yardstick",
+    "random": N_("random legal moves"),
+    "basic": N_("simple rules of thumb"),
+    "heuristic": N_("strong rules; bids by simulating the hand"),
+    "expert": N_("searches sampled deals: the strongest fair player"),
+    "omniscient": N_("sees every card: not a fair player, a yardstick"),
 }
 
 #: Players that take a setting after a colon, and what it is.

@@ -37,6 +37,8 @@ from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
 from pedro.server.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
 from pedro.server.compressed import body_response
+from pedro.server.errors import MESSAGES, error_response, http_error_handler
+from pedro.server.errors import HttpError as _HttpError
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
 from pedro.server.lifecycle import (
@@ -50,6 +52,7 @@ from pedro.server.lifecycle import (
 )
 from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
 from pedro.server.listener import Listener
+from pedro.server.page_texts import texts_endpoint
 from pedro.server.practice import Hints, hint_endpoint
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
@@ -121,31 +124,33 @@ class ServerSettings:
 # ---------------------------------------------------------------------------- HTTP
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _seat_error(status: int, code: str, seat: int, **seats: list[int]) -> _HttpError:
+    """A refusal naming seats: the English says "none" for no seats, the fields give the list."""
+    shown = {name: value or "none" for name, value in seats.items()}
+    return _HttpError(status, MESSAGES[code].format(seat=seat, **shown), None, code, {"seat": seat, **seats})
+
+
+def _seat_player_error(seat: int, exc: UnknownPlayerError | LimitError) -> _HttpError:
+    """A seat's computer player refused: a limit keeps its own code, an unknown player is ``bad_player``."""
+    if isinstance(exc, LimitError):
+        return _HttpError(400, f"seat {seat}: {exc}", None, exc.code, {"seat": seat, **exc.fields})
+    return _HttpError.of(400, "bad_player", seat=seat, why=str(exc))
 
 
 async def _json_body(request: Request) -> Any:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+        raise _HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY_BYTES:
-            raise _HttpError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+            raise _HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
     try:
         return load_json(body)
     except ProtocolError as exc:
-        raise _HttpError(400, f"the request body is {exc}") from None
+        raise _HttpError.of(400, "bad_body", why=str(exc)) from None
 
-
-class _HttpError(Exception):
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers
 
 
 def _registry(request: Request | WebSocket) -> TableRegistry:
@@ -156,7 +161,7 @@ def _registry(request: Request | WebSocket) -> TableRegistry:
 async def _room(request: Request) -> Room:
     room = await _registry(request).get(request.path_params["table"])
     if room is None:
-        raise _HttpError(404, "no such table (check the link)")
+        raise _HttpError.of(404, "no_table")
     return room
 
 
@@ -237,7 +242,8 @@ async def tables_endpoint(request: Request) -> Response:
     try:
         spec = CreateTable.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise _HttpError(400, explain(exc, "see docs/server.md for the create-table request")) from None
+        why = explain(exc, "see docs/server.md for the create-table request")
+        raise _HttpError.of(400, "bad_request", why=why) from None
     creations: CreationLimits = request.app.state.creation_limits
     row, secret = _new_table(spec, creations.limits)
     client = _client_address(request)
@@ -246,7 +252,7 @@ async def tables_endpoint(request: Request) -> Response:
     except LimitError as exc:
         log.info("table refused to %s: %s", client, exc.message)
         retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
-        raise _HttpError(exc.status, exc.message, retry) from None
+        raise _HttpError(exc.status, exc.message, retry, exc.code, exc.fields) from None
     # counted before the commit is awaited, so that requests arriving meanwhile see it
     creations.created(client, row.id)
     room = await registry.add(row)
@@ -263,41 +269,38 @@ def _computers(row: TableRow) -> int:
 
 def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]:
     if spec.variant not in VARIANTS:
-        raise _HttpError(400, f"unknown variant {spec.variant!r}; variants are: {', '.join(VARIANTS)}")
+        raise _HttpError.of(400, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
     try:
         rules = make_ruleset(spec.variant, spec.options)
     except OptionError as exc:
-        raise _HttpError(400, str(exc)) from None
+        raise _HttpError.of(400, "bad_options", why=str(exc)) from None
     if len(spec.seats) != rules.players:
-        raise _HttpError(400, f"{rules.name} has {rules.players} seats, but {len(spec.seats)} were described")
+        described = len(spec.seats)
+        raise _HttpError.of(400, "seat_count", variant=rules.name, players=rules.players, described=described)
     seats = []
     for i, s in enumerate(spec.seats):
         if s.kind == "computer":
             player = s.player or "basic"
             if is_command(player):
                 # a web request must never make the server run a program
-                raise _HttpError(
-                    400,
-                    f"seat {i}: the server does not run bot programs ({player!r}); "
-                    f"its computer players are: {', '.join(PLAYERS)}",
-                )
+                raise _HttpError.of(400, "bot_program", seat=i, player=player, players=", ".join(PLAYERS))
             try:
                 check_player(player)
                 check_strength(player, limits)
             except (UnknownPlayerError, LimitError) as exc:
-                raise _HttpError(400, f"seat {i}: {exc}") from None
+                raise _seat_player_error(i, exc) from None
             seats.append(SeatRow(i, "computer", player=player))
         else:
             if s.player is not None:
-                raise _HttpError(400, f"seat {i}: a human seat takes no computer player")
+                raise _HttpError.of(400, "human_no_player", seat=i)
             seats.append(SeatRow(i, "human"))
     secret = None
     if spec.seat is not None:
         if spec.seat >= rules.players or seats[spec.seat].kind != "human":
             humans = [s.seat for s in seats if s.kind == "human"]
-            raise _HttpError(400, f"seat {spec.seat} is not a human seat; human seats: {humans or 'none'}")
+            raise _seat_error(400, "not_human", spec.seat, humans=humans)
         if spec.name is None:
-            raise _HttpError(400, f"give your name to sit down (1 to {MAX_NAME_CHARS} characters)")
+            raise _HttpError.of(400, "need_name", limit=MAX_NAME_CHARS)
         secret = secrets.token_urlsafe(24)
         seats[spec.seat].name = spec.name
         seats[spec.seat].secret_hash = hash_secret(secret)
@@ -324,17 +327,17 @@ async def claim_endpoint(request: Request) -> Response:
     try:
         claim = ClaimSeat.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise _HttpError(400, explain(exc, 'send {"seat": N, "name": "..."}')) from None
+        raise _HttpError.of(400, "bad_request", why=explain(exc, 'send {"seat": N, "name": "..."}')) from None
     free = [s.row.seat for s in room.seats if not s.claimed]
     if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
-        raise _HttpError(400, f"seat {claim.seat} is not a human seat; free seats: {free or 'none'}")
+        raise _seat_error(400, "claim_not_human", claim.seat, free=free)
     if claim.seat not in free:
-        raise _HttpError(409, f"seat {claim.seat} is taken; free seats: {free or 'none'}")
+        raise _seat_error(409, "seat_taken", claim.seat, free=free)
     secret = secrets.token_urlsafe(24)
     try:
         await room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
     except ConflictError:
-        raise _HttpError(409, f"seat {claim.seat} was just taken") from None
+        raise _HttpError.of(409, "seat_just_taken", seat=claim.seat) from None
     room.seat_taken(claim.seat, claim.name, hash_secret(secret))
     return JSONResponse({"seat": claim.seat, "secret": secret})
 
@@ -351,11 +354,11 @@ async def _finished_game(request: Request) -> FinishedGame:
     if room is None:
         room = await asyncio.to_thread(registry.detached, table_id)
     if room is None:
-        raise _HttpError(404, "no such table (check the link)")
+        raise _HttpError.of(404, "no_table")
     try:
         return room.finished_game()
     except RoomError as exc:
-        raise _HttpError(409, exc.message) from None
+        raise _HttpError.of(409, "unfinished", why=exc.message) from None
 
 
 async def _finished_body(request: Request, kind: Kind) -> Body:
@@ -383,7 +386,7 @@ async def _stored_body(request: Request, kind: Kind) -> Body:
     start = time.perf_counter()
     row = await registry.store.load_table(table_id) if len(table_id) <= 40 else None
     if row is None:
-        raise _HttpError(404, "no such table (check the link)")
+        raise _HttpError.of(404, "no_table")
     if not row.finished:
         return await _build(request.app.state, kind, await _finished_game(request), start)
     read = time.perf_counter()
@@ -395,9 +398,9 @@ async def _stored_body(request: Request, kind: Kind) -> Body:
         body = await workers.run(stored_body, job)
     except Unplayable as exc:
         log.error("table %s could not be restored and is not served: %s", row.id, exc)
-        raise _HttpError(404, "no such table (check the link)") from None
+        raise _HttpError.of(404, "no_table") from None
     except Unfinished as exc:
-        raise _HttpError(409, str(exc)) from None
+        raise _HttpError.of(409, "unfinished", why=str(exc)) from None
     _log_built(row.id, kind, len(row.actions), body, read - start, time.perf_counter() - read)
     return body
 
@@ -489,24 +492,19 @@ async def page_endpoint(request: Request) -> Response:
     return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
-async def http_error_handler(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, _HttpError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
-
-
 async def worker_error_handler(request: Request, exc: Exception) -> Response:
-    return _error(503, f"{exc}; try again in a moment")
+    return error_response(503, "busy", why=str(exc))
 
 
 async def store_error_handler(request: Request, exc: Exception) -> Response:
     log.error("database error: %s", exc)
-    return _error(503, "the game database is not available; try again in a moment (nothing was changed)")
+    return error_response(503, "no_database")
 
 
 async def not_found_handler(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
-        return _error(404, f"no such API path {request.url.path}; see docs/server.md")
-    return _error(404, "no such page")
+        return error_response(404, "no_api_path", path=request.url.path)
+    return error_response(404, "no_page")
 
 
 # ---------------------------------------------------------------------------- WebSocket
@@ -769,6 +767,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
         Route("/api/limits", limits_endpoint),
+        Route("/api/texts/{lang}", texts_endpoint),
         Route("/api/tables", tables_endpoint, methods=["GET", "POST"]),
         Route("/api/tables/{table}", table_endpoint),
         Route("/api/tables/{table}/seats", claim_endpoint, methods=["POST"]),

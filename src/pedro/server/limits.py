@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # `pedro` reads the defaults below for its help: it loads no players nor database
     from pedro.server.store import TableRow
@@ -46,13 +46,23 @@ class Limits:
 
 class LimitError(Exception):
     """A request refused by a limit: its HTTP status, a message naming the limit, and when
-    to try again (seconds) if that is known."""
+    to try again (seconds) if that is known; ``code`` and ``fields`` name the limit for the
+    browser, which says it in the page's language (``httpError.<code>``)."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        retry_after: int | None = None,
+        code: str = "limit",
+        fields: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after
+        self.code = code
+        self.fields = fields if fields is not None else {"why": message}
 
 
 class OpenTable(Protocol):
@@ -79,6 +89,8 @@ def check_strength(player: str, limits: Limits) -> None:
             f"{player!r} samples {samples} worlds per card play; this server allows at most "
             f"{limits.max_expert_samples} (expert:{limits.max_expert_samples}); "
             "the operator can raise it with --max-expert-samples",
+            code="too_strong",
+            fields={"player": player, "samples": samples, "limit": limits.max_expert_samples},
         )
 
 
@@ -106,12 +118,16 @@ class CreationLimits:
                 f"too many new tables: at most {limits.tables_per_minute} a minute from one "
                 f"address; try again in {wait} s",
                 retry_after=wait,
+                code="too_many_tables",
+                fields={"limit": limits.tables_per_minute, "wait": wait},
             )
         if len(self._open.get(client, ())) >= limits.open_tables_per_client:
             raise LimitError(
                 429,
                 f"you have {limits.open_tables_per_client} unfinished tables, the most one address "
                 "may have open; finish one (or wait until one ends) before creating another",
+                code="too_many_open",
+                fields={"limit": limits.open_tables_per_client},
             )
         if computer_only(row):
             running = sum(1 for t in tables.values() if not t.finished and computer_only(t.row))
@@ -121,6 +137,8 @@ class CreationLimits:
                     f"the server already runs {running} tables without a human seat, the most it "
                     f"allows ({limits.computer_only_tables}); make one seat human, or try again "
                     "when one has finished",
+                    code="too_many_computer_tables",
+                    fields={"running": running, "limit": limits.computer_only_tables},
                 )
 
     def created(self, client: str, table_id: str) -> None:

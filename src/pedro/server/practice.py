@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 from pedro.analysis import ChoiceEstimator
 from pedro.engine.actions import parse_action_text
 from pedro.engine.state import GameState
+from pedro.i18n import N_
 from pedro.observation_json import label, words
 from pedro.players import make_player
 from pedro.server.registry import TableRegistry
@@ -63,7 +64,7 @@ def hint(job: HintJob) -> dict[str, Any]:
     expert = cast(ChoiceEstimator, make_player("expert", f"hints:{job.table_id}"))
     est = expert.estimates(obs)
     if est is None:
-        return {"unit": None, "choices": [], "legal": 0, "not_valued": "no hint for this decision"}
+        return {"unit": None, "choices": [], "legal": 0, "not_valued": N_("no hint for this decision")}
     return {
         "unit": est.unit,
         "choices": [

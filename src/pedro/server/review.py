@@ -26,6 +26,7 @@ from pedro.engine.actions import parse_action_text
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
+from pedro.i18n import N_
 from pedro.observation_json import calls_json, cards_json, label, seen_trick_json, words
 from pedro.players import make_player
 from pedro.records import ReplayError, record_from_game, replay
@@ -129,7 +130,7 @@ def entry_json(r: Review) -> dict[str, Any]:
         ],
         "more": max(0, len(ranked) - MAX_CHOICES),
         "legal": est.legal if est is not None else None,
-        "not_valued": est.note() or None if est is not None else "no estimate for this decision",
+        "not_valued": est.note() or None if est is not None else N_("no estimate for this decision"),
         "cost": round(r.cost, 3) if r.cost is not None else None,
         "verdict": r.verdict,
         "best": label(best, rules) if best is not None else None,

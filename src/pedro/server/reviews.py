@@ -325,7 +325,12 @@ def _trim(kept: OrderedDict[Any, Any]) -> None:
 def _progress(head: dict[str, Any], progress: Progress) -> Response:
     status = {"status": "working", "done": progress.done + len(progress.hands), "total": progress.total}
     if progress.error is not None:
-        status = {"status": "failed", "error": MESSAGES["failed"].format(why=progress.error)}
+        status = {
+            "status": "failed",
+            "error": MESSAGES["failed"].format(why=progress.error),
+            "code": "failed",
+            "fields": {"why": progress.error},
+        }
     return JSONResponse(head | status, status_code=202 if progress.error is None else 503)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, TypeAlias
 
+from pedro.i18n import N_
 from pedro.variants.catalog import VARIANTS, get_variant
 from pedro.variants.constraints import first_broken
 from pedro.variants.model import (
@@ -440,8 +441,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="preset",
         value_type=str,
-        description="a named set of options: cinch_min6_forced6 = min_bid 6, dealer_forced_bid 6; "
-        "cinch_min6_forced7 = min_bid 6, dealer_forced_bid 7",
+        description=N_(
+            "a named set of options: cinch_min6_forced6 = min_bid 6, dealer_forced_bid 6; "
+            "cinch_min6_forced7 = min_bid 6, dealer_forced_bid 7"
+        ),
         read=lambda rules: None,
         write=lambda rules, value: rules,  # expanded before the other options are applied
         choices=tuple(PRESETS),
@@ -452,7 +455,7 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "players",
         int,
-        "number of players (each playing alone unless partnerships=true)",
+        N_("number of players (each playing alone unless partnerships=true)"),
         minimum=4,
         maximum=7,
         variants=SANCHO_FAMILY,
@@ -461,7 +464,7 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "partnerships",
         bool,
-        "play as two fixed partnerships sitting opposite (exactly 4 players) instead of alone",
+        N_("play as two fixed partnerships sitting opposite (exactly 4 players) instead of alone"),
         variants=(*SANCHO_FAMILY, "pitch_fives"),
         reference="docs/rules.md §house-rules, note F1",
     ),
@@ -469,8 +472,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="joker",
         value_type=bool,
-        description="play with the joker as lowest trump worth 15; the trump three then scores "
-        "nothing (without it the three is worth 15); the total stays the same",
+        description=N_(
+            "play with the joker as lowest trump worth 15; the trump three then scores "
+            "nothing (without it the three is worth 15); the total stays the same"
+        ),
         read=lambda rules: "JK" in rules.jokers,
         write=_write_joker,
         variants=JOKER_VARIANTS,
@@ -479,8 +484,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="fives_rank",
         value_type=str,
-        description="top: both fives are the highest trumps (trump five first); standard: they rank "
-        "between the six and the four as in Pedro",
+        description=N_(
+            "top: both fives are the highest trumps (trump five first); standard: they rank "
+            "between the six and the four as in Pedro"
+        ),
         read=_read_fives_rank,
         write=_write_fives_rank,
         choices=("top", "standard"),
@@ -490,8 +497,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="off_jack_rank",
         value_type=int,
-        description="where the off-jack ranks among the trumps, as a position from the top "
-        "(1 = highest; the default 5 is directly below the trump jack)",
+        description=N_(
+            "where the off-jack ranks among the trumps, as a position from the top "
+            "(1 = highest; the default 5 is directly below the trump jack)"
+        ),
         read=_read_off_jack_rank,
         write=_write_off_jack_rank,
         minimum=1,
@@ -504,8 +513,9 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="plain_honours_score",
         value_type=bool,
-        description="every ace, jack, ten and two of every suit scores 1, not only the trumps "
-        "(26 points in all)",
+        description=N_(
+            "every ace, jack, ten and two of every suit scores 1, not only the trumps (26 points in all)"
+        ),
         read=lambda rules: bool(rules.plain_points),
         write=_write_plain_honours,
         variants=("petro_russian",),
@@ -514,8 +524,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "relative_high_low",
         bool,
-        "classic Pitch: High and Low are the highest and lowest trump played, Game goes to the "
-        "majority of card points",
+        N_(
+            "classic Pitch: High and Low are the highest and lowest trump played, Game goes to the "
+            "majority of card points"
+        ),
         variants=("pitch_fives",),
         reference="docs/rules.md §house-rules, note F6",
     ),
@@ -523,8 +535,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="nine_card_deal",
         value_type=bool,
-        description="deal 9 cards each and no kitty or second deal; discard non-trumps, pass excess "
-        "trumps to partner, the dealer fills the others to 6 and keeps 6 of the rest",
+        description=N_(
+            "deal 9 cards each and no kitty or second deal; discard non-trumps, pass excess "
+            "trumps to partner, the dealer fills the others to 6 and keeps 6 of the rest"
+        ),
         read=lambda rules: rules.nine_card_deal,
         write=_write_nine_card_deal,
         variants=JOKER_VARIANTS,
@@ -533,8 +547,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="deal_all_out",
         value_type=bool,
-        description="deal the whole pack round one card at a time, every player the same number; "
-        "odd cards stay undealt and every card held is played",
+        description=N_(
+            "deal the whole pack round one card at a time, every player the same number; "
+            "odd cards stay undealt and every card held is played"
+        ),
         read=lambda rules: rules.deal_all_out,
         write=_write_deal_all_out,
         variants=SANCHO_FAMILY,
@@ -544,20 +560,28 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "auction_model",
         str,
-        "single_round: everyone bids once, the dealer last; until_one_left: bidding goes round "
-        "until all but one have passed",
+        N_(
+            "single_round: everyone bids once, the dealer last; until_one_left: bidding goes round "
+            "until all but one have passed"
+        ),
         enum=AuctionModel,
         reference="docs/rules.md §house-rules, notes R4, J3",
         field_name="auction",
     ),
     _field_option(
-        "min_bid", int, "lowest ordinary bid", minimum=1, reference="docs/rules.md §house-rules, notes E1, R5"
+        "min_bid",
+        int,
+        N_("lowest ordinary bid"),
+        minimum=1,
+        reference="docs/rules.md §house-rules, notes E1, R5",
     ),
     OptionSpec(
         name="all_pass_action",
         value_type=str,
-        description="what happens when nobody bids: the dealer is forced to bid, or the cards are "
-        "thrown in and the next dealer deals",
+        description=N_(
+            "what happens when nobody bids: the dealer is forced to bid, or the cards are "
+            "thrown in and the next dealer deals"
+        ),
         read=lambda rules: _plain(rules.all_pass_action),
         write=_write_all_pass_action,
         choices=_enum_choices(AllPassAction),
@@ -566,8 +590,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "dealer_forced_bid",
         int,
-        "bid the dealer must take when everyone else has passed (he may bid higher instead); "
-        "null means no forced bid",
+        N_(
+            "bid the dealer must take when everyone else has passed (he may bid higher instead); "
+            "null means no forced bid"
+        ),
         nullable=True,
         minimum=1,
         reference="docs/rules.md §house-rules, §auction",
@@ -575,35 +601,41 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "slam",
         bool,
-        "a bid of the maximum (all points) scores twice the maximum if made and loses only the "
-        "maximum if set",
+        N_(
+            "a bid of the maximum (all points) scores twice the maximum if made and loses only the "
+            "maximum if set"
+        ),
         reference="docs/rules.md §house-rules, note C6",
     ),
     _field_option(
         "bid_28_56",
         bool,
-        "the dealer may call 28-56 above 14 when he holds ace, king and two of the suit he then "
-        "names: all 14 points for +56, or -28",
+        N_(
+            "the dealer may call 28-56 above 14 when he holds ace, king and two of the suit he then "
+            "names: all 14 points for +56, or -28"
+        ),
         reference="docs/rules.md §house-rules, note C6",
     ),
     _field_option(
         "double_max_bid",
         bool,
-        "a call above the maximum ('83 double'): all points for twice the maximum, or minus twice "
-        "the maximum",
+        N_(
+            "a call above the maximum ('83 double'): all points for twice the maximum, or minus twice "
+            "the maximum"
+        ),
         reference="docs/rules.md §house-rules, note E4",
     ),
     _field_option(
         "protect",
         bool,
-        "the dealer's partner may call 'protect', a bid of the minimum, while nobody has bid",
+        N_("the dealer's partner may call 'protect', a bid of the minimum, while nobody has bid"),
         variants=("piedro_jokers",),
         reference="docs/rules.md §house-rules, note J4",
     ),
     _field_option(
         "protect_may_equal",
         bool,
-        "'protect' may also take over an existing bid of the minimum",
+        N_("'protect' may also take over an existing bid of the minimum"),
         variants=("piedro_jokers",),
         reference="docs/rules.md §house-rules, note J4",
     ),
@@ -611,8 +643,10 @@ _SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         name="discard_and_fill",
         value_type=bool,
-        description="after trumps are named everyone discards all non-trumps and the dealer fills "
-        "every hand to 6 from the top of the stock",
+        description=N_(
+            "after trumps are named everyone discards all non-trumps and the dealer fills "
+            "every hand to 6 from the top of the stock"
+        ),
         read=lambda rules: rules.discard is not DiscardPolicy.NONE,
         write=_write_discard_and_fill,
         variants=SANCHO_FAMILY,
@@ -621,21 +655,23 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "keep_nontrumps",
         bool,
-        "when discarding non-trumps a player may keep some, keeping at most 6 cards",
+        N_("when discarding non-trumps a player may keep some, keeping at most 6 cards"),
         reference="docs/rules.md §house-rules, §discarding",
     ),
     _face_option(
         "discards_face",
         lambda rules: rules.discards_face_up,
         _write_discards_face_up,
-        "up: all discards are public; down: discards are hidden (where the variant shows "
-        "discarded trumps, they stay face up)",
+        N_(
+            "up: all discards are public; down: discards are hidden (where the variant shows "
+            "discarded trumps, they stay face up)"
+        ),
         reference="docs/rules.md §house-rules, notes R2, P7, F9, G4",
     ),
     OptionSpec(
         name="discards_face_up",
         value_type=bool,
-        description="the same as discards_face (true = up, false = down)",
+        description=N_("the same as discards_face (true = up, false = down)"),
         read=lambda rules: rules.discards_face_up,
         write=lambda rules, value: _write_discards_face_up(rules, _as_bool(value)),
         reference="docs/rules.md §house-rules, note C5",
@@ -644,20 +680,22 @@ _SPECS: tuple[OptionSpec, ...] = (
         "trump_discards_face",
         lambda rules: rules.trump_discards_face_up,
         lambda rules, up: replace(rules, trump_discards_face_up=up),
-        "visibility of discarded trumps alone (overrides discards_face for trumps)",
+        N_("visibility of discarded trumps alone (overrides discards_face for trumps)"),
         reference="docs/rules.md §house-rules, note G4",
     ),
     _field_option(
         "dealer_robs_discards",
         bool,
-        "when completing his hand the dealer may also take trumps from the others' discards",
+        N_("when completing his hand the dealer may also take trumps from the others' discards"),
         reference="docs/rules.md §house-rules, §filling",
     ),
     OptionSpec(
         name="play_hand_size",
         value_type=int,
-        description="cards each player holds for play (and tricks per hand); with 6 each player "
-        "must discard at least one card",
+        description=N_(
+            "cards each player holds for play (and tricks per hand); with 6 each player "
+            "must discard at least one card"
+        ),
         read=lambda rules: rules.play_hand_size,
         write=lambda rules, value: replace(rules, play_hand_size=_as_int(value)),
         choices=(6, 7),
@@ -667,30 +705,34 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "excess_trumps",
         str,
-        "how a player with more than 6 trumps gets down to 6",
+        N_("how a player with more than 6 trumps gets down to 6"),
         enum=ExcessTrumps,
         reference="docs/rules.md §house-rules, §excess-trumps",
     ),
     _field_option(
         "discarded_scoring_trumps",
         str,
-        "with excess_trumps=must_discard_to_6: scoring trumps may not be discarded, or may be and "
-        "their points go to the discarder's opponents",
+        N_(
+            "with excess_trumps=must_discard_to_6: scoring trumps may not be discarded, or may be and "
+            "their points go to the discarder's opponents"
+        ),
         enum=DiscardedScoringTrumps,
         reference="docs/rules.md §house-rules, note C5",
     ),
     _field_option(
         "trump_discard_claim",
         str,
-        "with face-up discards: who may take a trump found in another player's discards, giving "
-        "a non-trump face up for it",
+        N_(
+            "with face-up discards: who may take a trump found in another player's discards, giving "
+            "a non-trump face up for it"
+        ),
         enum=TrumpDiscardClaim,
         reference="docs/rules.md §house-rules, note C5",
     ),
     _field_option(
         "fold_mandatory",
         bool,
-        "a player with no trumps after the second deal must fold (false: he may stay in)",
+        N_("a player with no trumps after the second deal must fold (false: he may stay in)"),
         variants=("king_pedro_canadian",),
         reference="docs/rules.md §house-rules, note K10",
     ),
@@ -698,13 +740,13 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "first_lead_trump",
         bool,
-        "the bidder must lead a trump to the first trick if he holds one",
+        N_("the bidder must lead a trump to the first trick if he holds one"),
         reference="docs/rules.md §house-rules, note F5",
     ),
     _field_option(
         "plain_lead",
         str,
-        "what may be played when a plain (non-trump) suit is led",
+        N_("what may be played when a plain (non-trump) suit is led"),
         enum=PlainLead,
         reference="docs/rules.md §house-rules, note E3",
     ),
@@ -712,7 +754,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         "cold_cards_face",
         lambda rules: rules.cold_cards_face_up,
         lambda rules, up: replace(rules, cold_cards_face_up=up),
-        "how a player who goes cold lays down his remaining cards",
+        N_("how a player who goes cold lays down his remaining cards"),
         variants=("pidro",),
         reference="docs/rules.md §house-rules, note P2",
     ),
@@ -720,23 +762,27 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "low_rule",
         str,
-        "who scores the Low (trump two): the side of the player holding it when play starts, the "
-        "side it was dealt to, or the side that captures it",
+        N_(
+            "who scores the Low (trump two): the side of the player holding it when play starts, the "
+            "side it was dealt to, or the side that captures it"
+        ),
         enum=LowRule,
         reference="docs/rules.md §house-rules, notes C2, N5, T5, E8, R11",
     ),
     _field_option(
         "scoring",
         str,
-        "standard: made bids add the points taken, set bids lose the bid; difference: no negative "
-        "scores, the side that took more scores the difference",
+        N_(
+            "standard: made bids add the points taken, set bids lose the bid; difference: no negative "
+            "scores, the side that took more scores the difference"
+        ),
         enum=Scoring,
         reference="docs/rules.md §house-rules, §scoring",
     ),
     _field_option(
         "made_scores",
         str,
-        "what a side that makes its bid scores: the points it made, or the amount bid",
+        N_("what a side that makes its bid scores: the points it made, or the amount bid"),
         enum=MadeScores,
         variants=("king_pedro_canadian",),
         reference="docs/rules.md §house-rules, note K12",
@@ -744,7 +790,7 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "defenders_score_when_set",
         bool,
-        "when the bidder is set, the other players still score what they took",
+        N_("when the bidder is set, the other players still score what they took"),
         variants=SANCHO_FAMILY,
         reference="docs/rules.md §house-rules, note S4",
     ),
@@ -752,30 +798,34 @@ _SPECS: tuple[OptionSpec, ...] = (
     _field_option(
         "target",
         int,
-        "winning score (reach or pass); in cinch a target other than 62 switches the end rule to "
-        "first_to_target_bidder_priority unless end_rule is given",
+        N_(
+            "winning score (reach or pass); in cinch a target other than 62 switches the end rule to "
+            "first_to_target_bidder_priority unless end_rule is given"
+        ),
         minimum=1,
         reference="docs/rules.md §house-rules, note C7",
     ),
     _field_option(
         "end_rule",
         str,
-        "how the game is won",
+        N_("how the game is won"),
         enum=EndRule,
         reference="docs/rules.md §house-rules, §game-end",
     ),
     _field_option(
         "bgo_threshold",
         int,
-        "score both sides must have at the start of a hand for it to be a bidder-goes-out hand "
-        "(null: target - 7)",
+        N_(
+            "score both sides must have at the start of a hand for it to be a bidder-goes-out hand "
+            "(null: target - 7)"
+        ),
         nullable=True,
         reference="docs/rules.md §house-rules, note C7",
     ),
     _field_option(
         "lose_at",
         int,
-        "a side at or below this (negative) score after a hand loses; null: no minus limit",
+        N_("a side at or below this (negative) score after a hand loses; null: no minus limit"),
         nullable=True,
         maximum=-1,
         reference="docs/rules.md §house-rules, note K15",

@@ -5,7 +5,7 @@ import { cardFace, cardName, actionName, actionLabel, cardsText } from "./cards.
 import { WORDS } from "./text.js";
 import { TEXT } from "./handend.js";
 import { installKeys, itemKey, refocus, actionable, keyboardUse } from "./keyboard.js";
-import { t } from "./i18n.js";
+import { t, tServer } from "./i18n.js";
 
 /** The verbs of a card choice's button ("Discard"), by the server's verb word. */
 const VERBS = new Set(["discard", "keep", "kill", "give", "claim"]);
@@ -229,10 +229,10 @@ function promptText(state) {
   return t("prompt.decision");
 }
 
-/** A card choice's question ("Choose the cards to discard"), then its rule as the server words it. */
+/** A card choice's question ("Choose the cards to discard"), then its rule (the server's English, translated). */
 function choicePrompt(legal) {
   const ask = VERBS.has(legal.verb) ? t(`prompt.${legal.verb}`) : legal.prompt;
-  return legal.rule ? `${ask}: ${legal.rule}` : ask;
+  return legal.rule ? `${ask}: ${tServer(legal.rule)}` : ask;
 }
 
 /** The plain bids as a row of numbers ("Bid: 7 8 9 …"); each button's accessible name is its label ("Bid 7"). */

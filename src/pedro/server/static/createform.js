@@ -2,9 +2,9 @@
 import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { saveSeat, saveName } from "./storage.js";
-import { humanize } from "./text.js";
+import { optionName, optionValue } from "./text.js";
 import { limitLength } from "./limits.js";
-import { t } from "./i18n.js";
+import { t, tServer } from "./i18n.js";
 import { TEXT as PRACTICE_TEXT } from "./practice.js";
 
 /** Options drawn outside the house-rules list: they shape the form itself. */
@@ -73,7 +73,7 @@ export function createForm(catalog, nameInput) {
         "select",
         { id, name: opt.name },
         blank ? h("option", { value: "", text: opt.nullable ? `(${t("options.none")})` : `(${t("form.variantDefault")})` }) : null,
-        values.map((c) => h("option", { value: String(c), text: humanize(String(c)) })),
+        values.map((c) => h("option", { value: String(c), text: optionValue(String(c)) })),
       );
       input.value = opt.default === null || opt.default === undefined ? "" : String(opt.default);
       read = () => {
@@ -111,10 +111,10 @@ export function createForm(catalog, nameInput) {
         "label",
         { attrs: { for: input.id } },
         opt.type === "bool" ? input : null,
-        h("span", { class: "opt-name" }, capitalize(humanize(opt.name)), rangeText ? h("span", { class: "muted small", text: rangeText }) : null),
+        h("span", { class: "opt-name" }, capitalize(optionName(opt.name)), rangeText ? h("span", { class: "muted small", text: rangeText }) : null),
       ),
       opt.type === "bool" ? null : input,
-      h("p", { class: "opt-desc muted small", text: opt.description }),
+      h("p", { class: "opt-desc muted small", text: tServer(opt.description) }),
     );
   }
 
@@ -171,7 +171,7 @@ export function createForm(catalog, nameInput) {
         h(
           "optgroup",
           { attrs: { label: t("form.byName") } },
-          players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${descriptions[p]})` : p })),
+          players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${tServer(descriptions[p])})` : p })),
         ),
       );
       player.value = choice.player;
@@ -218,7 +218,7 @@ export function createForm(catalog, nameInput) {
   function renderVariant() {
     const v = variant();
     controls = new Map();
-    summary.textContent = v.summary || "";
+    summary.textContent = tServer(v.summary || "");
     const options = v.options || [];
     const top = options.filter((o) => PROMINENT.has(o.name));
     const rest = options.filter((o) => !PROMINENT.has(o.name));
@@ -245,7 +245,8 @@ export function createForm(catalog, nameInput) {
     const body = {
       variant: variantSelect.value,
       options: chosenOptions(),
-      title: title.value.trim(),
+      // the server's default title is English: an untitled table is named in the creator's language
+      title: title.value.trim() || t("form.defaultTitle", { variant: variant().name }),
       listed: listed.checked,
       practice: practice.checked,
       seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),

@@ -14,6 +14,9 @@ export const DEFAULT_LANGUAGE = "en";
 let current = DEFAULT_LANGUAGE;
 let messages = {};
 let english = {};
+// the gettext catalog's texts (GET api/texts/<lang>): the server's English texts made in Python
+let serverTexts = {};
+let serverTemplates = [];
 
 /** The first of `wanted` (stored choice, then the browser's languages) that has a catalog. */
 export function chooseLanguage(stored, browser = navigator.languages || [navigator.language]) {
@@ -40,6 +43,7 @@ export async function loadLanguage(lang = chooseLanguage(loadLang())) {
     current = DEFAULT_LANGUAGE;
     messages = english;
   }
+  await loadServerTexts(current);
   document.documentElement.lang = current;
   return current;
 }
@@ -63,4 +67,47 @@ export function tn(key, n, params = {}) {
 /** `key` when the catalogs have it, else null: for server texts with a translation by their key. */
 export function tIf(key, params = {}) {
   return key in english ? t(key, params) : null;
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The server's catalog of Python texts for `lang` (none for English); without it they stay English. */
+async function loadServerTexts(lang) {
+  serverTexts = {};
+  serverTemplates = [];
+  if (lang === DEFAULT_LANGUAGE) return;
+  try {
+    const response = await fetch(new URL(`api/texts/${lang}`, document.baseURI));
+    if (!response.ok) return;
+    const data = await response.json();
+    serverTexts = data.texts || {};
+    // each template as a pattern that reads its fields back out of an English text, in the server's order
+    serverTemplates = (data.templates || []).map((id) => {
+      const parts = id.split(/\{(\w+)\}/);
+      const source = parts.map((part, k) => (k % 2 === 0 ? escapeRegExp(part) : `(?<${part}>[\\s\\S]+?)`)).join("");
+      return { id, pattern: new RegExp(`^${source}$`) };
+    });
+  } catch {
+    // offline or an old server: the texts stay English
+  }
+}
+
+/**
+ * An English text the server made in Python (a card choice's rule, a hint's note, a house rule's
+ * description) in the page's language, as `pedro.i18n.translate` does it for the terminal: the text
+ * looked up whole, else read back into the first template that makes it, its fields translated the
+ * same way. A text the catalog does not make stays as it is.
+ */
+export function tServer(text) {
+  if (!text || current === DEFAULT_LANGUAGE) return text;
+  const whole = serverTexts[text];
+  if (whole !== undefined) return whole;
+  for (const { id, pattern } of serverTemplates) {
+    const match = pattern.exec(text);
+    if (match) {
+      const fields = match.groups || {};
+      return serverTexts[id].replace(/\{(\w+)\}/g, (all, name) => (name in fields ? tServer(fields[name]) : all));
+    }
+  }
+  return text;
 }

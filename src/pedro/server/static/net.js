@@ -1,5 +1,5 @@
 // Talking to the server: JSON over HTTP, and one self-healing WebSocket per table page.
-import { t } from "./i18n.js";
+import { t, tIf, tServer } from "./i18n.js";
 
 /** Answers whose meaning the client knows, said in the player's language (else the server's English text). */
 const STATUS_TEXTS = { 404: "error.http404", 503: "error.http503" };
@@ -32,10 +32,29 @@ export async function api(path, { method = "GET", body } = {}) {
   }
   if (!response.ok) {
     const known = STATUS_TEXTS[response.status];
-    const message = known ? t(known) : (data && data.error) || t("error.status", { status: response.status, text: response.statusText });
+    const message =
+      refusalText(data) ||
+      (known ? t(known) : (data && data.error) || t("error.status", { status: response.status, text: response.statusText }));
     throw new ApiError(response.status, message);
   }
   return data;
+}
+
+/** A field of a refusal as the page shows it: a list of seats numbered from 1, an English text translated. */
+function fieldText(value) {
+  if (Array.isArray(value)) return value.length ? value.map((seat) => seat + 1).join(", ") : "–";
+  return typeof value === "string" ? tServer(value) : value;
+}
+
+/**
+ * The server's refusal (`{error, code, fields}`, server/errors.py) in the page's language, from its
+ * code (`httpError.<code>`); null for a refusal without a code the catalogs know.
+ */
+export function refusalText(data) {
+  if (!data || !data.code) return null;
+  const fields = Object.fromEntries(Object.entries(data.fields || {}).map(([name, value]) => [name, fieldText(value)]));
+  if ("seat" in fields && typeof fields.seat === "number") fields.seat += 1;
+  return tIf(`httpError.${data.code}`, fields);
 }
 
 const PING_EVERY_MS = 20000;

@@ -3,7 +3,7 @@
 // tables are unrated and say so. Every user-visible word is in TEXT, one place, through the catalogs (static/i18n).
 import { h, fill } from "./dom.js";
 import { actionLabel } from "./cards.js";
-import { t, tIf } from "./i18n.js";
+import { t, tIf, tServer } from "./i18n.js";
 import { loadSeat } from "./storage.js";
 
 export const TEXT = {
@@ -73,7 +73,7 @@ export class HintBox {
         { class: "review-choices" },
         h("tbody", {}, answer.choices.map((c, i) => h("tr", { class: i === 0 ? "chosen" : "" }, h("td", { text: actionLabel(c.action, c.label) }), h("td", { class: "num", text: fmt(c.value, answer.unit) })))),
       ),
-      answer.not_valued ? h("p", { class: "muted small", text: answer.not_valued }) : null,
+      answer.not_valued ? h("p", { class: "muted small", text: tServer(answer.not_valued) }) : null,
     );
   }
 

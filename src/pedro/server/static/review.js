@@ -5,7 +5,7 @@
 // catalogs (static/i18n); the server's English action labels are translated from their words.
 import { h, fill } from "./dom.js";
 import { actionLabel, cardFace } from "./cards.js";
-import { t, tIf, tn } from "./i18n.js";
+import { t, tIf, tn, tServer } from "./i18n.js";
 import { loadSeat } from "./storage.js";
 
 export const TEXT = {
@@ -159,7 +159,7 @@ function showEntry(slot, e, name, onJump) {
     h("h4", { text: `${TEXT.hand(e.hand)} · ${entryLine(e)}` }),
     h("p", { class: "muted small", text: onJump ? TEXT.jumped(name) : TEXT.seatHand }),
     h("div", { class: "cardrow" }, h("span", { class: "rowlabel", text: TEXT.sawHand(name) }), e.seen.hand.map((c) => cardFace(c, { size: "mini" }))),
-    e.not_valued ? h("p", { class: "muted small", text: `${TEXT.notValued}: ${e.not_valued}` }) : null,
+    e.not_valued ? h("p", { class: "muted small", text: `${TEXT.notValued}: ${tServer(e.not_valued)}` }) : null,
     h(
       "table",
       { class: "review-choices" },

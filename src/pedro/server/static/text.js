@@ -1,12 +1,18 @@
 // Words shared by several pages.
-import { t } from "./i18n.js";
+import { t, tIf } from "./i18n.js";
 
 export const humanize = (name) => name.replaceAll("_", " ");
+
+/** A house rule's name ("keep_nontrumps") in the page's language; one the catalogs lack, in words. */
+export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
+
+/** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
+export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
 
 /**
  * A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules".
  * `omit`: option names told elsewhere (e.g. "target", shown from the table's own `target`).
- * (The options' names are the server's, as the house rules list has them.)
+ * (The options' names and values as the house rules list has them.)
  */
 export function optionsText(options, omit = []) {
   const entries = Object.entries(options || {}).filter(([k]) => !omit.includes(k));
@@ -14,10 +20,10 @@ export function optionsText(options, omit = []) {
   return entries
     .map(([k, v]) =>
       v === true
-        ? humanize(k)
+        ? optionName(k)
         : v === false
-          ? t("options.no", { name: humanize(k) })
-          : `${humanize(k)} ${v === null ? t("options.none") : humanize(String(v))}`,
+          ? t("options.no", { name: optionName(k) })
+          : `${optionName(k)} ${v === null ? t("options.none") : optionValue(String(v))}`,
     )
     .join(", ");
 }

@@ -1,0 +1,84 @@
+"""The HTTP API's refusals: an English message for API users and bots, and a stable ``code``
+with the ``fields`` it was filled from, which the browser translates (``httpError.<code>`` in
+``static/i18n``). Code and fields are part of the API; the message's words may change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+#: Each refusal's English message by its code, its fields in braces.
+MESSAGES = {
+    "too_big": "the request body is larger than {limit} bytes",
+    "bad_body": "the request body is {why}",
+    "bad_request": "{why}",
+    "no_table": "no such table (check the link)",
+    "unknown_variant": "unknown variant {variant!r}; variants are: {variants}",
+    "bad_options": "{why}",
+    "seat_count": "{variant} has {players} seats, but {described} were described",
+    "bot_program": (
+        "seat {seat}: the server does not run bot programs ({player!r}); its computer players are: {players}"
+    ),
+    "bad_player": "seat {seat}: {why}",
+    "human_no_player": "seat {seat}: a human seat takes no computer player",
+    "not_human": "seat {seat} is not a human seat; human seats: {humans}",
+    "need_name": "give your name to sit down (1 to {limit} characters)",
+    "claim_not_human": "seat {seat} is not a human seat; free seats: {free}",
+    "seat_taken": "seat {seat} is taken; free seats: {free}",
+    "seat_just_taken": "seat {seat} was just taken",
+    "unfinished": "{why}",
+    "limit": "{why}",
+    "too_strong": "{why}",
+    "busy": "{why}; try again in a moment",
+    "no_database": "the game database is not available; try again in a moment (nothing was changed)",
+    "no_api_path": "no such API path {path}; see docs/server.md",
+    "no_page": "no such page",
+    "no_language": "no language {lang!r}; the languages are: {known}",
+}
+
+
+class HttpError(Exception):
+    """A refused request: its status, English message, and the code and fields it was made from.
+
+    ``HttpError(status, message)`` (no code) is a refusal the browser shows in English;
+    ``HttpError.of(status, code, **fields)`` is one it translates.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        code: str = "",
+        fields: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+        self.code = code
+        self.fields = fields or {}
+
+    @classmethod
+    def of(cls, status: int, code: str, headers: dict[str, str] | None = None, **fields: Any) -> HttpError:
+        """The refusal ``MESSAGES[code]`` filled with ``fields``."""
+        return cls(status, MESSAGES[code].format(**fields), headers, code, fields)
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.message}
+        if self.code:
+            body |= {"code": self.code, "fields": self.fields}
+        return body
+
+
+def error_response(status: int, code: str, **fields: Any) -> JSONResponse:
+    """The answer of the refusal ``code`` (for exception handlers, which return rather than raise)."""
+    return JSONResponse(HttpError.of(status, code, **fields).body(), status_code=status)
+
+
+async def http_error_handler(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HttpError)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)

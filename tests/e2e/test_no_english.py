@@ -1,0 +1,191 @@
+"""End-to-end: no English left on any page of a Finnish browser.
+
+Every page is walked in Finnish — the lobby and its new-table form (house rules open), a practice
+table through a whole short game (a call, trumps, a card choice with its rule, a hint, card play,
+the hand's end), the replay with its review, and the /review upload page — and each page's
+visible text (with its placeholders and accessible names) is scanned for English
+(``tests/english_left.py``). Only names and card codes may stay English.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from tests.e2e.driver import HUMAN, Player, computer, game_over, overbid, seat_storage
+from tests.english_left import Found, english_lines
+from tests.serving import ServerProcess
+
+from pedro import i18n
+from pedro.engine.choices import CardChoice
+from pedro.engine.state import GameState
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import make_ruleset
+
+pytestmark = pytest.mark.browser
+
+#: What may stay English on a Finnish page: the players' and tables' names, the computer players'
+#: own names (the form lists them by name, as the command line does), the variants' names and the
+#: language switch's name of English.
+ALLOWED = (
+    *sorted((rules.name for rules in VARIANTS.values()), key=len, reverse=True),
+    "Ann",
+    "English",
+    "random",
+    "basic",
+    "heuristic",
+    "expert",
+    "omniscient",
+    "e2e-kokeilu",
+    "pedro",
+)
+
+#: A short practice game: cinch to 7, non-trumps may be kept (a card choice with a rule), Ann at seat 0
+#: against three computers.
+TABLE = {
+    "variant": "cinch",
+    "options": {"target": 7, "keep_nontrumps": True},
+    "title": "e2e-kokeilu",
+    "listed": True,
+    "seats": [HUMAN, computer(), computer(), computer()],
+    "seat": 0,
+    "name": "Ann",
+    "practice": True,
+}
+
+#: Reading a page's visible text, its placeholders and accessible names, every <details> opened.
+VISIBLE_TEXT = """() => {
+  for (const d of document.querySelectorAll("details")) d.open = true;
+  const lines = [document.body.innerText];
+  for (const el of document.querySelectorAll("[placeholder], [aria-label], [title]")) {
+    if (el.closest("[hidden]")) continue;
+    for (const name of ["placeholder", "aria-label", "title"]) {
+      const value = el.getAttribute(name);
+      if (value) lines.push(value);
+    }
+  }
+  for (const option of document.querySelectorAll("option, optgroup")) lines.push(option.label || option.text);
+  return lines.join("\\n");
+}"""
+
+
+def scan(page: Any, where: str, found: dict[str, list[Found]]) -> None:
+    """Record the English lines of the page as it is now."""
+    english = english_lines(page.evaluate(VISIBLE_TEXT), "fi", ALLOWED)
+    if english:
+        found.setdefault(where, []).extend(english)
+
+
+def report(found: dict[str, list[Found]]) -> str:
+    return "\n".join(f"{where}: {f.line!r} ({f.why})" for where, lines in found.items() for f in lines)
+
+
+def test_no_page_is_left_in_english_in_finnish(players: Callable[..., Player], server: ServerProcess) -> None:
+    found: dict[str, list[Found]] = {}
+    made: dict[str, Any] = httpx.post(f"{server.url}/api/tables", json=TABLE, timeout=10).json()
+    tid, secret = made["table"], made["secret"]
+
+    phone = players("phone", locale="fi-FI", viewport={"width": 375, "height": 800})
+    phone.goto("./")
+    phone.page.locator(".create-form").wait_for()
+    phone.page.locator(f'.table-card[data-table="{tid}"]').wait_for()
+    scan(phone.page, "lobby 375", found)
+    # a refusal of the server, said from its code: a taken seat
+    refusal = phone.page.evaluate(
+        """async (tid) => {
+          const { api } = await import("./static/net.js");
+          try { await api(`api/tables/${tid}/seats`, { method: "POST", body: { seat: 0, name: "Bo" } }); }
+          catch (err) { return err.message; }
+          return "";
+        }""",
+        tid,
+    )
+    assert refusal == "Paikka 1 on varattu; vapaat paikat: –.", refusal
+
+    ann = players("ann", storage=seat_storage(server.url, tid, 0, secret, "Ann"), locale="fi-FI")
+    ann.goto(made["url"])
+    page = ann.page
+    page.wait_for_selector('body[data-turn="true"]', state="attached")
+    page.locator('[data-testid="hint"]').click()
+    page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
+    scan(page, "table, hint", found)
+    seen: set[str] = set()
+
+    def look(seq: int) -> None:
+        kind = page.evaluate("document.body.dataset.phase")
+        if kind not in seen:
+            seen.add(kind)
+            scan(page, f"table, {kind}", found)
+
+    ann.play_until(game_over, random.Random(3), limit=240, choose=overbid, check=look)
+    scan(page, "table, game over", found)
+    assert "exchange" in seen, f"no card choice was met (saw {sorted(seen)})"
+
+    page.goto(f"replay/{tid}")
+    page.locator('[data-testid="review-panel"]').wait_for()
+    scan(page, "replay", found)
+    page.locator('[data-testid="review-start"]').click()
+    page.locator('[data-testid="review"]').wait_for(timeout=120_000)
+    scan(page, "replay, review", found)
+    entries = page.locator('[data-testid="review-entry"]')
+    if entries.count():
+        entries.first.click()
+        scan(page, "replay, review entry", found)
+
+    page.goto("review")
+    page.locator('input[type="file"]').wait_for(state="attached")
+    scan(page, "review upload", found)
+    assert not ann.page_errors and not phone.page_errors, ann.page_errors + phone.page_errors
+    assert not found, "English on a Finnish page:\n" + report(found)
+
+
+def engine_texts() -> list[str]:
+    """English texts the server sends as they are: the rule of every card choice met in a hand of
+    each variant (and of Cinch with its house rules on card choices), rules inside rules included,
+    and every template of the catalogs with its fields filled."""
+    texts: set[str] = set()
+    rulesets = [make_ruleset(v) for v in VARIANTS] + [
+        make_ruleset("cinch", {"keep_nontrumps": True}),
+        make_ruleset("pidro", {"excess_trumps": "must_discard_to_6"}),
+    ]
+    for rules in rulesets:
+        for seed in range(3):
+            state, rng = GameState(rules, seed=f"texts-{seed}"), random.Random(seed)
+            while not state.is_over and state.hand_index < 1:
+                legal = state.legal()
+                if isinstance(legal, CardChoice):
+                    texts.add(legal.rule)
+                    state.apply(next(iter(legal)))
+                else:
+                    state.apply(rng.choice(legal))
+    for template in i18n.page_catalog("fi")["templates"]:
+        assert isinstance(template, str)
+        texts.add(re.sub(r"\{(\w+)\}", "3", template))
+    return sorted(texts)
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_the_page_translates_the_servers_texts_as_the_terminal_does(
+    players: Callable[..., Player], lang: str
+) -> None:
+    texts = engine_texts()
+    assert len(texts) > 100 and any("; " in t for t in texts)
+    page = players("ann", locale=lang).page
+    page.goto("review")
+    page.locator('input[type="file"]').wait_for(state="attached")
+    shown = page.evaluate(
+        """async (texts) => {
+          const { tServer } = await import("./static/i18n.js");
+          return texts.map((text) => tServer(text));
+        }""",
+        texts,
+    )
+    with i18n.speaking(lang):
+        expected = [i18n.translate(text) for text in texts]
+    assert shown == expected
+    # and the card choices' rules are translated, not left as they came
+    assert sum(a != b for a, b in zip(shown, texts, strict=True)) > len(texts) * 0.9

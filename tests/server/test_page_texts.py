@@ -1,0 +1,65 @@
+"""``GET /api/texts/{lang}`` gives the page the gettext catalog's translations of the texts the
+server sends in English, and every refusal of the HTTP API has a code the page can translate."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from tests.server.client_helpers import create_table, running_server
+
+from pedro import i18n
+from pedro import server as server_package
+from pedro.server.errors import MESSAGES
+from pedro.variants.options import OPTIONS
+
+CLIENT_TEXTS = json.loads((Path(server_package.__file__).parent / "static/i18n/en.json").read_text("utf-8"))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with running_server(tmp_path) as c:
+        yield c
+
+
+def test_the_catalog_of_a_language_has_the_servers_texts_and_templates(client: TestClient) -> None:
+    answer = client.get("/api/texts/fi")
+    assert answer.status_code == 200
+    body = answer.json()
+    texts, templates = body["texts"], body["templates"]
+    assert body["language"] == "fi"
+    # a house rule's description, a card choice's rule template, a hint's note
+    assert texts[OPTIONS["min_bid"].description] == "pienin tavallinen tarjous"
+    assert "discard all non-trumps and {over} trumps: {rule}" in templates
+    assert texts["no choice valued"] == "yhtäkään vaihtoehtoa ei arvioitu"
+    # the order translate tries them in, and only texts that have a translation
+    assert templates == [t for _pattern, t in i18n._templates("fi") if t in texts]
+    assert all("{" in t and t in texts for t in templates)
+    assert client.get("/api/texts/en").json() == {"language": "en", "texts": {}, "templates": []}
+
+
+def test_a_language_without_a_catalog_is_refused_with_its_code(client: TestClient) -> None:
+    answer = client.get("/api/texts/de")
+    assert answer.status_code == 404
+    assert answer.json()["code"] == "no_language" and answer.json()["fields"]["lang"] == "de"
+
+
+def test_every_refusal_code_has_a_text_in_the_page(client: TestClient) -> None:
+    missing = [code for code in MESSAGES if f"httpError.{code}" not in CLIENT_TEXTS]
+    assert not missing, missing
+
+
+def test_a_refusal_gives_its_code_and_fields_beside_the_english(client: TestClient) -> None:
+    table = create_table(client)
+    taken = client.post(f"/api/tables/{table['table']}/seats", json={"seat": 0, "name": "Bo"})
+    assert taken.status_code == 409
+    assert taken.json() == {
+        "error": "seat 0 is taken; free seats: [1, 2, 3]",
+        "code": "seat_taken",
+        "fields": {"seat": 0, "free": [1, 2, 3]},
+    }
+    unknown = client.post("/api/tables", json={"variant": "skat", "seats": [{"kind": "human"}] * 4})
+    assert unknown.json()["code"] == "unknown_variant" and unknown.json()["fields"]["variant"] == "skat"
