@@ -164,7 +164,9 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_over
+        """The game is won, or the table's hands are played (a duplicate tournament's deal: ``row.hands``)."""
+        hands = self.row.hands
+        return self.state.is_over or (hands is not None and len(self.state.results) >= hands)
 
     def stand_in(self, seat: int) -> bool:
         """A human seat played by the computer because its player is away."""
