@@ -11,8 +11,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import choose, join, pending_json, room_of, running_server
+from tests.server.durability_helpers import api, database, server_log
+from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
+from pedro.server.store import Store
+from pedro.server.tournament_store import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
 
 COMPUTERS = [{"kind": "computer", "level": level} for level in ("beginner", "club", "beginner", "club")]
@@ -239,3 +243,52 @@ def test_bad_requests_are_refused_with_clear_errors(client: TestClient) -> None:
         client.post(f"/api/tournaments/{tid}/director", json={"secret": "guess"}), 403
     )
     assert "request body" in error(client.post(f"/api/tournaments/{tid}/me", content=b"{"), 400)
+
+
+# ---------------------------------------------------------------------------- restarts
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as url:
+        yield url
+
+
+def test_a_server_killed_mid_tournament_carries_on_after_its_restart(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, free_port(), tmp_path / "server.log", bot_delay=0.02)
+    server.start()
+    try:
+        body = {"variant": "cinch", "deals": 4, "seats": [COMPUTERS, COMPUTERS[::-1]]}
+        made = api(server, "POST", "/api/tournaments", body, status=201)
+        path = f"/api/tournaments/{made['tournament']}"
+        deadline = time.monotonic() + 60
+        while sum(p["played"] for p in api(server, "GET", path)["progress"]) < 2:
+            assert time.monotonic() < deadline, server_log(server)
+            time.sleep(0.02)
+        server.kill()  # mid-tournament: some deals played, a deal under way at each table
+        stopped = api_after_kill(database_url, made["tournament"])
+        assert not stopped.finished and 2 <= sum(d.change is not None for d in stopped.played) < 8
+        server.start()
+        deadline = time.monotonic() + 90
+        while not (summary := api(server, "GET", path))["finished"]:
+            assert time.monotonic() < deadline, server_log(server)
+            time.sleep(0.05)
+    finally:
+        server.stop()
+    assert all(r["complete"] for r in summary["results"])
+    tables = [row["table_id"] for r in summary["results"] for row in r["tables"]]
+    assert len(set(tables)) == 8  # each table played each deal once, in one table of its own
+    assert sum(s["total"] for s in summary["standings"]) == 16.0
+
+
+def api_after_kill(url: str, tournament_id: str) -> TournamentRow:
+    """The tournament as the killed server left it in the database."""
+    store = Store(url)
+    try:
+        row = TournamentStore(store).load(tournament_id)
+    finally:
+        store.close()
+    assert row is not None
+    return row
