@@ -144,6 +144,10 @@ def play_out(client: TestClient, table_id: str, secrets: list[str], rng: random.
                     action = choose(state, rng, room_of(client, table_id))
                     ws.send_json({"type": "act", "action": action, "seq": state["seq"]})
                     states[i] = newest(ws, state, wait=True)
+        # the deal is over: nobody's turn, and the next hand the engine dealt is neither played nor shown
+        game = states[0]["game"]
+        assert (game["phase"], game["turn"], game["hand"], game["legal"]) == ("over", None, [], None)
+        assert len(game["sheet"]) == 1 and game["hand_index"] == 0
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)
