@@ -15,6 +15,7 @@ from tests.server.durability_helpers import api, database, server_log
 from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
+from pedro.records import record_from_game
 from pedro.server.store import Store
 from pedro.server.tournament_store import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
@@ -48,11 +49,10 @@ def wait_for(client: TestClient, tournament: str, done: Any, timeout: float = 60
         time.sleep(0.05)
 
 
-def first_deal(client: TestClient, table_id: str) -> list[list[str]]:
-    """The cards each seat was dealt in a deal table's (only) hand, from its record."""
+def first_deal(client: TestClient, table_id: str) -> tuple[int, list[list[str]]]:
+    """The first dealer and the cards each seat was dealt in a deal table's (only) hand, from its record."""
     record = client.get(f"/api/tables/{table_id}/record").json()
-    hand = record["hands"][0]
-    return [list(cards) for cards in hand["deal"]]
+    return record["first_dealer"], [list(cards) for cards in record["hands"][0]["deal"]]
 
 
 def test_two_tables_of_computers_play_four_deals_and_score_matchpoints_by_hand(client: TestClient) -> None:
@@ -67,11 +67,9 @@ def test_two_tables_of_computers_play_four_deals_and_score_matchpoints_by_hand(c
         assert result["complete"] and result["played"] == [0, 1]
         first, second = result["tables"]
         # the same deal at both tables: the first hand of `pedro tournament`'s deal seed + deal
-        reference = GameState(rules, seed=seed + deal)
-        cards = [first_deal(client, row["table_id"]) for row in (first, second)]
-        assert cards[0] == cards[1]
-        assert room_of(client, first["table_id"]).row.seed == str(seed + deal)
-        assert reference.hand_index == 0 and len(cards[0]) == 4
+        reference = record_from_game(GameState(rules, seed=seed + deal), ("a", "b", "c", "d"))
+        dealt = [first_deal(client, row["table_id"]) for row in (first, second)]
+        assert dealt[0] == dealt[1] == (reference["first_dealer"], reference["hands"][0]["deal"])
         # the entrants switch sides every deal (duplicate.seatings): pairs 0 and 1 at table 0
         shift = deal % 2
         assert first["entrants"] == [(0 - shift) % 2, (1 - shift) % 2]
