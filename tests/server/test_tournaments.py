@@ -190,6 +190,7 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
         assert not any(table_id in text for table_id in table0), text
     summary = client.get(f"/api/tournaments/{tournament}").json()
     assert summary["results"][0] == {"deal": 0, "complete": False, "played": [0], "tables": []}
+    assert summary["seed"] is None  # it would give every card of every deal
     assert all(s["total"] == 0 and s["most"] == 0 for s in summary["standings"])
     # once Cy's table has played deal 0, deal 0 is shown at both tables (deal 1 still hidden)
     play_out_one(client, mine, cy["secret"], random.Random(3))

@@ -23,6 +23,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -142,7 +143,7 @@ tournaments_table = Table(
     Column("variant", String(40), nullable=False),
     Column("options", Text, nullable=False),  # JSON object of option values
     #: deal ``i`` is dealt from the seed ``seed + i``, as ``pedro tournament`` deals
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
     Column("deals", Integer, nullable=False),
     Column("tables", Integer, nullable=False),
     Column("director_hash", String(64), nullable=False),

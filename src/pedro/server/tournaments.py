@@ -47,8 +47,9 @@ log = logging.getLogger("pedro.server")
 #: The most deals and tables a tournament may have.
 MAX_DEALS = 32
 MAX_TABLES = 8
-#: Deal seeds are drawn below this, so ``seed + deal`` fits the database's integer.
-SEED_LIMIT = 2**30
+#: Deal seeds are drawn below this (``seed + deal`` fits the database's 64-bit integer): far too
+#: many to find a tournament's seed by trying them against the cards of one's own hand.
+SEED_LIMIT = 2**62
 
 _LEVELS = {level.name: level for level in LEVELS}
 
@@ -435,7 +436,8 @@ def summary(row: TournamentRow) -> dict[str, Any]:
         "partnerships": rules.partnerships,
         "deals": row.deals,
         "tables": row.tables,
-        "seed": row.seed,
+        # the seed gives every card of every deal: shown once every deal is played
+        "seed": row.seed if row.finished else None,
         "created": row.created_at.isoformat(),
         "seats": [
             [

@@ -25,7 +25,7 @@ def upgrade() -> None:
         sa.Column("title", sa.String(100), nullable=False),
         sa.Column("variant", sa.String(40), nullable=False),
         sa.Column("options", sa.Text, nullable=False),
-        sa.Column("seed", sa.Integer, nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
         sa.Column("deals", sa.Integer, nullable=False),
         sa.Column("tables", sa.Integer, nullable=False),
         sa.Column("director_hash", sa.String(64), nullable=False),
