@@ -76,6 +76,15 @@ from pedro.server.reviews import Reviews, table_review_endpoint, upload_review_e
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
 from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
+from pedro.server.tournament_store import TournamentStore
+from pedro.server.tournaments import (
+    Tournaments,
+    director_endpoint,
+    join_endpoint,
+    me_endpoint,
+    tournament_endpoint,
+    tournaments_endpoint,
+)
 from pedro.server.workers import WorkerError, Workers
 from pedro.server.ws_protocol import SEND_NOW
 from pedro.variants.catalog import VARIANTS
@@ -710,6 +719,19 @@ def _share(store: Store, registry: TableRegistry, settings: ServerSettings) -> t
     return listener, cluster
 
 
+def _each(
+    *listeners: Callable[[FinishedGame], None] | None,
+) -> Callable[[FinishedGame], None]:
+    """One ``game_over`` listener that tells each of ``listeners`` in turn."""
+
+    def told(game: FinishedGame) -> None:
+        for listener in listeners:
+            if listener is not None:
+                listener(game)
+
+    return told
+
+
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.database)
     lifecycle = Lifecycle(settings.shutdown_timeout)
@@ -724,6 +746,11 @@ def create_app(settings: ServerSettings) -> Starlette:
         process_id = None if store.is_sqlite else new_process_id()
         registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
         app.state.registry = lifecycle.registry = registry
+        # duplicate tournaments: a deal's table that ends moves its tournament on
+        tournaments = app.state.tournaments = Tournaments(
+            TournamentStore(store), registry, app.state.creation_limits
+        )
+        room_settings.game_over = _each(prebuild, tournaments.game_over)
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
         review_workers = Workers(settings.review_processes)
@@ -738,6 +765,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         registry.load()
         if shared is not None:
             await shared[1].start()
+        await tournaments.resume()
         thresholds = heap.settle()
         try:
             yield
@@ -749,6 +777,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                 shared[0].stop()
                 await shared[1].stop()
             registry.stop()
+            await tournaments.stop()
             if prebuild is not None:
                 await prebuild.stop()
             await reviews.stop()
@@ -763,6 +792,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/t/{table}", page_endpoint),
         Route("/replay/{table}", page_endpoint),
         Route("/review", page_endpoint),
+        Route("/d/{tournament}", page_endpoint),
         Route("/healthz", health_endpoint),
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
@@ -776,6 +806,11 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/tables/{table}/review/{seat}", table_review_endpoint),
         Route("/api/review", upload_review_endpoint, methods=["POST"]),
         Route("/api/tables/{table}/hint", hint_endpoint),
+        Route("/api/tournaments", tournaments_endpoint, methods=["POST"]),
+        Route("/api/tournaments/{tournament}", tournament_endpoint),
+        Route("/api/tournaments/{tournament}/seats", join_endpoint, methods=["POST"]),
+        Route("/api/tournaments/{tournament}/me", me_endpoint, methods=["POST"]),
+        Route("/api/tournaments/{tournament}/director", director_endpoint, methods=["POST"]),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -164,7 +164,15 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_over
+        """The game is won, or the table's hands are played (a duplicate tournament's deal: ``row.hands``)."""
+        return self.state.is_over or self.hands_played
+
+    @property
+    def hands_played(self) -> bool:
+        """The table's number of hands is played: the game ends there, though the engine has dealt
+        the next hand (nobody plays it, and nobody is shown its cards)."""
+        hands = self.row.hands
+        return hands is not None and len(self.state.results) >= hands and not self.state.is_over
 
     def stand_in(self, seat: int) -> bool:
         """A human seat played by the computer because its player is away."""
@@ -523,7 +531,11 @@ class Room:
             "players": self.rules.players,
             "seats": self.seats_json(),
             "free_seats": [s.row.seat for s in self.seats if not s.claimed],
-            "phase": PHASE_NAMES[self.state.phase] if self.started else "waiting",
+            "phase": "over"
+            if self.hands_played
+            else PHASE_NAMES[self.state.phase]
+            if self.started
+            else "waiting",
             "hand_index": self.state.hand_index,
             "scores": list(self.state.scores),
             "finished": self.finished,
@@ -556,6 +568,11 @@ class Room:
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
         game = public_json(obs, memo=self._parts)
+        ended = self.hands_played
+        if ended:  # as at a game's end: nobody's turn, no cards in hand
+            final = self.state.results[-1]
+            game |= {"phase": "over", "turn": None, "hand_sizes": [0] * self.rules.players}
+            game |= {"hand_index": final.index, "dealer": final.dealer}
         game["last_trick"] = self._last_trick(obs)
         game_text = orjson.dumps(game)[:-1]
         public_last = last_json(self.last, obs, None)
@@ -565,7 +582,13 @@ class Room:
         for seat in seats:
             if seat in messages:
                 continue
-            secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
+            secrets = (
+                None
+                if seat is None or ended
+                else obs.secrets
+                if seat == 0
+                else seat_secrets(self.state, seat)
+            )
             own_text = self._own_text(seat, secrets, obs, started)
             last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
             you = orjson.dumps(seat)

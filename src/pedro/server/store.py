@@ -23,6 +23,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -66,6 +67,8 @@ tables_table = Table(
     Column("finished", Boolean, nullable=False, default=False, index=True),
     #: a practice table: hints on request, unrated
     Column("practice", Boolean, nullable=False, default=False, server_default=false()),
+    #: the game ends after this many hands (a duplicate tournament's deal); NULL: at the target score
+    Column("hands", Integer),
 )
 
 seats_table = Table(
@@ -129,6 +132,54 @@ reviews_table = Table(
     Column("body", LargeBinary, nullable=False),
 )
 
+# Duplicate tournaments (``pedro.server.tournaments``): each deal of each tournament table is a
+# table of its own (``hands`` = 1), linked here to its tournament.
+
+tournaments_table = Table(
+    "pedro_tournaments",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("title", String(100), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON object of option values
+    #: deal ``i`` is dealt from the seed ``seed + i``, as ``pedro tournament`` deals
+    Column("seed", BigInteger, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("tables", Integer, nullable=False),
+    Column("director_hash", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+tournament_seats_table = Table(
+    "pedro_tournament_seats",
+    metadata,
+    Column(
+        "tournament_id", String(40), ForeignKey("pedro_tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("table_no", Integer, primary_key=True),
+    #: the seat at the table's first deal (later deals move the pairs round: ``tournaments.deal_seat``)
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(10), nullable=False),  # "human" or "computer"
+    Column("player", String(40)),  # the computer player's name
+    Column("name", String(40)),
+    Column("secret_hash", String(64)),  # sha256 of the player's secret; NULL while free
+)
+
+tournament_deals_table = Table(
+    "pedro_tournament_deals",
+    metadata,
+    Column(
+        "tournament_id", String(40), ForeignKey("pedro_tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("table_no", Integer, primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column(
+        "table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), nullable=False, unique=True
+    ),
+    #: the score change per side once the deal is played (JSON list); NULL while it is played
+    Column("change", Text),
+)
+
 #: Built once: the statement run for every accepted action (SQLite: one call, rows in C).
 _INSERT_ACTION = insert(actions_table)
 #: PostgreSQL: a run of actions as three arrays in one statement (psycopg's executemany costs a
@@ -181,6 +232,8 @@ class TableRow:
     actions: list[str] = field(default_factory=list)
     #: a practice table: its players may ask for hints, and it is unrated
     practice: bool = False
+    #: the game ends after this many hands (a duplicate tournament's deal); None: at the target score
+    hands: int | None = None
 
 
 @dataclass(frozen=True)
@@ -303,6 +356,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             created_at=row.created_at,
             finished=row.finished,
             practice=row.practice,
+            hands=row.hands,
         )
     )
     c.execute(
@@ -555,6 +609,7 @@ class Store:
                     seats=[],
                     finished=r.finished,
                     practice=r.practice,
+                    hands=r.hands,
                 )
                 for r in c.execute(query)
             }

@@ -3,6 +3,7 @@ import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { reviewPage } from "./review.js";
+import { tournamentPage } from "./tournament.js";
 import { h, fill } from "./dom.js";
 import { applyDeck, prefsFooter } from "./prefs.js";
 import { loadLanguage, t } from "./i18n.js";
@@ -27,6 +28,9 @@ function route() {
   } else if ((m = path.match(/^\/replay\/([^/]+)$/))) {
     document.body.dataset.page = "replay";
     replayPage(root, decodeURIComponent(m[1]));
+  } else if ((m = path.match(/^\/d\/([^/]+)$/))) {
+    document.body.dataset.page = "tournament";
+    tournamentPage(root, decodeURIComponent(m[1]));
   } else if (path.match(/^\/review$/)) {
     document.body.dataset.page = "review";
     reviewPage(root);

@@ -22,42 +22,12 @@ function intRange(opt) {
 }
 
 /**
- * `catalog` is GET /api/variants; `nameInput` is the lobby's shared name field.
- * Returns the form element.
+ * The house-rule controls of one variant (GET /api/variants' options): `row(opt)` draws an option's
+ * control, `controls` maps each drawn option to `{opt, input, read}`, and `chosen()` gives the options
+ * whose value differs from the variant's default (all the server needs). Used by every creation form.
  */
-export function createForm(catalog, nameInput) {
-  const variants = catalog.variants;
-  const players = catalog.players || [];
-  const descriptions = catalog.player_descriptions || {};
-  // strength levels first (a player picks by how strong), then every player by its own name
-  const levels = (catalog.levels || []).map((l) => l.name);
-  const defaultPlayer = levels.includes("beginner")
-    ? "beginner"
-    : players.includes("basic") ? "basic" : players[players.length - 1];
-
-  const variantSelect = h(
-    "select",
-    { name: "variant", attrs: { "aria-label": t("form.variant") } },
-    variants.map((v) => h("option", { value: v.id, text: v.name })),
-  );
-  const summary = h("p", { class: "variant-summary muted" });
-  const prominent = h("div", { class: "prominent-options" });
-  const seatsBox = h("fieldset", { class: "seats" });
-  const rules = h("div", { class: "rules-list" });
-  const rulesCount = h("span", { class: "muted" });
-  const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: t("form.titlePlaceholder") } }), "title_chars");
-  const listed = h("input", { type: "checkbox", name: "listed", checked: true });
-  const practice = h("input", { type: "checkbox", name: "practice", checked: false });
-  const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
-  const submit = h("button", { type: "submit", class: "primary", text: t("form.create") });
-
-  // each option's control and how to read it back; rebuilt when the variant changes
-  let controls = new Map();
-  // seat choices survive a change of the number of players
-  let seatChoices = [];
-  let mySeat = 0;
-
-  const variant = () => variants.find((v) => v.id === variantSelect.value);
+export function optionFields() {
+  const controls = new Map();
 
   function optionControl(opt) {
     const id = `opt-${opt.name}`;
@@ -129,14 +99,55 @@ export function createForm(catalog, nameInput) {
     return out;
   }
 
+  return { controls, row: optionRow, chosen: chosenOptions };
+}
+
+/**
+ * `catalog` is GET /api/variants; `nameInput` is the lobby's shared name field.
+ * Returns the form element.
+ */
+export function createForm(catalog, nameInput) {
+  const variants = catalog.variants;
+  const players = catalog.players || [];
+  const descriptions = catalog.player_descriptions || {};
+  // strength levels first (a player picks by how strong), then every player by its own name
+  const levels = (catalog.levels || []).map((l) => l.name);
+  const defaultPlayer = levels.includes("beginner")
+    ? "beginner"
+    : players.includes("basic") ? "basic" : players[players.length - 1];
+
+  const variantSelect = h(
+    "select",
+    { name: "variant", attrs: { "aria-label": t("form.variant") } },
+    variants.map((v) => h("option", { value: v.id, text: v.name })),
+  );
+  const summary = h("p", { class: "variant-summary muted" });
+  const prominent = h("div", { class: "prominent-options" });
+  const seatsBox = h("fieldset", { class: "seats" });
+  const rules = h("div", { class: "rules-list" });
+  const rulesCount = h("span", { class: "muted" });
+  const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: t("form.titlePlaceholder") } }), "title_chars");
+  const listed = h("input", { type: "checkbox", name: "listed", checked: true });
+  const practice = h("input", { type: "checkbox", name: "practice", checked: false });
+  const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
+  const submit = h("button", { type: "submit", class: "primary", text: t("form.create") });
+
+  // each option's control and how to read it back; rebuilt when the variant changes
+  let fields = optionFields();
+  // seat choices survive a change of the number of players
+  let seatChoices = [];
+  let mySeat = 0;
+
+  const variant = () => variants.find((v) => v.id === variantSelect.value);
+
   function playerCount() {
-    const c = controls.get("players");
+    const c = fields.controls.get("players");
     const n = c ? c.read() : null;
     return Number.isInteger(n) && n > 0 ? n : variant().players;
   }
 
   function partnerships() {
-    const c = controls.get("partnerships");
+    const c = fields.controls.get("partnerships");
     return c ? !!c.read() : !!variant().partnerships;
   }
 
@@ -217,16 +228,16 @@ export function createForm(catalog, nameInput) {
 
   function renderVariant() {
     const v = variant();
-    controls = new Map();
+    fields = optionFields();
     summary.textContent = tServer(v.summary || "");
     const options = v.options || [];
     const top = options.filter((o) => PROMINENT.has(o.name));
     const rest = options.filter((o) => !PROMINENT.has(o.name));
-    fill(prominent, top.map(optionRow));
-    fill(rules, rest.map(optionRow));
+    fill(prominent, top.map(fields.row));
+    fill(rules, rest.map(fields.row));
     rulesCount.textContent = ` (${rest.length})`;
     for (const name of ["players", "partnerships"]) {
-      const c = controls.get(name);
+      const c = fields.controls.get(name);
       if (c) c.input.addEventListener("change", renderSeats);
     }
     renderSeats();
@@ -244,7 +255,7 @@ export function createForm(catalog, nameInput) {
     }
     const body = {
       variant: variantSelect.value,
-      options: chosenOptions(),
+      options: fields.chosen(),
       // the server's default title is English: an untitled table is named in the creator's language
       title: title.value.trim() || t("form.defaultTitle", { variant: variant().name }),
       listed: listed.checked,

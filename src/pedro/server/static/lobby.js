@@ -40,6 +40,7 @@ export function lobbyPage(root) {
       mine.box,
       h("section", { class: "box open-tables" }, h("h2", { text: t("lobby.openTables") }), tablesError, tablesBox),
       h("section", { class: "box new-table" }, h("h2", { text: t("lobby.newTable") }), formBox),
+      h("section", { class: "box new-tournament-link" }, h("a", { class: "button quiet", href: "d/new", text: t("lobby.tournament") }), h("p", { class: "muted small", text: t("lobby.tournamentHelp") })),
     ),
   );
 

@@ -11,6 +11,7 @@ import { limitLength } from "./limits.js";
 import { t, tn, tIf } from "./i18n.js";
 import { cardText } from "./cards.js";
 import { HintBox, TEXT as PRACTICE_TEXT } from "./practice.js";
+import { tournamentLink } from "./tournament.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -401,7 +402,7 @@ class TablePage {
     this.el.panel.classList.toggle("my-turn", myTurn);
 
     const over = state.finished || game.phase === "over";
-    fill(this.el.summary, over ? renderSummary(table, seats, game, this.id) : null);
+    fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id)] : null);
     fill(this.el.side, this.renderSide(view));
 
     const body = document.body.dataset;
