@@ -351,8 +351,8 @@ class Player:
         game = state["game"]
         playable = (game["legal"] or {}).get("cards") or {}
         illegal = [c for c in game["hand"] if c not in playable]
-        if not illegal:
-            return False
+        if not illegal or len(playable) == 1:
+            return False  # (a lone playable card is played by the page itself, a moment later)
         card = rng.choice(illegal)
         element = self.page.locator(f'[data-card="{card}"]').first
         classes = element.get_attribute("class") or ""
