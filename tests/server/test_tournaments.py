@@ -16,6 +16,7 @@ from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
 from pedro.records import record_from_game
+from pedro.server.errors import MESSAGES
 from pedro.server.store import Store
 from pedro.server.tournament_store import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
@@ -200,8 +201,11 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
 
 
 def error(response: Any, status: int) -> str:
+    """The refusal's English message; it also carries the code the page translates (with its fields)."""
     assert response.status_code == status, response.text
-    message: str = response.json()["error"]
+    body = response.json()
+    assert body["code"] in MESSAGES and isinstance(body["fields"], dict), body
+    message: str = body["error"]
     return message
 
 

@@ -37,6 +37,25 @@ MESSAGES = {
     "no_api_path": "no such API path {path}; see docs/server.md",
     "no_page": "no such page",
     "no_language": "no language {lang!r}; the languages are: {known}",
+    # duplicate tournaments (server/tournaments.py); tables and seats counted from 1
+    "no_tournament": "no such tournament (check the link)",
+    "tournament_seat_count": (
+        "table {table_no}: {variant} has {players} seats, but {described} were described"
+    ),
+    "tournament_human_level": "table {table_no}, seat {seat_no}: a human seat takes no level",
+    "unknown_level": "table {table_no}, seat {seat_no}: unknown level {level!r}; levels are: {levels}",
+    "tournament_seat_player": "table {table_no}, seat {seat_no}: {why}",
+    "tournament_computers_cap": (
+        "a tournament without a human seat may have at most {cap} tables; make one seat human"
+    ),
+    "tournament_not_human": (
+        "table {table_no}, seat {seat_no} is not a human seat; free seats (table/seat): {free}"
+    ),
+    "tournament_seat_taken": "table {table_no}, seat {seat_no} is taken; free seats (table/seat): {free}",
+    "tournament_full": "table {table_no}, seat {seat_no} is taken, and the tournament is full",
+    "tournament_seat_just_taken": "table {table_no}, seat {seat_no} was just taken",
+    "not_tournament_player": "that secret does not belong to a seat of this tournament; take a free seat",
+    "not_director": "that is not this tournament's director secret",
 }
 
 

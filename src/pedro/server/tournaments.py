@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from pedro.players.levels import LEVELS
+from pedro.server.errors import HttpError
 from pedro.server.finished import FinishedGame
 from pedro.server.limits import CreationLimits, LimitError, check_strength
 from pedro.server.protocol import MAX_NAME_CHARS, Name, Title, _Strict, explain
@@ -52,15 +53,6 @@ MAX_TABLES = 8
 SEED_LIMIT = 2**62
 
 _LEVELS = {level.name: level for level in LEVELS}
-
-
-class TournamentError(Exception):
-    """A request refused: ``status`` is its HTTP status, ``message`` says what was wrong."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 # ---------------------------------------------------------------------------- requests
@@ -141,41 +133,38 @@ class Tournaments:
     # ------------------------------------------------------------------ creating and joining
 
     def new(self, spec: CreateTournament) -> tuple[TournamentRow, str]:
-        """A tournament from a request, and its director's secret; TournamentError if it is not valid."""
+        """A tournament from a request, and its director's secret; HttpError if it is not valid."""
         if spec.variant not in VARIANTS:
-            raise TournamentError(
-                400, f"unknown variant {spec.variant!r}; variants are: {', '.join(VARIANTS)}"
-            )
+            raise HttpError.of(400, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
         try:
             rules = make_ruleset(spec.variant, spec.options)
         except OptionError as exc:
-            raise TournamentError(400, str(exc)) from None
+            raise HttpError.of(400, "bad_options", why=str(exc)) from None
         seats = []
         for t, table in enumerate(spec.seats):
             if len(table) != rules.players:
-                raise TournamentError(
-                    400,
-                    f"table {t + 1}: {rules.name} has {rules.players} seats, but {len(table)} were described",
-                )
+                raise HttpError.of(
+                    400, "tournament_seat_count", table_no=t + 1, variant=rules.name, players=rules.players,
+                    described=len(table),
+                )  # fmt: skip
             for i, s in enumerate(table):
                 if s.kind == "human":
                     if s.level is not None:
-                        raise TournamentError(
-                            400, f"table {t + 1}, seat {i + 1}: a human seat takes no level"
-                        )
+                        raise HttpError.of(400, "tournament_human_level", table_no=t + 1, seat_no=i + 1)
                     seats.append(TournamentSeat(t, i, "human"))
                     continue
                 level = _LEVELS.get(s.level or "club")
                 if level is None:
-                    raise TournamentError(
-                        400,
-                        f"table {t + 1}, seat {i + 1}: unknown level {s.level!r}; "
-                        f"levels are: {', '.join(_LEVELS)}",
-                    )
+                    raise HttpError.of(
+                        400, "unknown_level", table_no=t + 1, seat_no=i + 1, level=s.level,
+                        levels=", ".join(_LEVELS),
+                    )  # fmt: skip
                 try:
                     check_strength(level.player, self.creations.limits)
                 except LimitError as exc:
-                    raise TournamentError(400, f"table {t + 1}, seat {i + 1}: {exc}") from None
+                    raise HttpError.of(
+                        400, "tournament_seat_player", table_no=t + 1, seat_no=i + 1, why=str(exc)
+                    ) from None
                 seats.append(TournamentSeat(t, i, "computer", player=level.player))
         director = secrets.token_urlsafe(24)
         row = TournamentRow(
@@ -199,12 +188,10 @@ class Tournaments:
         try:
             self.creations.check(client, first, self.registry.rooms)
         except LimitError as exc:
-            raise TournamentError(exc.status, exc.message) from None
+            raise HttpError(exc.status, exc.message, None, exc.code, exc.fields) from None
         cap = self.creations.limits.computer_only_tables
         if all(s.kind == "computer" for s in row.seats) and row.tables > cap:
-            raise TournamentError(
-                429, f"a tournament without a human seat may have at most {cap} tables; make one seat human"
-            )
+            raise HttpError.of(429, "tournament_computers_cap", cap=cap)
         self.creations.created(client, row.id)
 
     async def create(self, row: TournamentRow) -> None:
@@ -215,29 +202,28 @@ class Tournaments:
     async def load(self, tournament_id: str) -> TournamentRow:
         row = await asyncio.to_thread(self.store.load, tournament_id)
         if row is None:
-            raise TournamentError(404, "no such tournament (check the link)")
+            raise HttpError.of(404, "no_tournament")
         return row
 
     async def join(self, tournament_id: str, claim: JoinTournament) -> str:
         """Take a free human seat; the player's secret (the key to every deal's table)."""
         row = await self.load(tournament_id)
-        free = [(s.table_no + 1, s.seat + 1) for s in row.seats if not s.claimed]
-        where = f"free seats (table, seat): {free or 'none, the tournament is full'}"
+        free = ", ".join(f"{s.table_no + 1}/{s.seat + 1}" for s in row.seats if not s.claimed) or "–"
+        table_no, seat_no = claim.table + 1, claim.seat + 1
         seat = row.seat(claim.table, claim.seat)
         if seat is None or seat.kind != "human":
-            raise TournamentError(
-                400, f"table {claim.table + 1}, seat {claim.seat + 1} is not a human seat; {where}"
-            )
+            raise HttpError.of(400, "tournament_not_human", table_no=table_no, seat_no=seat_no, free=free)
         if seat.claimed:
-            raise TournamentError(409, f"table {claim.table + 1}, seat {claim.seat + 1} is taken; {where}")
+            code = "tournament_full" if free == "–" else "tournament_seat_taken"
+            raise HttpError.of(409, code, table_no=table_no, seat_no=seat_no, free=free)
         secret = secrets.token_urlsafe(24)
         try:
             await asyncio.to_thread(
                 self.store.claim, tournament_id, claim.table, claim.seat, claim.name, hash_secret(secret)
             )
         except ConflictError:
-            raise TournamentError(
-                409, f"table {claim.table + 1}, seat {claim.seat + 1} was just taken"
+            raise HttpError.of(
+                409, "tournament_seat_just_taken", table_no=claim.table + 1, seat_no=claim.seat + 1
             ) from None
         log.info("tournament %s: table %d seat %d taken", tournament_id, claim.table + 1, claim.seat + 1)
         await self.advance(tournament_id)
@@ -344,9 +330,7 @@ class Tournaments:
         secret_hash = hash_secret(secret)
         home = next((s for s in row.seats if s.secret_hash == secret_hash), None)
         if home is None:
-            raise TournamentError(
-                403, "that secret does not belong to a seat of this tournament; take a free seat"
-            )
+            raise HttpError.of(403, "not_tournament_player")
         rules = make_ruleset(row.variant, row.options)
         current = None
         for d in row.played:
@@ -367,7 +351,7 @@ class Tournaments:
     def director(self, row: TournamentRow, secret: str) -> dict[str, Any]:
         """Every deal table so far, also those still being played (the director plays no cards)."""
         if not secrets.compare_digest(hash_secret(secret), row.director_hash):
-            raise TournamentError(403, "that is not this tournament's director secret")
+            raise HttpError.of(403, "not_director")
         return {
             "deals": [
                 {"table": d.table_no, "deal": d.deal, "table_id": d.table_id, "played": d.change is not None}
@@ -491,11 +475,11 @@ async def _body(request: Request, model: type[_Strict], allowed: str) -> Any:
     try:
         return model.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise TournamentError(400, explain(exc, allowed)) from None
+        raise HttpError.of(400, "bad_request", why=explain(exc, allowed)) from None
 
 
-def _answer(exc: TournamentError) -> Response:
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+def _answer(exc: HttpError) -> Response:
+    return JSONResponse(exc.body(), status_code=exc.status)
 
 
 async def tournaments_endpoint(request: Request) -> Response:
@@ -508,7 +492,7 @@ async def tournaments_endpoint(request: Request) -> Response:
         tournaments.check_limits(client, row)
         await tournaments.create(row)
         created = await tournaments.load(row.id)
-    except TournamentError as exc:
+    except HttpError as exc:
         return _answer(exc)
     body = {"tournament": row.id, "director_secret": director, "url": f"/d/{row.id}"}
     return JSONResponse(body | {"summary": summary(created)}, status_code=201)
@@ -523,7 +507,7 @@ async def tournament_endpoint(request: Request) -> Response:
         if not row.finished:
             await tournaments.advance(tournament_id)  # a result missed (a crash) is picked up here
             row = await tournaments.load(tournament_id)
-    except TournamentError as exc:
+    except HttpError as exc:
         return _answer(exc)
     return JSONResponse(summary(row))
 
@@ -540,7 +524,7 @@ async def join_endpoint(request: Request) -> Response:
         tournament_id = request.path_params["tournament"]
         secret = await tournaments.join(tournament_id, claim)
         row = await tournaments.load(tournament_id)
-    except TournamentError as exc:
+    except HttpError as exc:
         return _answer(exc)
     return JSONResponse(
         {"table": claim.table, "seat": claim.seat, "secret": secret} | tournaments.player(row, secret)
@@ -554,7 +538,7 @@ async def me_endpoint(request: Request) -> Response:
         asked = await _body(request, Secret, 'send {"secret": "..."}')
         row = await tournaments.load(request.path_params["tournament"])
         return JSONResponse(tournaments.player(row, asked.secret))
-    except TournamentError as exc:
+    except HttpError as exc:
         return _answer(exc)
 
 
@@ -565,5 +549,5 @@ async def director_endpoint(request: Request) -> Response:
         asked = await _body(request, Secret, 'send {"secret": "..."}')
         row = await tournaments.load(request.path_params["tournament"])
         return JSONResponse(tournaments.director(row, asked.secret))
-    except TournamentError as exc:
+    except HttpError as exc:
         return _answer(exc)
