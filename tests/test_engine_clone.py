@@ -29,7 +29,8 @@ from pedro.engine import state as state_module
 from pedro.engine.choices import CardChoice
 from pedro.engine.deal import SeededDeals
 from pedro.engine.observation import Observation
-from pedro.engine.state import GameState
+from pedro.engine.scoring import Contract
+from pedro.engine.state import GameState, PlayedTrick
 from pedro.engine.turns import TurnOrder
 from pedro.observation_json import observation_json
 from pedro.records import record_from_game
@@ -39,6 +40,10 @@ from pedro.variants.tables import TrumpTables
 
 #: hands played per game (enough for finished hands to pile up)
 HANDS = 3
+
+
+#: The engine's immutable native classes: ``Final`` fields, pickled by ``__reduce__``.
+FINAL_CLASSES = (TurnOrder, TrumpTables, Contract, PlayedTrick)
 
 
 def is_immutable(value: object) -> bool:
@@ -51,7 +56,7 @@ def is_immutable(value: object) -> bool:
         return value.__closure__ is None  # a module function; a closure holds cells
     if isinstance(value, BuiltinFunctionType):  # the compiled build's module function (not a closure)
         return isinstance(value.__self__, ModuleType)
-    if isinstance(value, TurnOrder | TrumpTables):  # ``Final``: read-only compiled, by mypy in pure Python
+    if isinstance(value, FINAL_CLASSES):  # ``Final`` fields: read-only compiled, by mypy in pure Python
         return all(is_immutable(v) for v in value.__reduce__()[1])  # its constructor's arguments
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         params = type(value).__dataclass_params__  # type: ignore[attr-defined]
@@ -207,7 +212,7 @@ def test_the_legal_actions_and_finished_hands_cannot_be_changed_from_outside(nam
         assert isinstance(legal, tuple | CardChoice)
         assert isinstance(state.legal_actions(), tuple)
     assert state.results
-    with pytest.raises(AttributeError):  # a named tuple (FrozenInstanceError is an AttributeError too)
+    with pytest.raises(AttributeError):  # a named tuple
         state.results[0].points = (0, 0)  # type: ignore[misc]
     assert is_immutable(state.results[0])
 

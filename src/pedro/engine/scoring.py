@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, NamedTuple, Protocol
-
-from mypy_extensions import mypyc_attr
+from typing import Final, NamedTuple, Protocol, final
 
 from pedro.cards import cards_of
 from pedro.engine.actions import CARD_BITS, Verb
@@ -31,13 +28,31 @@ _SUCCESSFUL_BID_ONLY: Final = EndRule.SUCCESSFUL_BID_ONLY
 _COUNT_OUT: Final = EndRule.COUNT_OUT
 
 
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
+@final
 class Contract:
-    bidder: int
-    value: int
-    verb: Verb
+    """The hand's contract: who holds it, its value and its call (a bid, 28-56, a double …).
+
+    Immutable. Compiled, a native class with ``Final`` fields, made at every auction's end
+    and read at every count; ``__reduce__`` pickles and copies it (a frozen native dataclass
+    cannot be, and a Python one is made by Python code).
+    """
+
+    def __init__(self, bidder: int, value: int, verb: Verb) -> None:
+        self.bidder: Final = bidder
+        self.value: Final = value
+        self.verb: Final = verb
+
+    def __reduce__(self) -> tuple[type[Contract], tuple[int, int, Verb]]:
+        return Contract, (self.bidder, self.value, self.verb)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Contract) and self.__reduce__()[1] == other.__reduce__()[1]
+
+    def __hash__(self) -> int:
+        return hash(self.__reduce__()[1])
+
+    def __repr__(self) -> str:
+        return f"Contract(bidder={self.bidder}, value={self.value}, verb={self.verb!r})"
 
 
 class TrickCards(NamedTuple):
