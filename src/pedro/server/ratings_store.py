@@ -329,8 +329,8 @@ class ProfileStore:
         guard = self._insert_ignore(rated_games_table).values(
             table_id=end.table_id, rated=False, finished_at=now
         )
-        if c.execute(guard).rowcount != 1:
-            return None  # rated already
+        if c.execute(guard.returning(rated_games_table.c.table_id)).first() is None:
+            return None  # rated already (psycopg gives no rowcount for ON CONFLICT DO NOTHING)
         rules = make_ruleset(end.variant, end.options)
         seats = {
             r.seat: r for r in c.execute(select(seats_table).where(seats_table.c.table_id == end.table_id))
