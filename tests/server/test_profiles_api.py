@@ -48,10 +48,10 @@ def rating_of(client: TestClient, table: str, timeout: float = 20.0) -> dict[str
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         response = client.get(f"/api/tables/{table}/rating")
-        if response.status_code == 200:
-            answer: dict[str, Any] = response.json()
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        if not answer["pending"]:
             return answer
-        assert response.status_code == 404, response.text
         time.sleep(0.02)
     raise AssertionError(f"table {table} was not rated in {timeout} s")
 
@@ -118,6 +118,11 @@ def test_profile_errors(client: TestClient) -> None:
     unknown = client.get("/api/leaderboard/bridge")
     assert unknown.status_code == 404 and "cinch" in unknown.json()["error"]
     assert client.get("/api/tables/nothing/rating").status_code == 404
+    going = create_table(client)
+    assert client.get(f"/api/tables/{going['table']}/rating").json() == {
+        "table": going["table"],
+        "pending": True,
+    }
     made = create_table(client, seats=seats_spec("human", "basic", "basic", "basic"), seat=None, name=None)
     refused = client.post(
         f"/api/tables/{made['table']}/seats", json={"seat": 0, "name": "X", "profile": "wrong"}

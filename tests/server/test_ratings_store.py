@@ -243,7 +243,7 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles
     }
     assert profiles.leaderboard("pedro") == []
     again = profiles.game_rating("t1")
-    assert again is not None and again.rated and {c.profile for c in again.changes} == set(expected)
+    assert not isinstance(again, bool) and again.rated and {c.profile for c in again.changes} == set(expected)
 
 
 def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profiles: ProfileStore) -> None:
@@ -329,6 +329,9 @@ def test_a_stand_in_for_half_the_decisions_or_fewer_does_not_stop_the_rating(
 
 
 def test_a_game_without_profiles_is_neither_linked_nor_rated(store: Store, profiles: ProfileStore) -> None:
-    rating = profiles.finish_game(stored_game(store, played_game(), None))
+    assert profiles.game_rating("t1") is False  # no such table
+    end = stored_game(store, played_game(), None)
+    assert profiles.game_rating("t1") is True  # the table is there, its rating not yet
+    rating = profiles.finish_game(end)
     assert rating is not None and (rating.rated, rating.reason) == (False, "no_profiles")
     assert count(store, ratings_table) == 0 and count(store, profiles_table) == 0

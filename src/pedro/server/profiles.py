@@ -120,10 +120,13 @@ async def leaderboard_endpoint(request: Request) -> Response:
 
 
 async def game_rating_endpoint(request: Request) -> Response:
-    rating = await asyncio.to_thread(_profiles(request).game_rating, request.path_params["table"][:40])
-    if rating is None:
-        return _error(404, "no rating for that table: its game is not over (or the table does not exist)")
-    return JSONResponse(rating.json())
+    table_id = request.path_params["table"][:40]
+    rating = await asyncio.to_thread(_profiles(request).game_rating, table_id)
+    if rating is False:
+        return _error(404, "no such table (check the link)")
+    if rating is True:  # its game goes on, or is being rated this moment
+        return JSONResponse({"table": table_id, "pending": True})
+    return JSONResponse(rating.json() | {"pending": False})
 
 
 async def seat_profile(request: Request, secret: str | None) -> Profile | None:

@@ -413,7 +413,7 @@ class ProfileStore:
                     shown_after=new.shown if new is not None else None,
                 )
             )
-            if new is not None:
+            if new is not None and all(c.profile != player for c in changes):  # two seats: one change
                 name, kind = names.get(player, (player, "human"))
                 changes.append(RatingChange(seat, player, name, kind, old.shown, new.shown))
         for player, new in after.items():
@@ -471,8 +471,9 @@ class ProfileStore:
 
     # ------------------------------------------------------------------ reads for the pages
 
-    def game_rating(self, table_id: str) -> GameRating | None:
-        """A finished game's rating as it was applied; None before (or if it never was)."""
+    def game_rating(self, table_id: str) -> GameRating | bool:
+        """A finished game's rating as it was applied; else whether the table exists (its game goes
+        on, or has just ended and is being rated)."""
         g = profile_games_table.c
         try:
             with self.engine.connect() as c:
@@ -480,26 +481,30 @@ class ProfileStore:
                     select(rated_games_table).where(rated_games_table.c.table_id == table_id)
                 ).first()
                 if row is None:
-                    return None
-                changes = tuple(
-                    RatingChange(r.seat, r.profile_id, r.name, r.kind, r.shown_before, r.shown_after)
-                    for r in c.execute(
-                        select(
-                            g.seat,
-                            g.profile_id,
-                            profiles_table.c.name,
-                            profiles_table.c.kind,
-                            g.shown_before,
-                            g.shown_after,
-                        )
-                        .join(profiles_table, profiles_table.c.id == g.profile_id)
-                        .where(g.table_id == table_id, g.rated.is_(True))
-                        .order_by(g.seat)
+                    found = c.execute(select(tables_table.c.id).where(tables_table.c.id == table_id))
+                    return found.first() is not None
+                rows = c.execute(
+                    select(
+                        g.seat,
+                        g.profile_id,
+                        profiles_table.c.name,
+                        profiles_table.c.kind,
+                        g.shown_before,
+                        g.shown_after,
                     )
-                )
+                    .join(profiles_table, profiles_table.c.id == g.profile_id)
+                    .where(g.table_id == table_id, g.rated.is_(True))
+                    .order_by(g.seat)
+                ).all()
         except SQLAlchemyError as exc:
             raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
-        return GameRating(table_id, row.rated, row.reason, row.reason_seat, changes)
+        changes: dict[str, RatingChange] = {}
+        for r in rows:  # one change per profile: two seats of one computer level moved it once
+            changes.setdefault(
+                r.profile_id,
+                RatingChange(r.seat, r.profile_id, r.name, r.kind, r.shown_before, r.shown_after),
+            )
+        return GameRating(table_id, row.rated, row.reason, row.reason_seat, tuple(changes.values()))
 
     def profile_page(self, profile_id: str) -> dict[str, Any] | None:
         """A profile's public page: ratings per variant, rating history, totals and latest games.
@@ -524,7 +529,7 @@ class ProfileStore:
                         .order_by(ratings_table.c.variant)
                     )
                 ]
-                history = [
+                history = [  # one point per game (a computer level may have had two seats in it)
                     {
                         "variant": r.variant,
                         "table": r.table_id,
@@ -534,20 +539,24 @@ class ProfileStore:
                     for r in c.execute(
                         select(g.variant, g.table_id, g.finished_at, g.shown_after)
                         .where(g.profile_id == profile_id, g.rated.is_(True))
+                        .distinct()
                         .order_by(g.finished_at, g.table_id)
                     )
                 ]
                 totals: dict[str, dict[str, int]] = {}
+                tables: dict[str, set[str]] = {}
+                # summed per seat (hands and points per hand stay right for a level with two seats)
                 for r in c.execute(
-                    select(g.variant, g.hands, g.points, g.bids_won, g.bids_made, g.bids_set).where(
-                        g.profile_id == profile_id
-                    )
+                    select(
+                        g.variant, g.table_id, g.hands, g.points, g.bids_won, g.bids_made, g.bids_set
+                    ).where(g.profile_id == profile_id)
                 ):
                     t = totals.setdefault(
                         r.variant,
                         {"games": 0, "hands": 0, "points": 0, "bids_won": 0, "bids_made": 0, "bids_set": 0},
                     )
-                    t["games"] += 1
+                    tables.setdefault(r.variant, set()).add(r.table_id)
+                    t["games"] = len(tables[r.variant])
                     for key in ("hands", "points", "bids_won", "bids_made", "bids_set"):
                         t[key] += getattr(r, key)
                 games = [
