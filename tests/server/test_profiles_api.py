@@ -6,6 +6,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from tests.server.client_helpers import (
 
 from pedro.ratings import Rating, rate_game
 from pedro.server import app as app_module
+from pedro.server import profiles as profiles_module
 from pedro.server.protocol import MAX_NAME_CHARS
-from pedro.server.store import hash_secret
+from pedro.server.ratings_store import GameEnd, GameRating, ProfileStore
+from pedro.server.store import StoreError, hash_secret
 from pedro.variants.options import make_ruleset
 
 
@@ -285,3 +288,31 @@ def test_a_game_a_stand_in_played_is_not_rated_and_says_why(tmp_path: Path) -> N
         rating = rating_of(client, made["table"], timeout=60)
         assert (rating["rated"], rating["reason"], rating["reason_seat"]) == (False, "stand_in", 0)
         assert client.get("/api/leaderboard/cinch").json()["rows"] == []
+
+
+def test_a_rating_the_database_refused_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(profiles_module, "RETRY_SECONDS", (0.0,))
+    calls: list[str] = []
+    real = ProfileStore.finish_game
+
+    def refused_once(self: ProfileStore, end: GameEnd, now: datetime | None = None) -> GameRating | None:
+        calls.append(end.table_id)
+        if len(calls) == 1:
+            raise StoreError("the database went away for a moment")
+        return real(self, end, now)
+
+    monkeypatch.setattr(ProfileStore, "finish_game", refused_once)
+    with running_server(tmp_path, away_seconds=0.01) as client:
+        ann = new_profile(client, "Ann")
+        body = {
+            "variant": "cinch",
+            "options": {"target": 11},
+            "seats": seats_spec("human", "basic", "basic", "basic"),
+            "seat": 0,
+            "profile": ann["secret"],
+        }
+        table = client.post("/api/tables", json=body).json()["table"]
+        assert rating_of(client, table, timeout=60)["reason"] == "stand_in"
+    assert calls == [table, table]

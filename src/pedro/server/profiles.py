@@ -22,9 +22,13 @@ from starlette.responses import JSONResponse, Response
 
 from pedro.server.protocol import MAX_BODY_BYTES, Name, ProtocolError, explain, load_json
 from pedro.server.ratings_store import GameEnd, Profile, ProfileError, ProfileStore
+from pedro.server.store import StoreError
 from pedro.variants.catalog import VARIANTS
 
 log = logging.getLogger("pedro.server")
+
+#: Waits before rating a game again when the database refused (it is rated once, whatever happens).
+RETRY_SECONDS = (1.0, 4.0, 15.0)
 
 Secret = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
@@ -149,11 +153,21 @@ class Rater:
         task.add_done_callback(self._tasks.discard)
 
     async def _rate(self, end: GameEnd) -> None:
-        try:
-            rating = await asyncio.to_thread(self.profiles.finish_game, end)
-        except Exception:  # a failed rating must not take the table down; it is logged
-            log.exception("table %s: the game could not be rated", end.table_id)
-            return
+        for wait in (*RETRY_SECONDS, None):
+            try:
+                rating = await asyncio.to_thread(self.profiles.finish_game, end)
+                break
+            except StoreError as exc:  # the database is away for a moment: the game is rated later
+                if wait is None:
+                    log.error("table %s: the game could not be rated: %s", end.table_id, exc)
+                    return
+                log.warning(
+                    "table %s: rating the game failed (%s); retrying in %g s", end.table_id, exc, wait
+                )
+                await asyncio.sleep(wait)
+            except Exception:  # a bug must not take the table down; it is logged
+                log.exception("table %s: the game could not be rated", end.table_id)
+                return
         if rating is None:
             log.info("table %s: rated already", end.table_id)
         elif rating.rated:
