@@ -316,3 +316,31 @@ def test_a_rating_the_database_refused_is_tried_again(
         table = client.post("/api/tables", json=body).json()["table"]
         assert rating_of(client, table, timeout=60)["reason"] == "stand_in"
     assert calls == [table, table]
+
+
+def test_a_game_its_server_did_not_rate_is_rated_at_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = {
+        "variant": "cinch",
+        "options": {"target": 11},
+        "seats": seats_spec("human", "basic", "heuristic", "random"),
+        "seat": 0,
+    }
+    # the first server stops rating games (as if it stopped between a game's end and its rating)
+    with monkeypatch.context() as patched:
+        patched.setattr(profiles_module.Rater, "__call__", lambda self, end: None)
+        with running_server(tmp_path, away_seconds=0.01, worker_processes=0) as client:
+            ann = new_profile(client, "Ann")
+            table = client.post("/api/tables", json=body | {"profile": ann["secret"]}).json()["table"]
+            deadline = time.monotonic() + 60
+            while not client.get(f"/api/tables/{table}").json()["finished"]:
+                assert time.monotonic() < deadline, "the game did not finish"
+                time.sleep(0.05)
+            time.sleep(0.3)
+            assert client.get(f"/api/tables/{table}/rating").json()["pending"] is True
+    with running_server(tmp_path, away_seconds=0.01, worker_processes=0) as client:
+        rating = rating_of(client, table)
+        assert (rating["rated"], rating["reason"], rating["reason_seat"]) == (False, "stand_in", 0)
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+        assert [g["table"] for g in page["games"]] == [table]

@@ -18,7 +18,7 @@ from tests.server.durability_helpers import database
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.ratings_store import GameEnd, ProfileError, ProfileStore, seat_figures
+from pedro.server.ratings_store import GameEnd, ProfileError, ProfileStore, game_end_of, seat_figures
 from pedro.server.store import (
     NewAction,
     SeatRow,
@@ -335,3 +335,26 @@ def test_a_game_without_profiles_is_neither_linked_nor_rated(store: Store, profi
     rating = profiles.finish_game(end)
     assert rating is not None and (rating.rated, rating.reason) == (False, "no_profiles")
     assert count(store, ratings_table) == 0 and count(store, profiles_table) == 0
+
+
+def test_a_stored_game_played_again_ends_as_it_did(store: Store, profiles: ProfileStore) -> None:
+    end = stored_game(store, played_game(), None)
+    row = store.load_table("t1")
+    assert row is not None
+    row.actions = list(end.actions)
+    assert game_end_of(row) == end
+    row.actions = row.actions[:-1]
+    with pytest.raises(ValueError, match="not over"):
+        game_end_of(row)
+
+
+def test_finished_games_never_rated_are_found(store: Store, profiles: ProfileStore) -> None:
+    first = stored_game(store, played_game("one"), None, table_id="t1")
+    stored_game(store, played_game("two"), None, table_id="t2")
+    stored_game(store, played_game("three"), None, table_id="t3")
+    store.set_finished("t1")
+    store.set_finished("t2")
+    assert profiles.unrated(T0 - timedelta(days=1)) == ["t1", "t2"]  # t3 is not marked finished
+    assert profiles.unrated(T0 + timedelta(days=1)) == []  # older than asked
+    profiles.finish_game(first)
+    assert profiles.unrated(T0 - timedelta(days=1)) == ["t2"]

@@ -763,6 +763,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         log.info("database ready: %s", store.describe())
         shared = _share(store, registry, settings) if process_id is not None else None
         registry.load()
+        rater.catch_up(store, workers)
         if shared is not None:
             await shared[1].start()
         thresholds = heap.settle()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
@@ -21,8 +22,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from pedro.server.protocol import MAX_BODY_BYTES, Name, ProtocolError, explain, load_json
-from pedro.server.ratings_store import GameEnd, Profile, ProfileError, ProfileStore
-from pedro.server.store import StoreError
+from pedro.server.ratings_store import (
+    CATCH_UP_AGE,
+    GameEnd,
+    Profile,
+    ProfileError,
+    ProfileStore,
+    game_end_of,
+)
+from pedro.server.store import Store, StoreError
+from pedro.server.workers import WorkerError, Workers
 from pedro.variants.catalog import VARIANTS
 
 log = logging.getLogger("pedro.server")
@@ -146,6 +155,7 @@ class Rater:
     def __init__(self, profiles: ProfileStore) -> None:
         self.profiles = profiles
         self._tasks: set[asyncio.Task[None]] = set()
+        self._catching_up: asyncio.Task[None] | None = None
 
     def __call__(self, end: GameEnd) -> None:
         task = asyncio.get_running_loop().create_task(self._rate(end))
@@ -175,6 +185,33 @@ class Rater:
         else:
             log.info("table %s: not rated (%s)", end.table_id, rating.reason)
 
+    def catch_up(self, store: Store, workers: Workers) -> None:
+        """Rate, in the background, the finished games a stopped server did not (the newest week's):
+        each is read, played again in a worker process, and rated (once: another process may too)."""
+        self._catching_up = asyncio.get_running_loop().create_task(self._catch_up(store, workers))
+
+    async def _catch_up(self, store: Store, workers: Workers) -> None:
+        try:
+            missed = await asyncio.to_thread(self.profiles.unrated, datetime.now(UTC) - CATCH_UP_AGE)
+        except StoreError as exc:
+            log.error("could not look for finished games never rated: %s", exc)
+            return
+        for table_id in missed:
+            try:
+                row = await asyncio.to_thread(store.load_table, table_id)
+                if row is None:
+                    continue
+                end = await workers.run(game_end_of, row)
+            except (StoreError, WorkerError, ValueError) as exc:
+                log.error("table %s: the game could not be read to rate it: %s", table_id, exc)
+                continue
+            log.info("table %s: rating a game that was not rated when it ended", table_id)
+            await self._rate(end)
+
     async def stop(self) -> None:
-        """Let ratings under way commit (the thread cannot be stopped midway anyway)."""
+        """Let ratings of games that just ended commit (a thread cannot be stopped midway anyway);
+        the catch-up of older ones stops (the next start goes on with it)."""
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            await asyncio.gather(self._catching_up, return_exceptions=True)
         await asyncio.gather(*self._tasks, return_exceptions=True)

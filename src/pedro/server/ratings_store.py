@@ -29,12 +29,14 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from pedro.engine.state import HandResult
+from pedro.engine.actions import parse_action_text
+from pedro.engine.state import GameState, HandResult
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
 from pedro.server.store import (
     Store,
     StoreError,
+    TableRow,
     hash_secret,
     profile_codes_table,
     profile_games_table,
@@ -58,6 +60,9 @@ PAGE_GAMES = 100
 BOARD_ROWS = 100
 #: PostgreSQL advisory lock key that rating transactions take in turn (any constant of pedro's).
 _RATING_LOCK = 0x7065_6472_6F52  # "pedroR"
+#: At start, finished games up to this old that were never rated are rated then (their server stopped
+#: between the game's end and its rating).
+CATCH_UP_AGE = timedelta(days=7)
 #: Names people cannot take: they are the computer players' (their profiles have them).
 RESERVED_NAMES = frozenset(n.casefold() for n in (*PLAYERS, *(level.name for level in LEVELS)))
 
@@ -172,6 +177,25 @@ def _new_code() -> str:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def game_end_of(row: TableRow) -> GameEnd:
+    """A stored finished game's end, its game played again (in a worker process: it takes a while)."""
+    state = GameState(make_ruleset(row.variant, row.options), seed=row.seed)
+    for text_ in row.actions:
+        state.apply(parse_action_text(text_, state.rules.max_bid)[1])
+    if not state.is_over:
+        raise ValueError(f"table {row.id}: its game is not over")
+    return GameEnd(
+        table_id=row.id,
+        variant=row.variant,
+        options=dict(row.options),
+        practice=row.practice,
+        scores=tuple(state.scores),
+        winner=state.winner,
+        results=tuple(state.results),
+        actions=tuple(row.actions),
+    )
 
 
 def seat_of(action_text: str) -> int:
@@ -468,6 +492,22 @@ class ProfileStore:
             )
         )
         return profile_id
+
+    def unrated(self, since: datetime, limit: int = 100) -> list[str]:
+        """Finished tables created since ``since`` whose game was never rated, oldest first."""
+        t = tables_table.c
+        rated = select(rated_games_table.c.table_id).where(rated_games_table.c.table_id == t.id).exists()
+        try:
+            with self.engine.connect() as c:
+                rows = c.execute(
+                    select(t.id)
+                    .where(t.finished.is_(True), t.created_at >= since, ~rated)
+                    .order_by(t.created_at)
+                    .limit(limit)
+                )
+                return [r.id for r in rows]
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
 
     # ------------------------------------------------------------------ reads for the pages
 
