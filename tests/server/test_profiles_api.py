@@ -28,7 +28,7 @@ from pedro.ratings import Rating, rate_game
 from pedro.server import app as app_module
 from pedro.server import profiles as profiles_module
 from pedro.server.protocol import MAX_NAME_CHARS
-from pedro.server.ratings_store import GameEnd, GameRating, ProfileStore
+from pedro.server.ratings_store import GameEnd, GameRating, ProfileError, ProfileStore
 from pedro.server.store import StoreError, hash_secret
 from pedro.variants.options import make_ruleset
 
@@ -344,3 +344,24 @@ def test_a_game_its_server_did_not_rate_is_rated_at_the_next_start(
         assert (rating["rated"], rating["reason"], rating["reason_seat"]) == (False, "stand_in", 0)
         page = client.get(f"/api/profiles/{ann['id']}").json()
         assert [g["table"] for g in page["games"]] == [table]
+
+
+def test_one_address_makes_a_few_profiles_an_hour(client: TestClient) -> None:
+    for n in range(profiles_module.PROFILES_PER_HOUR):
+        new_profile(client, f"P{n}")
+    refused = client.post("/api/profiles", json={"name": "One more"})
+    assert refused.status_code == 429 and "an hour" in refused.json()["error"]
+    assert client.post("/api/profiles", json={"name": "One more"}).status_code == 429
+
+
+def test_the_profile_limit_forgets_after_an_hour() -> None:
+    now = [0.0]
+    limit = profiles_module.ProfileLimit(most=2, clock=lambda: now[0])
+    limit.made("a")
+    limit.made("a")
+    limit.check("b")
+    with pytest.raises(ProfileError) as refused:
+        limit.check("a")
+    assert refused.value.status == 429 and "3600 s" in refused.value.message
+    now[0] = profiles_module.HOUR
+    limit.check("a")

@@ -52,6 +52,7 @@ from pedro.server.limits import CreationLimits, LimitError, Limits, check_streng
 from pedro.server.listener import Listener
 from pedro.server.practice import Hints, hint_endpoint
 from pedro.server.profiles import (
+    ProfileLimit,
     Rater,
     adopt_endpoint,
     create_profile_endpoint,
@@ -832,6 +833,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.state.variants_json = _variants_json()
     app.state.limits_json = _limits_json(settings.limits)
     app.state.creation_limits = CreationLimits(settings.limits)
+    app.state.profile_limit = ProfileLimit()
     app.state.lifecycle = lifecycle
     app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app

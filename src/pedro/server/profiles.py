@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
+from collections import deque
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -36,6 +40,10 @@ from pedro.variants.catalog import VARIANTS
 
 log = logging.getLogger("pedro.server")
 
+#: Profiles one address may make in an hour: a name is taken for good, so nobody takes them by
+#: the hundred (kept in this process's memory, as the limits on tables are).
+PROFILES_PER_HOUR = 5
+HOUR = 3600.0
 #: Waits before rating a game again when the database refused (it is rated once, whatever happens).
 RETRY_SECONDS = (1.0, 4.0, 15.0)
 
@@ -81,6 +89,34 @@ async def _body(request: Request, model: type[_Strict], hint: str) -> Any:
         raise ProfileError(400, explain(exc, hint)) from None
 
 
+class ProfileLimit:
+    """When each address made its latest profiles; refuses one more than ``PROFILES_PER_HOUR``."""
+
+    def __init__(self, most: int = PROFILES_PER_HOUR, clock: Callable[[], float] = time.monotonic) -> None:
+        self.most = most
+        self.clock = clock
+        self._made: dict[str, deque[float]] = {}
+
+    def check(self, client: str) -> None:
+        """ProfileError (429) if ``client`` made its hour's profiles already."""
+        now = self.clock()
+        for address, times in list(self._made.items()):
+            while times and times[0] <= now - HOUR:
+                times.popleft()
+            if not times:
+                del self._made[address]
+        made = self._made.get(client) or deque()
+        if len(made) >= self.most:
+            wait = max(1, math.ceil(made[0] + HOUR - now))
+            raise ProfileError(
+                429,
+                f"too many new profiles: at most {self.most} an hour from one address; try again in {wait} s",
+            )
+
+    def made(self, client: str) -> None:
+        self._made.setdefault(client, deque()).append(self.clock())
+
+
 async def profile_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ProfileError)
     return _error(exc.status, exc.message)
@@ -88,7 +124,11 @@ async def profile_error_handler(request: Request, exc: Exception) -> Response:
 
 async def create_profile_endpoint(request: Request) -> Response:
     spec: NewProfileRequest = await _body(request, NewProfileRequest, 'send {"name": "..."}')
+    limit: ProfileLimit = request.app.state.profile_limit
+    client = request.client.host if request.client is not None else "unknown"
+    limit.check(client)
     holder = await asyncio.to_thread(_profiles(request).create, spec.name)
+    limit.made(client)
     log.info("profile %s created", holder.profile.id)
     return JSONResponse(
         {"id": holder.profile.id, "name": holder.profile.name, "secret": holder.secret}, status_code=201
