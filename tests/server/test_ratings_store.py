@@ -358,3 +358,13 @@ def test_finished_games_never_rated_are_found(store: Store, profiles: ProfileSto
     assert profiles.unrated(T0 + timedelta(days=1)) == []  # older than asked
     profiles.finish_game(first)
     assert profiles.unrated(T0 - timedelta(days=1)) == ["t2"]
+
+
+def test_a_stored_game_that_no_longer_plays_is_a_plain_value_error(store: Store) -> None:
+    end = stored_game(store, played_game(), None)
+    row = store.load_table("t1")
+    assert row is not None
+    row.actions = [end.actions[1], *end.actions[1:]]  # the second seat first: out of turn
+    with pytest.raises(ValueError, match="stored action") as raised:
+        game_end_of(row)
+    assert type(raised.value) is ValueError  # it pickles: it comes back from a worker process

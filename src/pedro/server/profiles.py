@@ -245,6 +245,9 @@ class Rater:
             except (StoreError, WorkerError, ValueError) as exc:
                 log.error("table %s: the game could not be read to rate it: %s", table_id, exc)
                 continue
+            except Exception:  # one game's failure must not stop the others
+                log.exception("table %s: the game could not be read to rate it", table_id)
+                continue
             log.info("table %s: rating a game that was not rated when it ended", table_id)
             await self._rate(end)
 

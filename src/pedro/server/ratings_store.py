@@ -29,7 +29,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from pedro.engine.actions import parse_action_text
+from pedro.engine.actions import parse_turn_text
 from pedro.engine.state import GameState, HandResult
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
@@ -180,10 +180,16 @@ def _aware(moment: datetime) -> datetime:
 
 
 def game_end_of(row: TableRow) -> GameEnd:
-    """A stored finished game's end, its game played again (in a worker process: it takes a while)."""
+    """A stored finished game's end, its game played again (in a worker process: it takes a while).
+
+    ValueError (a plain one, which comes back from a worker process whole) if the stored actions
+    no longer play or the game is not over."""
     state = GameState(make_ruleset(row.variant, row.options), seed=row.seed)
-    for text_ in row.actions:
-        state.apply(parse_action_text(text_, state.rules.max_bid)[1])
+    try:
+        for text_ in row.actions:
+            state.apply(parse_turn_text(text_, state.rules.max_bid, state.current_player)[1])
+    except ValueError as exc:
+        raise ValueError(f"table {row.id}: stored action {exc}") from None
     if not state.is_over:
         raise ValueError(f"table {row.id}: its game is not over")
     return GameEnd(

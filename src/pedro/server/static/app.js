@@ -35,7 +35,7 @@ function route() {
   } else if ((m = path.match(/^\/profile(?:\/([^/]+))?$/))) {
     document.body.dataset.page = "profile";
     profilePage(root, m[1] ? decodeURIComponent(m[1]) : null);
-  } else if (path === "/leaderboard") {
+  } else if (path.match(/^\/leaderboard$/)) {
     document.body.dataset.page = "leaderboard";
     leaderboardPage(root);
   } else {
