@@ -54,6 +54,19 @@ from pedro.server.limits import CreationLimits, LimitError, Limits, check_streng
 from pedro.server.listener import Listener
 from pedro.server.page_texts import texts_endpoint
 from pedro.server.practice import Hints, hint_endpoint
+from pedro.server.profiles import (
+    ProfileLimit,
+    Rater,
+    adopt_endpoint,
+    create_profile_endpoint,
+    game_rating_endpoint,
+    leaderboard_endpoint,
+    move_code_endpoint,
+    my_profile_endpoint,
+    profile_endpoint,
+    profile_error_handler,
+    seat_profile,
+)
 from pedro.server.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -69,6 +82,7 @@ from pedro.server.protocol import (
     load_json,
     parse_client_message,
 )
+from pedro.server.ratings_store import Profile, ProfileError, ProfileStore
 from pedro.server.registry import IDLE_SECONDS, TableRegistry
 from pedro.server.review import PLAYER as REVIEW_PLAYER
 from pedro.server.review import warm_up as review_warm_up
@@ -254,7 +268,9 @@ async def tables_endpoint(request: Request) -> Response:
         why = explain(exc, "see docs/server.md for the create-table request")
         raise _HttpError.of(400, "bad_request", why=why) from None
     creations: CreationLimits = request.app.state.creation_limits
-    row, secret = _new_table(spec, creations.limits)
+    if spec.profile is not None and spec.seat is None:
+        raise _HttpError(400, "a profile takes a seat: give the seat too")
+    row, secret = _new_table(spec, creations.limits, await seat_profile(request, spec.profile))
     client = _client_address(request)
     try:
         creations.check(client, row, registry.rooms)
@@ -276,7 +292,9 @@ def _computers(row: TableRow) -> int:
     return sum(1 for s in row.seats if s.kind == "computer")
 
 
-def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]:
+def _new_table(
+    spec: CreateTable, limits: Limits, profile: Profile | None = None
+) -> tuple[TableRow, str | None]:
     if spec.variant not in VARIANTS:
         raise _HttpError.of(400, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
     try:
@@ -308,11 +326,13 @@ def _new_table(spec: CreateTable, limits: Limits) -> tuple[TableRow, str | None]
         if spec.seat >= rules.players or seats[spec.seat].kind != "human":
             humans = [s.seat for s in seats if s.kind == "human"]
             raise _seat_error(400, "not_human", spec.seat, humans=humans)
-        if spec.name is None:
+        name = profile.name if profile is not None else spec.name
+        if name is None:
             raise _HttpError.of(400, "need_name", limit=MAX_NAME_CHARS)
         secret = secrets.token_urlsafe(24)
-        seats[spec.seat].name = spec.name
+        seats[spec.seat].name = name
         seats[spec.seat].secret_hash = hash_secret(secret)
+        seats[spec.seat].profile = profile.id if profile is not None else None
     row = TableRow(
         id=secrets.token_urlsafe(16),
         title=spec.title or f"{rules.name} table",
@@ -342,13 +362,17 @@ async def claim_endpoint(request: Request) -> Response:
         raise _seat_error(400, "claim_not_human", claim.seat, free=free)
     if claim.seat not in free:
         raise _seat_error(409, "seat_taken", claim.seat, free=free)
+    profile = await seat_profile(request, claim.profile)
+    name = profile.name if profile is not None else claim.name
     secret = secrets.token_urlsafe(24)
     try:
-        await room.store.claim_seat(room.id, claim.seat, claim.name, hash_secret(secret))
+        await room.store.claim_seat(
+            room.id, claim.seat, name, hash_secret(secret), profile.id if profile is not None else None
+        )
     except ConflictError:
         raise _HttpError.of(409, "seat_just_taken", seat=claim.seat) from None
-    room.seat_taken(claim.seat, claim.name, hash_secret(secret))
-    return JSONResponse({"seat": claim.seat, "secret": secret})
+    room.seat_taken(claim.seat, name, hash_secret(secret))
+    return JSONResponse({"seat": claim.seat, "secret": secret, "name": name})
 
 
 async def _finished_game(request: Request) -> FinishedGame:
@@ -401,7 +425,7 @@ async def _stored_body(request: Request, kind: Kind) -> Body:
     read = time.perf_counter()
     workers: Workers = request.app.state.workers
     # the worker's room only reads: none of the callbacks (which do not cross to another process)
-    settings = dataclasses.replace(registry.settings, game_over=None, presence=None)
+    settings = dataclasses.replace(registry.settings, game_over=None, presence=None, game_end=None)
     job = StoredTable(row, settings, kind)
     try:
         body = await workers.run(stored_body, job)
@@ -741,7 +765,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         store.migrate()
         storage = AsyncStore(store)
         prebuild = ReplayPrebuilder(app.state) if settings.prebuild_replays else None
-        room_settings = RoomSettings(settings.away_seconds, settings.bot_delay, prebuild)
+        app.state.profiles = profiles = ProfileStore(store)
+        rater = Rater(profiles)
+        room_settings = RoomSettings(settings.away_seconds, settings.bot_delay, prebuild, game_end=rater)
         # other server processes may share a PostgreSQL database (never an SQLite file)
         process_id = None if store.is_sqlite else new_process_id()
         registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
@@ -763,6 +789,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         log.info("database ready: %s", store.describe())
         shared = _share(store, registry, settings) if process_id is not None else None
         registry.load()
+        rater.catch_up(store, workers)
         if shared is not None:
             await shared[1].start()
         await tournaments.resume()
@@ -781,6 +808,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             if prebuild is not None:
                 await prebuild.stop()
             await reviews.stop()
+            await rater.stop()
             review_workers.close()
             workers.close()
             probe.close()
@@ -793,6 +821,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/replay/{table}", page_endpoint),
         Route("/review", page_endpoint),
         Route("/d/{tournament}", page_endpoint),
+        Route("/profile", page_endpoint),
+        Route("/profile/{profile}", page_endpoint),
+        Route("/leaderboard", page_endpoint),
         Route("/healthz", health_endpoint),
         Route("/readyz", ready_endpoint),
         Route("/api/variants", variants_endpoint),
@@ -811,6 +842,13 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/tournaments/{tournament}/seats", join_endpoint, methods=["POST"]),
         Route("/api/tournaments/{tournament}/me", me_endpoint, methods=["POST"]),
         Route("/api/tournaments/{tournament}/director", director_endpoint, methods=["POST"]),
+        Route("/api/tables/{table}/rating", game_rating_endpoint),
+        Route("/api/profiles", create_profile_endpoint, methods=["POST"]),
+        Route("/api/profiles/me", my_profile_endpoint, methods=["POST"]),
+        Route("/api/profiles/code", move_code_endpoint, methods=["POST"]),
+        Route("/api/profiles/adopt", adopt_endpoint, methods=["POST"]),
+        Route("/api/profiles/{profile}", profile_endpoint),
+        Route("/api/leaderboard/{variant}", leaderboard_endpoint),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
@@ -822,12 +860,14 @@ def create_app(settings: ServerSettings) -> Starlette:
             _HttpError: http_error_handler,
             StoreError: store_error_handler,
             WorkerError: worker_error_handler,
+            ProfileError: profile_error_handler,
             404: not_found_handler,
         },
     )
     app.state.variants_json = _variants_json()
     app.state.limits_json = _limits_json(settings.limits)
     app.state.creation_limits = CreationLimits(settings.limits)
+    app.state.profile_limit = ProfileLimit()
     app.state.lifecycle = lifecycle
     app.state.page = (STATIC / "index.html").read_text(encoding="utf-8")
     return app

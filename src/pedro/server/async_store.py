@@ -53,17 +53,21 @@ class AsyncStore:
     async def create_table(self, row: TableRow) -> None:
         await self._submit(NewTable(row))
 
-    async def claim_seat(self, table_id: str, seat: int, name: str, secret_hash: str) -> None:
-        """ConflictError if the seat was taken meanwhile."""
-        await self._submit(SeatClaim(table_id, seat, name, secret_hash))
+    async def claim_seat(
+        self, table_id: str, seat: int, name: str, secret_hash: str, profile: str | None = None
+    ) -> None:
+        """ConflictError if the seat was taken meanwhile; ``profile`` (an id) is linked to the seat."""
+        await self._submit(SeatClaim(table_id, seat, name, secret_hash, profile))
 
-    def append_action(self, table_id: str, seq: int, text: str) -> asyncio.Future[None]:
+    def append_action(
+        self, table_id: str, seq: int, text: str, stand_in: bool = False
+    ) -> asyncio.Future[None]:
         """Resolved once action ``seq`` is committed; StoreError (ConflictError) and nothing stored if not.
 
         A future rather than a coroutine: the write goes on whether or not
         its caller waits (see :func:`committed`).
         """
-        return self._submit(NewAction(table_id, seq, text))
+        return self._submit(NewAction(table_id, seq, text, stand_in))
 
     def mark_finished(self, table_id: str) -> None:
         """Note a finished game, without waiting: the flag only spares a restart loading it."""

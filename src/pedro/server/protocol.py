@@ -113,11 +113,15 @@ class CreateTable(_Strict):
     name: Name | None = None
     #: a practice table: hints on request, unrated
     practice: bool = False
+    #: the secret of the profile that takes ``seat`` (its name is the seat's)
+    profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
 
 
 class ClaimSeat(_Strict):
     seat: Annotated[int, Field(ge=0)]
     name: Name
+    #: the secret of the profile that takes the seat (its name is the seat's)
+    profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
 
 
 class ProtocolError(ValueError):

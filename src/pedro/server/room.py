@@ -33,6 +33,7 @@ from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.async_store import AsyncStore, committed
 from pedro.server.finished import FinishedGame
 from pedro.server.logs import fields
+from pedro.server.ratings_store import GameEnd
 from pedro.server.store import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.views import (
     PHASE_NAMES,
@@ -84,6 +85,8 @@ class RoomSettings:
     shared: bool = False
     #: told (table id, seat, connected) when a seat's player connects to or leaves this process
     presence: Callable[[str, int, bool], None] | None = None
+    #: told of each game as it ends, to link it to its profiles and rate it (``profiles.Rater``)
+    game_end: Callable[[GameEnd], None] | None = None
 
 
 @dataclass
@@ -292,11 +295,14 @@ class Room:
             raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
         await self._commit(seat, action)
 
-    async def _commit(self, seat: int, action: int) -> None:
-        """Store, apply, announce; the caller holds the lock. StoreError: nothing changed."""
+    async def _commit(self, seat: int, action: int, stand_in: bool = False) -> None:
+        """Store, apply, announce; the caller holds the lock. StoreError: nothing changed.
+
+        ``stand_in``: the computer acted for an away player (stored with the action: a game a
+        stand-in played most of a seat's decisions of is not rated)."""
         text = action_text(seat, action, self.rules.max_bid)
         try:
-            cancelled = await committed(self.store.append_action(self.id, self.seq, text))
+            cancelled = await committed(self.store.append_action(self.id, self.seq, text, stand_in))
         except ConflictError:  # another server process filled this place first
             seq = self.seq
             await self._catch_up()
@@ -324,6 +330,8 @@ class Room:
                 log.info("table %s: game over", self.id)
                 if self.settings.game_over is not None:
                     self.settings.game_over(self.finished_game())
+                if self.settings.game_end is not None:
+                    self.settings.game_end(self.game_end())
         self.broadcast()
         self.kick()
 
@@ -432,7 +440,7 @@ class Room:
                 async with self._lock:
                     if self.seq != seq or not self._to_drive():
                         continue  # the player came back and acted meanwhile
-                    await self._commit(seat, action)
+                    await self._commit(seat, action, stand_in=row.kind == "human")
             except RoomError:
                 continue  # another server process committed first; this room has caught up
             except StoreError as exc:
@@ -513,6 +521,7 @@ class Room:
             "title": self.row.title,
             "options": self.row.options,
             "practice": self.row.practice,
+            "rated": not self.row.practice,
         } | rules_json(self.rules)
 
     @functools.cached_property
@@ -542,6 +551,7 @@ class Room:
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
             "practice": self.row.practice,
+            "rated": not self.row.practice,
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
@@ -647,6 +657,20 @@ class Room:
         messages = self._state_texts(client.seat for client in clients)
         for client in clients:
             client.send(messages[client.seat])
+
+    def game_end(self) -> GameEnd:
+        """What the finished game's rating is made from (the hands' results are the game's own)."""
+        return GameEnd(
+            table_id=self.id,
+            variant=self.row.variant,
+            options=dict(self.row.options),
+            practice=self.row.practice,
+            hands=self.row.hands,
+            scores=tuple(self.state.scores),
+            winner=self.state.winner,
+            results=tuple(self.state.results),
+            actions=tuple(self.row.actions),
+        )
 
     def finished_game(self) -> FinishedGame:
         """What the finished game's record and replay are built from; RoomError before the end.

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -180,6 +181,101 @@ tournament_deals_table = Table(
     Column("change", Text),
 )
 
+# Profiles and ratings (``pedro.server.ratings_store`` reads and writes them).
+
+#: A player's profile: a name chosen once, and the hash of the secret its browser keeps. Computer
+#: players have one each (``kind`` "computer", no secret), so a level is a point on the same scale.
+profiles_table = Table(
+    "pedro_profiles",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(40), nullable=False),
+    #: the name casefolded: names are unique whatever their case
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("kind", String(10), nullable=False),  # "human" or "computer"
+    Column("secret_hash", String(64), unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A short-lived, one-time code that moves a profile to another browser (stored hashed).
+profile_codes_table = Table(
+    "pedro_profile_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("profile_id", String(40), ForeignKey("pedro_profiles.id", ondelete="CASCADE"), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+#: The profile that took a human seat (written with the claim).
+seat_profiles_table = Table(
+    "pedro_seat_profiles",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("profile_id", String(40), ForeignKey("pedro_profiles.id", ondelete="CASCADE"), nullable=False),
+)
+
+#: The actions a stand-in made for an away player (written with the action).
+stand_ins_table = Table(
+    "pedro_stand_ins",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+)
+
+#: One row per finished game, written once with its rating updates: the guard that applies them once.
+rated_games_table = Table(
+    "pedro_rated_games",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    #: why not rated: "practice", "no_profiles" or "stand_in" (``reason_seat``'s player was away)
+    Column("reason", String(20)),
+    Column("reason_seat", Integer),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A profile's current rating in a variant.
+ratings_table = Table(
+    "pedro_ratings",
+    metadata,
+    Column("profile_id", String(40), ForeignKey("pedro_profiles.id", ondelete="CASCADE"), primary_key=True),
+    Column("variant", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+#: A finished game as one seat's profile played it: the link to the game, its bids and points,
+#: and (rated games) the rating before and after: the rating history.
+profile_games_table = Table(
+    "pedro_profile_games",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column(
+        "profile_id",
+        String(40),
+        ForeignKey("pedro_profiles.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("variant", String(40), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("place", Integer, nullable=False),  # the seat's side's place, from 1
+    Column("sides", Integer, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("points", Integer, nullable=False),  # the side's score changes summed over the hands
+    Column("bids_won", Integer, nullable=False),
+    Column("bids_made", Integer, nullable=False),
+    Column("bids_set", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("mu", Float),  # after the game, when rated
+    Column("sigma", Float),
+    Column("shown_before", Float),
+    Column("shown_after", Float),
+)
+
 #: Built once: the statement run for every accepted action (SQLite: one call, rows in C).
 _INSERT_ACTION = insert(actions_table)
 #: PostgreSQL: a run of actions as three arrays in one statement (psycopg's executemany costs a
@@ -215,6 +311,8 @@ class SeatRow:
     player: str | None = None
     name: str | None = None
     secret_hash: str | None = None
+    #: the profile that took the seat, written with it (read back only by ``ratings_store``)
+    profile: str | None = None
 
 
 @dataclass
@@ -250,6 +348,7 @@ class SeatClaim:
     seat: int
     name: str
     secret_hash: str
+    profile: str | None = None
 
     def describe(self) -> str:
         return f"table {self.table_id}: seat {self.seat}"
@@ -260,6 +359,8 @@ class NewAction:
     table_id: str
     seq: int
     text: str
+    #: made by a stand-in for an away player (noted: such a game may not be rated)
+    stand_in: bool = False
 
     def describe(self) -> str:
         return f"table {self.table_id}: action {self.seq}"
@@ -325,6 +426,9 @@ def _insert_actions(c: Connection, actions: Sequence[NewAction], now: datetime) 
             _INSERT_ACTION,
             [{"table_id": a.table_id, "seq": a.seq, "text": a.text, "created_at": now} for a in actions],
         )
+    stood_in = [{"table_id": a.table_id, "seq": a.seq} for a in actions if a.stand_in]
+    if stood_in:
+        c.execute(insert(stand_ins_table), stood_in)
 
 
 def news_payload(process: str, write: Write) -> str | None:
@@ -373,6 +477,9 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             for s in row.seats
         ],
     )
+    profiles = [{"table_id": row.id, "seat": s.seat, "profile_id": s.profile} for s in row.seats if s.profile]
+    if profiles:
+        c.execute(insert(seat_profiles_table), profiles)
 
 
 def _claim(c: Connection, claim: SeatClaim) -> None:
@@ -388,6 +495,12 @@ def _claim(c: Connection, claim: SeatClaim) -> None:
     )
     if result.rowcount != 1:
         raise ConflictError(f"seat {claim.seat} is not free")
+    if claim.profile is not None:
+        c.execute(
+            insert(seat_profiles_table).values(
+                table_id=claim.table_id, seat=claim.seat, profile_id=claim.profile
+            )
+        )
 
 
 def hash_secret(secret: str) -> str:
@@ -493,9 +606,11 @@ class Store:
     def create_table(self, row: TableRow) -> None:
         self._write_one(NewTable(row))
 
-    def claim_seat(self, table_id: str, seat: int, name: str, secret_hash: str) -> None:
+    def claim_seat(
+        self, table_id: str, seat: int, name: str, secret_hash: str, profile: str | None = None
+    ) -> None:
         """Take a free human seat; ConflictError if someone has it (checked in the same statement)."""
-        self._write_one(SeatClaim(table_id, seat, name, secret_hash))
+        self._write_one(SeatClaim(table_id, seat, name, secret_hash, profile))
 
     def append_action(self, table_id: str, seq: int, text: str) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""

@@ -4,6 +4,8 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { reviewPage } from "./review.js";
 import { tournamentPage } from "./tournament.js";
+import { profilePage } from "./profile.js";
+import { leaderboardPage } from "./leaderboard.js";
 import { h, fill } from "./dom.js";
 import { applyDeck, prefsFooter } from "./prefs.js";
 import { loadLanguage, t } from "./i18n.js";
@@ -34,6 +36,12 @@ function route() {
   } else if (path.match(/^\/review$/)) {
     document.body.dataset.page = "review";
     reviewPage(root);
+  } else if ((m = path.match(/^\/profile(?:\/([^/]+))?$/))) {
+    document.body.dataset.page = "profile";
+    profilePage(root, m[1] ? decodeURIComponent(m[1]) : null);
+  } else if (path.match(/^\/leaderboard$/)) {
+    document.body.dataset.page = "leaderboard";
+    leaderboardPage(root);
   } else {
     document.body.dataset.page = "missing";
     fill(root, h("section", { class: "box" }, h("h1", { text: t("page.missing") }), h("p", {}, h("a", { href: "./", text: t("page.toLobby") }))));

@@ -2,6 +2,7 @@
 import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { saveSeat, saveName } from "./storage.js";
+import { profileSecret } from "./myprofile.js";
 import { optionName, optionValue } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tServer } from "./i18n.js";
@@ -263,6 +264,7 @@ export function createForm(catalog, nameInput) {
       seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),
       seat: mySeat,
       name: mySeat === null ? null : name,
+      profile: mySeat === null ? undefined : profileSecret(),
     };
     submit.disabled = true;
     try {

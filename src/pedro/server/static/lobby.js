@@ -7,6 +7,7 @@ import { limitLength } from "./limits.js";
 import { optionsText } from "./text.js";
 import { myTablesBox } from "./mytables.js";
 import { t, tn } from "./i18n.js";
+import { loadProfile, profileSecret } from "./myprofile.js";
 
 const REFRESH_MS = 4000;
 
@@ -22,6 +23,19 @@ export function lobbyPage(root) {
     "name_chars",
   );
   nameInput.addEventListener("change", () => saveName(nameInput.value.trim()));
+  // a profile's name is the seat's: it is not typed
+  const profile = loadProfile();
+  if (profile) {
+    nameInput.value = profile.name;
+    nameInput.readOnly = true;
+  }
+  const profileLinks = h(
+    "p",
+    { class: "small profile-links" },
+    h("a", { href: "profile", text: profile ? t("lobby.profileOf", { name: profile.name }) : t("lobby.makeProfile") }),
+    " · ",
+    h("a", { href: "leaderboard", text: t("board.title") }),
+  );
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: t("lobby.loadingTables") }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
   const formBox = h("div", {}, h("p", { class: "muted", text: t("lobby.loadingGames") }));
@@ -36,7 +50,7 @@ export function lobbyPage(root) {
       h("div", { class: "heading" }, h("h1", { class: "title", text: t("lobby.title") }), h("span", { class: "subtitle muted", text: t("lobby.subtitle") })),
     ),
     h("div", { class: "lobby" },
-      h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: t("join.yourName") }), nameInput)),
+      h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: t("join.yourName") }), nameInput), profileLinks),
       mine.box,
       h("section", { class: "box open-tables" }, h("h2", { text: t("lobby.openTables") }), tablesError, tablesBox),
       h("section", { class: "box new-table" }, h("h2", { text: t("lobby.newTable") }), formBox),
@@ -96,7 +110,7 @@ function tableCard(table, nameInput, errorEl) {
       "div",
       { class: "tc-head" },
       h("h3", { text: table.title || table.name, attrs: { title: table.title || table.name } }),
-      h("span", { class: "muted small", text: `${table.title ? table.name + " · " : ""}${tn("lobby.freeSeats", free)} · ${table.phase === "waiting" ? t("lobby.waiting") : t("lobby.hand", { n: table.hand_index + 1 })}` }),
+      h("span", { class: "muted small", text: `${table.title ? table.name + " · " : ""}${tn("lobby.freeSeats", free)} · ${table.phase === "waiting" ? t("lobby.waiting") : t("lobby.hand", { n: table.hand_index + 1 })} · ${table.rated ? t("rating.badge") : t("rating.unratedBadge")}` }),
     ),
     h("p", { class: "muted small", text: `${t("table.to", { target: table.target })} · ${optionsText(table.options, ["target"])}` }),
     h("ul", { class: "seat-chips" }, seats),
@@ -118,8 +132,8 @@ async function claim(tableId, seat, nameInput, errorEl, button) {
   }
   button.disabled = true;
   try {
-    const answer = await api(`api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name } });
-    saveSeat(tableId, answer.seat, answer.secret, name);
+    const answer = await api(`api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST", body: { seat, name, profile: profileSecret() } });
+    saveSeat(tableId, answer.seat, answer.secret, answer.name || name);
     location.href = `t/${encodeURIComponent(tableId)}`;
   } catch (err) {
     errorEl.textContent = err.message;

@@ -12,6 +12,8 @@ import { t, tn, tIf } from "./i18n.js";
 import { cardText } from "./cards.js";
 import { HintBox, TEXT as PRACTICE_TEXT } from "./practice.js";
 import { tournamentLink } from "./tournament.js";
+import { loadProfile, profileSecret } from "./myprofile.js";
+import { gameRatingBox } from "./gamerating.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -107,16 +109,17 @@ class TablePage {
       return;
     }
     this.el.title.textContent = this.el.title.title = summary.title || summary.name || t("table.title");
-    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : ""}`;
+    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : summary.rated ? ` · ${t("rating.badge")}` : ""}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
     const free = summary.seats.filter((s) => freeSeats.has(s.seat));
     // a re-render must not wipe what the player is typing
     const nameInput = this.el.join.querySelector("input[name=name]");
-    const typed = nameInput ? nameInput.value : loadName();
+    const profile = loadProfile();
+    const typed = profile ? profile.name : nameInput ? nameInput.value : loadName();
     const chosen = this.el.join.querySelector("input[name=seat]:checked");
     const errorText = message ?? (this.el.join.querySelector(".form-error") || {}).textContent ?? "";
-    const name = limitLength(h("input", { name: "name", type: "text", value: typed, attrs: { autocomplete: "nickname", placeholder: t("join.yourName"), required: true } }), "name_chars");
+    const name = limitLength(h("input", { name: "name", type: "text", value: typed, readOnly: !!profile, attrs: { autocomplete: "nickname", placeholder: t("join.yourName"), required: true } }), "name_chars");
     const seatChoices = free.map((s, i) =>
       h(
         "label",
@@ -175,8 +178,8 @@ class TablePage {
     const seat = Number(seatInput.value);
     form.querySelector("button[type=submit]").disabled = true;
     try {
-      const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
-      saveSeat(this.id, answer.seat, answer.secret, name);
+      const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name, profile: profileSecret() } });
+      saveSeat(this.id, answer.seat, answer.secret, answer.name || name);
       this.hideJoin();
       this.connect({ type: "join", secret: answer.secret });
     } catch (err) {
@@ -377,7 +380,7 @@ class TablePage {
     const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
-    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : ""}`;
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : table.rated ? ` · ${t("rating.badge")}` : ""}`;
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
     this.myTurn = myTurn;
     document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;
@@ -402,7 +405,7 @@ class TablePage {
     this.el.panel.classList.toggle("my-turn", myTurn);
 
     const over = state.finished || game.phase === "over";
-    fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id)] : null);
+    fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
     fill(this.el.side, this.renderSide(view));
 
     const body = document.body.dataset;

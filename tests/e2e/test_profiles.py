@@ -1,0 +1,103 @@
+"""End-to-end: a profile made in the browser, a short rated game played under it, its rating on the
+table, the profile page and the leaderboard, and the profile moved to another browser with a code."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over
+from tests.serving import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+#: a short game: cinch to 7
+SHORT = {"target": 7}
+
+
+def test_a_profile_plays_a_rated_game_and_sees_its_rating(
+    players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
+) -> None:
+    ann = players("ann")
+    page = ann.page
+    ann.goto("/profile")
+    page.locator("input[name=profile-name]").fill("Ann")
+    page.get_by_role("button", name="Make my profile").click()
+    page.locator(".profile-name").wait_for()
+    assert page.locator(".profile-name").inner_text() == "Ann"
+    assert "Not rated yet" in page.locator(".profile-head").inner_text()
+    held = json.loads(page.evaluate("localStorage.getItem('pedro-profile')"))
+    secret = held["secret"]
+
+    # a table with a free seat against three computer levels; Ann sits down from the lobby
+    table = create_table(
+        server.url,
+        [HUMAN, computer("basic"), computer("heuristic"), computer("basic")],
+        seat=None,
+        options=SHORT,
+    )
+    tid = table["table"]
+    ann.goto("/")
+    card = page.locator(f'[data-table="{tid}"]')
+    assert "rated" in card.inner_text()
+    name = page.locator("input[name=player-name]")
+    assert name.input_value() == "Ann" and name.evaluate("el => el.readOnly")
+    card.locator('[data-join="0"]').click()
+    page.wait_for_url(f"**/t/{tid}")
+    ann.play_until(game_over, random.Random(3), limit=240)
+    ann.assert_no_errors()
+    assert "rated" in page.locator(".subtitle").inner_text()
+
+    # the game's rating under its result, as the server applied it
+    box = page.locator('.game-rating[data-rated="true"]')
+    box.wait_for(timeout=30_000)
+    rating = httpx.get(f"{server.url}/api/tables/{tid}/rating", timeout=10).json()
+    assert rating["rated"] and {c["name"] for c in rating["changes"]} == {"Ann", "beginner", "club"}
+    mine = next(c for c in rating["changes"] if c["name"] == "Ann")
+    assert f"{mine['before']:.1f} → {mine['after']:.1f}" in box.inner_text()
+    assert box.locator("li").count() == 3, "a level with two seats is listed once"
+    screenshot(page, "profile-game-rating", full_page=True)
+
+    # the profile page: the rating, its history plot, the bids and the game with its replay
+    ann.goto("/profile")
+    page.locator(".profile-ratings").wait_for()
+    assert f"{mine['after']:.1f}" in page.locator(".profile-ratings").inner_text()
+    assert page.locator("svg.history-plot polyline.history-line").count() == 1
+    assert page.locator("svg.history-plot circle").count() == 1
+    assert page.locator(f'.profile-games tr[data-table="{tid}"] a[href="replay/{tid}"]').count() == 1
+    totals = page.locator(".profile-totals tbody tr").inner_text()
+    assert "Cinch" in totals
+    assert secret not in page.content()
+    screenshot(page, "profile-page", full_page=True)
+
+    # the leaderboard: Ann among the computer levels, which are marked
+    ann.goto("/leaderboard?variant=cinch")
+    rows = page.locator(".board-table tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 3
+    computers = page.locator(".board-table tbody tr.computer")
+    assert computers.count() == 2 and "computer" in computers.first.inner_text().lower()
+    assert "Ann" in page.locator(f'.board-table tr[data-profile="{held["id"]}"]').inner_text()
+    assert secret not in page.content()
+    screenshot(page, "leaderboard", full_page=True)
+
+    # moved to another browser with a one-time code
+    ann.goto("/profile")
+    page.get_by_role("button", name="Make a move code").click()
+    code = page.locator(".move-code").inner_text()
+    bo = players("bo")
+    bo.goto("/profile")
+    bo.page.locator("input[name=move-code]").fill(code)
+    bo.page.get_by_role("button", name="Take over the profile").click()
+    bo.page.locator(".profile-name").wait_for()
+    assert bo.page.locator(".profile-name").inner_text() == "Ann"
+    assert json.loads(bo.page.evaluate("localStorage.getItem('pedro-profile')"))["id"] == held["id"]
+    ann.goto("/profile")
+    page.locator(".notice").wait_for()
+    assert "no longer holds" in page.locator(".notice").inner_text()
+    assert page.evaluate("localStorage.getItem('pedro-profile')") is None
+    assert not ann.page_errors and not bo.page_errors, (ann.page_errors, bo.page_errors)
