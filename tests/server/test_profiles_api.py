@@ -92,6 +92,7 @@ def test_a_profile_is_made_once_per_name(client: TestClient) -> None:
     assert ann["name"] == "Ann" and len(ann["secret"]) >= 32 and ann["id"] != ann["secret"]
     taken = client.post("/api/profiles", json={"name": "aNN"})
     assert taken.status_code == 409 and "taken" in taken.json()["error"]
+    assert taken.json()["code"] == "name_taken" and taken.json()["fields"] == {"name": "aNN"}
     kept = client.post("/api/profiles", json={"name": "Expert"})
     assert kept.status_code == 409 and "computer player" in kept.json()["error"]
 

@@ -56,6 +56,14 @@ MESSAGES = {
     "tournament_seat_just_taken": "table {table_no}, seat {seat_no} was just taken",
     "not_tournament_player": "that secret does not belong to a seat of this tournament; take a free seat",
     "not_director": "that is not this tournament's director secret",
+    # profiles (server/profiles.py, server/ratings_store.py)
+    "no_profile": "no such profile",
+    "name_for_computer": "the name {name!r} is kept for a computer player; choose another",
+    "name_taken": "the name {name!r} is taken; choose another",
+    "unknown_profile": "that profile is not known here (it may have been moved to another browser)",
+    "bad_move_code": "that code is not valid (a code works once, for 15 minutes; make a new one)",
+    "move_code_used": "that code has just been used",
+    "profile_limit": "too many new profiles: at most {most} an hour from one address; try again in {wait} s",
 }
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from pedro.server.errors import HttpError
 from pedro.server.protocol import MAX_BODY_BYTES, Name, ProtocolError, explain, load_json
 from pedro.server.ratings_store import (
     CATCH_UP_AGE,
@@ -66,8 +67,8 @@ class AdoptRequest(_Strict):
     code: Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, code: str, **fields: Any) -> JSONResponse:
+    return JSONResponse(HttpError.of(status, code, **fields).body(), status_code=status)
 
 
 def _profiles(request: Request) -> ProfileStore:
@@ -80,13 +81,13 @@ async def _body(request: Request, model: type[_Strict], hint: str) -> Any:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY_BYTES:
-            raise ProfileError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+            raise ProfileError(413, "too_big", limit=MAX_BODY_BYTES)
     try:
         return model.model_validate(load_json(body))
     except ProtocolError as exc:
-        raise ProfileError(400, f"the request body is {exc}") from None
+        raise ProfileError(400, "bad_body", why=str(exc)) from None
     except ValidationError as exc:
-        raise ProfileError(400, explain(exc, hint)) from None
+        raise ProfileError(400, "bad_request", why=explain(exc, hint)) from None
 
 
 class ProfileLimit:
@@ -108,10 +109,7 @@ class ProfileLimit:
         made = self._made.get(client) or deque()
         if len(made) >= self.most:
             wait = max(1, math.ceil(made[0] + HOUR - now))
-            raise ProfileError(
-                429,
-                f"too many new profiles: at most {self.most} an hour from one address; try again in {wait} s",
-            )
+            raise ProfileError(429, "profile_limit", most=self.most, wait=wait)
 
     def made(self, client: str) -> None:
         self._made.setdefault(client, deque()).append(self.clock())
@@ -119,7 +117,7 @@ class ProfileLimit:
 
 async def profile_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ProfileError)
-    return _error(exc.status, exc.message)
+    return _error(exc.status, exc.code, **exc.fields)
 
 
 async def create_profile_endpoint(request: Request) -> Response:
@@ -138,7 +136,7 @@ async def create_profile_endpoint(request: Request) -> Response:
 async def profile_endpoint(request: Request) -> Response:
     page = await asyncio.to_thread(_profiles(request).profile_page, request.path_params["profile"][:40])
     if page is None:
-        return _error(404, "no such profile")
+        return _error(404, "no_profile")
     return JSONResponse(page)
 
 
@@ -167,7 +165,7 @@ async def adopt_endpoint(request: Request) -> Response:
 async def leaderboard_endpoint(request: Request) -> Response:
     variant = request.path_params["variant"]
     if variant not in VARIANTS:
-        return _error(404, f"unknown variant {variant[:40]!r}; variants are: {', '.join(VARIANTS)}")
+        return _error(404, "unknown_variant", variant=variant[:40], variants=", ".join(VARIANTS))
     rows = await asyncio.to_thread(_profiles(request).leaderboard, variant)
     return JSONResponse({"variant": variant, "name": VARIANTS[variant].name, "rows": rows})
 
@@ -176,7 +174,7 @@ async def game_rating_endpoint(request: Request) -> Response:
     table_id = request.path_params["table"][:40]
     rating = await asyncio.to_thread(_profiles(request).game_rating, table_id)
     if rating is False:
-        return _error(404, "no such table (check the link)")
+        return _error(404, "no_table")
     if rating is True:  # its game goes on, or is being rated this moment
         return JSONResponse({"table": table_id, "pending": True})
     return JSONResponse(rating.json() | {"pending": False})

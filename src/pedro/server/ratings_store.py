@@ -33,6 +33,7 @@ from pedro.engine.actions import parse_turn_text
 from pedro.engine.state import GameState, HandResult
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
+from pedro.server.errors import MESSAGES
 from pedro.server.store import (
     Store,
     StoreError,
@@ -68,12 +69,15 @@ RESERVED_NAMES = frozenset(n.casefold() for n in (*PLAYERS, *(level.name for lev
 
 
 class ProfileError(ValueError):
-    """A profile request refused: ``status`` is the HTTP status that says why."""
+    """A profile request refused: ``status`` is the HTTP status that says why, ``code`` and
+    ``fields`` the refusal the page translates (``server/errors.py``)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, **fields: Any) -> None:
         self.status = status
-        self.message = message
+        self.code = code
+        self.fields = fields
+        self.message = MESSAGES[code].format(**fields)
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -253,7 +257,7 @@ class ProfileStore:
         name is taken (whatever its case) or kept for a computer player."""
         key = name_key(name)
         if key in RESERVED_NAMES:
-            raise ProfileError(409, f"the name {name!r} is kept for a computer player; choose another")
+            raise ProfileError(409, "name_for_computer", name=name)
         secret = secrets.token_urlsafe(24)
         profile = Profile(secrets.token_urlsafe(12), name, "human")
         row = {
@@ -268,7 +272,7 @@ class ProfileStore:
             with self.engine.begin() as c:
                 c.execute(insert(profiles_table).values(**row))
         except IntegrityError:
-            raise ProfileError(409, f"the name {name!r} is taken; choose another") from None
+            raise ProfileError(409, "name_taken", name=name) from None
         except SQLAlchemyError as exc:
             raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
         return Holder(profile, secret)
@@ -292,9 +296,7 @@ class ProfileStore:
         """The profile whose secret this is; ProfileError (403) if none."""
         profile = self.by_secret(secret)
         if profile is None:
-            raise ProfileError(
-                403, "that profile is not known here (it may have been moved to another browser)"
-            )
+            raise ProfileError(403, "unknown_profile")
         return profile
 
     def move_code(self, secret: str, now: datetime | None = None) -> tuple[str, datetime]:
@@ -327,12 +329,10 @@ class ProfileStore:
                     select(codes.profile_id, codes.expires_at).where(codes.code_hash == _hash_code(code))
                 ).first()
                 if row is None or _aware(row.expires_at) <= now:
-                    raise ProfileError(
-                        400, "that code is not valid (a code works once, for 15 minutes; make a new one)"
-                    )
+                    raise ProfileError(400, "bad_move_code")
                 taken = c.execute(delete(profile_codes_table).where(codes.code_hash == _hash_code(code)))
                 if taken.rowcount != 1:  # used meanwhile by another request
-                    raise ProfileError(400, "that code has just been used")
+                    raise ProfileError(400, "move_code_used")
                 c.execute(
                     update(profiles_table)
                     .where(profiles_table.c.id == row.profile_id)
