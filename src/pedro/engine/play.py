@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final
 
-from pedro.cards import SUIT_MASKS, cards_of
+from pedro.cards import NUM_CARDS, SUIT_MASKS, cards_of
 from pedro.engine.actions import PLAY_BASE, play_action
 from pedro.variants.model import (
     BuryRule,
@@ -61,12 +61,19 @@ def legal_play_mask(tt: TrumpTables, hand: int, led: int, must_lead_trump: bool)
 
 
 def single_plays(mask: int) -> list[int]:
+    """The plays of one card of ``mask`` each, in card order."""
     out = []
+    plays = _SINGLE_PLAYS
     while mask:
         low = mask & -mask
-        out.append(PLAY_BASE | low)
+        out.append(plays[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+#: Each card's play of itself alone, made once: an action is wider than a machine word, so
+#: ``PLAY_BASE | 1 << card`` would allocate a new integer at every turn.
+_SINGLE_PLAYS: Final = tuple(PLAY_BASE | 1 << c for c in range(NUM_CARDS))
 
 
 def discard_category(tt: TrumpTables, card: int) -> int:
