@@ -22,6 +22,7 @@ from pathlib import Path
 #: tables the play reads at every card are a native class of their own (variants/tables.py).
 COMPILED_MODULES = (
     "pedro/cards.py",
+    "pedro/marks.py",
     "pedro/engine/actions.py",
     "pedro/engine/auction.py",
     "pedro/engine/choices.py",

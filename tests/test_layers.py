@@ -7,26 +7,28 @@ from pathlib import Path
 
 import pedro
 
-#: Each top-level part of the package and its layer: the player's language and cards → rules → engine →
+#: Each top-level part of the package and its layer: the mark of a text to translate → the player's
+#: language and cards → rules → engine →
 #: how things are shown, records and the solver → players → what drives players → interfaces (the
 #: command line starts the server).
 LAYERS = {
-    "i18n": 0,
-    "cards": 0,
-    "variants": 1,
-    "engine": 2,
-    "display": 3,
-    "observation_json": 4,
-    "records": 4,
-    "solver": 4,
-    "terminal": 4,
-    "players": 5,
-    "analysis": 6,
-    "tournament": 6,
-    "ratings": 6,
-    "envs": 7,
-    "server": 7,
-    "cli": 8,
+    "i18n": 1,
+    "marks": 0,
+    "cards": 1,
+    "variants": 2,
+    "engine": 3,
+    "display": 4,
+    "observation_json": 5,
+    "records": 5,
+    "solver": 5,
+    "terminal": 5,
+    "players": 6,
+    "analysis": 7,
+    "tournament": 7,
+    "ratings": 7,
+    "envs": 8,
+    "server": 8,
+    "cli": 9,
 }
 PACKAGE = Path(pedro.__file__).parent
 

@@ -29,6 +29,8 @@ from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 
+from pedro.marks import N_ as N_  # marks a text for the catalogs (one definition, compiled with the engine)
+
 #: The language the source is written in.
 DEFAULT = "en"
 #: Every language with a catalog, the default first; each is named in its own language.
@@ -214,6 +216,3 @@ def pgettext(context: str, message: str, /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
-def N_(message: str, /) -> str:
-    """Marks ``message`` for the catalogs without translating it (translated later, with ``_``)."""
-    return message

@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of
 from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
-from pedro.i18n import N_
+from pedro.marks import N_
 
 #: Returns None when a chosen mask is allowed, else the reason it is not.
 Check = Callable[[int], "str | None"]

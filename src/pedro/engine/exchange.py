@@ -19,7 +19,7 @@ from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
 from pedro.engine.phases import Status
 from pedro.engine.play import discard_category
-from pedro.i18n import N_
+from pedro.marks import N_
 from pedro.variants.model import (
     DiscardedScoringTrumps,
     DiscardPolicy,

@@ -38,7 +38,7 @@ from pedro.engine.play_position import PlayPosition
 from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
 from pedro.engine.turns import PlayTurns, TurnOrder
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
-from pedro.i18n import N_
+from pedro.marks import N_
 from pedro.variants.model import AllPassAction, LowRule, Ruleset
 from pedro.variants.tables import TrumpTables
 
