@@ -37,10 +37,10 @@ COMPILED_MODULES = (
     "pedro/variants/tables.py",
 )
 
-#: What a compiled build needs, asked for only when the build compiles: mypy (mypyc), and the
-#: packages the compiled modules' imports reach, whose types mypyc checks (``pedro.i18n``, which
-#: the engine's messages use, imports Babel; the pin is the project's own dependency's).
-MYPYC_REQUIREMENTS = ("mypy>=1.18", "babel>=2.14")
+#: What a compiled build needs, asked for only when the build compiles: mypy (mypyc). mypyc checks
+#: the types of every module the compiled ones import, so these import no third-party package
+#: (the engine marks its texts with ``pedro.marks``, not ``pedro.i18n``, which imports Babel).
+MYPYC_REQUIREMENTS = ("mypy>=1.18",)
 
 #: Set to 1 to build the pure-Python package even where a C compiler is there.
 PURE_ENV = "PEDRO_PURE_PYTHON"
