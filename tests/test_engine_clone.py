@@ -43,7 +43,7 @@ HANDS = 3
 
 
 #: The engine's immutable native classes: ``Final`` fields, pickled by ``__reduce__``.
-FINAL_CLASSES = (TurnOrder, TrumpTables, Contract, PlayedTrick)
+FINAL_CLASSES = (TurnOrder, TrumpTables, Contract, PlayedTrick, CardChoice)
 
 
 def is_immutable(value: object) -> bool:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-
-from mypy_extensions import mypyc_attr
+from typing import Final, final
 
 from pedro.cards import cards_of
 from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
@@ -21,15 +19,15 @@ from pedro.marks import N_
 
 #: Returns None when a chosen mask is allowed, else the reason it is not.
 Check = Callable[[int], "str | None"]
+#: A ``CardChoice``'s fields in order: verb, pool, sizes, rule, check, alternatives, required.
+_Fields = tuple[Verb, int, tuple[int, ...], str, Check, tuple[int, ...], int]
 
 
 def _always(_mask: int) -> str | None:
     return None
 
 
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
+@final
 class CardChoice:
     """Choose a subset of ``pool`` whose size is in ``sizes`` and that passes ``check``.
 
@@ -37,16 +35,49 @@ class CardChoice:
     ``fold``) offered beside the card sets. A choice is part of an observation,
     so ``check`` is a module function or a frozen object of plain values, never a
     closure (which could reach the state): a choice pickles and compares whole.
+
+    Immutable. Compiled, a native class with ``Final`` fields: the exchange makes one at
+    each of its decisions, several a hand, where a frozen dataclass runs Python code.
     """
 
-    verb: Verb
-    pool: int
-    sizes: tuple[int, ...]
-    rule: str
-    check: Check = _always
-    alternatives: tuple[int, ...] = ()
-    #: cards every chosen set must contain (part of ``pool``)
-    required: int = 0
+    def __init__(
+        self,
+        verb: Verb,
+        pool: int,
+        sizes: tuple[int, ...],
+        rule: str,
+        check: Check = _always,
+        alternatives: tuple[int, ...] = (),
+        required: int = 0,
+    ) -> None:
+        self.verb: Final = verb
+        self.pool: Final = pool
+        self.sizes: Final = sizes
+        self.rule: Final = rule
+        self.check: Final = check
+        self.alternatives: Final = alternatives
+        #: cards every chosen set must contain (part of ``pool``)
+        self.required: Final = required
+
+    def _fields(self) -> tuple[Verb, int, tuple[int, ...], str, Check, tuple[int, ...], int]:
+        return self.verb, self.pool, self.sizes, self.rule, self.check, self.alternatives, self.required
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[CardChoice], tuple[Verb, int, tuple[int, ...], str, Check, tuple[int, ...], int]]:
+        return CardChoice, self._fields()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardChoice) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"CardChoice(verb={self.verb!r}, pool={self.pool}, sizes={self.sizes}, rule={self.rule!r}, "
+            f"check={self.check!r}, alternatives={self.alternatives}, required={self.required})"
+        )
 
     def reason_illegal(self, action: int) -> str | None:
         if action in self.alternatives:
