@@ -67,12 +67,16 @@ def english_texts(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     english = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))
     other = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
     texts = {v for k, v in english.items() if other.get(k) != v}
+    own = {v.casefold() for v in other.values()}
     with (PACKAGE / "locale" / lang / "LC_MESSAGES" / "pedro.po").open("rb") as po:
         for message in read_po(po, locale=lang):
             if isinstance(message.id, str) and message.id and message.string != message.id:
                 texts.add(message.id)
-    # markup, and texts of fields and signs alone, say nothing about the language
-    plain = (t for t in texts if "[" not in t and _telling(t))
+            if isinstance(message.string, str):
+                own.add(message.string.casefold())
+    # markup, texts of fields and signs alone, and words the language itself says (Swedish
+    # "Variant") say nothing about the language
+    plain = (t for t in texts if "[" not in t and _telling(t) and t.casefold() not in own)
     return tuple((t, _pattern(t)) for t in sorted(plain, key=len, reverse=True))
 
 
