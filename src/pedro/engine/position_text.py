@@ -134,13 +134,8 @@ def position_of(state: GameState) -> Position:
 
 def format_position(rules: Ruleset, pos: Position) -> str:
     """The one-line text; fields that are empty for every seat are left out."""
-    top = rules.max_bid
     fields = [
-        ("scores", ",".join(map(str, pos.scores))),
-        ("hand", str(pos.hand + 1)),
-        ("dealer", str(pos.dealer)),
-        ("bgo", "yes" if pos.bgo else ""),
-        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in pos.calls)),
+        *_header_fields(rules, pos.scores, pos.hand, pos.dealer, pos.bgo, pos.calls),
         ("trump", SUITS[pos.trump]),
         ("size", str(pos.normal_hand_size)),
         ("hands", _seats(pos.hands, always=True)),
@@ -161,6 +156,20 @@ def format_position(rules: Ruleset, pos: Position) -> str:
         ("turn", str(pos.turn)),
     ]
     return " ".join(["play", *(f"{name}={value}" for name, value in fields if value)])
+
+
+def _header_fields(
+    rules: Ruleset, scores: tuple[int, ...], hand: int, dealer: int, bgo: bool, calls: tuple[Play, ...]
+) -> list[tuple[str, str]]:
+    """The fields every phase's text starts with (``_header`` reads them)."""
+    top = rules.max_bid
+    return [
+        ("scores", ",".join(map(str, scores))),
+        ("hand", str(hand + 1)),
+        ("dealer", str(dealer)),
+        ("bgo", "yes" if bgo else ""),
+        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in calls)),
+    ]
 
 
 _REQUIRED = ("scores", "hand", "dealer", "calls", "trump", "size", "hands", "turn")
@@ -545,13 +554,8 @@ def auction_position_of(state: GameState) -> AuctionPosition:
 
 def format_auction(rules: Ruleset, pos: AuctionPosition) -> str:
     """The one-line text of an auction position (``auction`` and its fields)."""
-    top = rules.max_bid
     fields = [
-        ("scores", ",".join(map(str, pos.scores))),
-        ("hand", str(pos.hand + 1)),
-        ("dealer", str(pos.dealer)),
-        ("bgo", "yes" if pos.bgo else ""),
-        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in pos.calls)),
+        *_header_fields(rules, pos.scores, pos.hand, pos.dealer, pos.bgo, pos.calls),
         ("hands", _seats(pos.hands, always=True)),
         ("kitty", "".join(map(format_card, pos.kitty))),
         ("stock", "".join(map(format_card, pos.stock or ()))),
