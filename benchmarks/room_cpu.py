@@ -33,7 +33,9 @@ DEFAULT_OPTIONS = '{"target": 21, "lose_at": -21}'
 class InstantStore:
     """Commits everything at once (the room awaits an already-resolved future)."""
 
-    def append_action(self, table_id: str, seq: int, text: str) -> asyncio.Future[None]:
+    def append_action(
+        self, table_id: str, seq: int, text: str, stand_in: bool = False
+    ) -> asyncio.Future[None]:
         future = asyncio.get_running_loop().create_future()
         future.set_result(None)
         return future
