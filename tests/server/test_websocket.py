@@ -309,9 +309,17 @@ def test_a_computer_stands_in_for_a_player_who_is_away_until_they_come_back(tmp_
                 cy_state = settle(cy, join(cy, theirs))
                 state = recv_until(me, lambda m: m["type"] == "state" and m["seats"][1]["connected"])
                 assert not state["seats"][1]["stand_in"] and not cy_state["seats"][1]["stand_in"]
-                # back at the table: when it is seat 1's turn, nobody plays for it
+                # a stand-in's action decided before the return may still be committing: let it land
+                time.sleep(0.3)
+                state = next((m for m in reversed(pending_json(me)) if m["type"] == "state"), state)
+                # back at the table: when it is seat 1's turn, nobody plays for it (in a state that
+                # is the room's latest: one read from the queue may be from before the return)
                 state = _play_while(
-                    me, state, rng, room, lambda s: s["game"]["turn"] == 1 and not s["finished"]
+                    me,
+                    state,
+                    rng,
+                    room,
+                    lambda s: s["game"]["turn"] == 1 and not s["finished"] and s["seq"] == room.seq,
                 )
                 seq = state["seq"]
                 time.sleep(0.5)
