@@ -4,7 +4,8 @@ Prints decisions per second (every ``apply`` of a player's decision) and hands
 per second, and the cost of ``GameState.clone()`` in the first hand's card play
 and in the card play after 8 hands (it should stay under 30 µs anywhere). If
 OpenSpiel is importable, also runs its ``euchre`` with random play in the same
-process and prints our cinch rate relative to it. Rates are per second of this
+process, alternating the two in slices of 0.1 s so that both meet the same load, and
+prints our cinch rate relative to it. Rates are per second of this
 process's CPU time (the same as wall time on an idle machine, and steadier on a
 shared one); the first line says which build runs (``pedro --version``).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from pedro.cli.version_cmd import version_text
 from pedro.engine.choices import CardChoice
@@ -25,27 +27,37 @@ from pedro.variants.catalog import VARIANTS
 
 #: Random bidding rarely reaches a target, so games are cut after this many hands.
 MAX_HANDS = 50
+#: The comparison with euchre alternates the two games in slices of this many seconds.
+SLICE = 0.1
 
 
-def random_play(variant: str, seconds: float) -> tuple[int, int, float]:
-    """Play random games for about ``seconds``; returns (decisions, hands, CPU seconds)."""
-    rules = VARIANTS[variant]
-    decisions = hands = 0
-    seed = 0
-    cpu = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = GameState(rules, seed=seed)
-        rng = random.Random(seed)
-        seed += 1
-        while not state.is_over and state.hand_index < MAX_HANDS:
-            legal = state.legal()
-            action = legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal)
-            state.apply(action)
-            decisions += 1
-        hands += len(state.results)
-    return decisions, hands, time.process_time() - cpu
+class RandomPlay:
+    """Random games of one variant, played in slices that go on where the last stopped."""
+
+    def __init__(self, variant: str) -> None:
+        self.rules = VARIANTS[variant]
+        self.decisions = self.hands = self.seed = 0
+        self.cpu = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Play whole games for about ``seconds``, adding to the counts."""
+        cpu = time.process_time()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            state = GameState(self.rules, seed=self.seed)
+            rng = random.Random(self.seed)
+            self.seed += 1
+            while not state.is_over and state.hand_index < MAX_HANDS:
+                legal = state.legal()
+                action = legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal)
+                state.apply(action)
+                self.decisions += 1
+            self.hands += len(state.results)
+        self.cpu += time.process_time() - cpu
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.cpu
 
 
 def clone_cost(variant: str, hands: int, repeat: int = 2000) -> float | None:
@@ -63,27 +75,46 @@ def clone_cost(variant: str, hands: int, repeat: int = 2000) -> float | None:
     return (time.process_time() - start) / repeat * 1e6
 
 
-def openspiel_euchre(seconds: float) -> float | None:
-    """Random-play decisions per second of OpenSpiel's euchre, or None without OpenSpiel."""
+class EuchrePlay:
+    """Random games of OpenSpiel's euchre (chance nodes drawn, decisions counted), in slices."""
+
+    def __init__(self, pyspiel: Any) -> None:
+        self.game = pyspiel.load_game("euchre")
+        self.rng = random.Random(0)
+        self.decisions = 0
+        self.cpu = 0.0
+
+    def run(self, seconds: float) -> None:
+        rng = self.rng
+        cpu = time.process_time()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            state = self.game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    self.decisions += 1
+        self.cpu += time.process_time() - cpu
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.cpu
+
+
+def cinch_against_euchre(seconds: float) -> tuple[float, float] | None:
+    """Cinch's and euchre's random-play rates, measured in alternating slices of 0.1 s so that a
+    change in the machine's load falls on both alike; None without OpenSpiel."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         return None
-    game = pyspiel.load_game("euchre")
-    rng = random.Random(0)
-    decisions = 0
-    cpu = time.process_time()
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choice(outcomes)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-    return decisions / (time.process_time() - cpu)
+    cinch, euchre = RandomPlay("cinch"), EuchrePlay(pyspiel)
+    for _ in range(max(1, round(seconds / SLICE))):
+        cinch.run(SLICE)
+        euchre.run(SLICE)
+    return cinch.rate, euchre.rate
 
 
 def main() -> None:
@@ -99,22 +130,23 @@ def main() -> None:
     print(version_text())
     header = f"{'variant':22} {'decisions/s':>12} {'hands/s':>9} {'decisions/hand':>15}"
     print(f"{header} {'clone µs':>9} {'8 hands':>8}")
-    rates: dict[str, float] = {}
     for variant in variants:
-        decisions, hands, elapsed = random_play(variant, args.seconds)
-        rates[variant] = decisions / elapsed
-        per_hand = decisions / max(hands, 1)
+        play = RandomPlay(variant)
+        play.run(args.seconds)
+        per_hand = play.decisions / max(play.hands, 1)
         clones = [clone_cost(variant, h) for h in (0, 8)]
         start, later = (f"{c:.1f}" if c is not None else "-" for c in clones)
-        rate = f"{variant:22} {decisions / elapsed:12,.0f} {hands / elapsed:9,.0f} {per_hand:15.1f}"
+        rate = f"{variant:22} {play.rate:12,.0f} {play.hands / play.cpu:9,.0f} {per_hand:15.1f}"
         print(f"{rate} {start:>9} {later:>8}")
-    euchre = openspiel_euchre(args.seconds)
-    if euchre is None:
+    if "cinch" not in variants:
+        return
+    compared = cinch_against_euchre(args.seconds)
+    if compared is None:
         print("OpenSpiel is not installed: no euchre comparison (pip install open-spiel).")
-    else:
-        print(f"{'openspiel euchre':22} {euchre:12,.0f}")
-        if "cinch" in rates:
-            print(f"cinch / euchre decisions per second: {rates['cinch'] / euchre:.2f}")
+        return
+    cinch, euchre = compared
+    print(f"{'openspiel euchre':22} {euchre:12,.0f}   (cinch {cinch:,.0f} in the same slices)")
+    print(f"cinch / euchre decisions per second: {cinch / euchre:.2f}")
 
 
 if __name__ == "__main__":

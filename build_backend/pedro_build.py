@@ -27,6 +27,7 @@ COMPILED_MODULES = (
     "pedro/engine/auction.py",
     "pedro/engine/choices.py",
     "pedro/engine/deal.py",
+    "pedro/engine/draws.py",
     "pedro/engine/exchange.py",
     "pedro/engine/observation.py",
     "pedro/engine/phases.py",

@@ -1,21 +1,7 @@
-"""The seeded shuffle must deal exactly what ``random.shuffle`` deals: records and seeds rely on it."""
-
-import random
-
-from pedro.engine.deal import SeededDeals, deal_order, pack_from_deal, shuffle
+"""Seeded packs and the first deal's order (the shuffle itself: tests/test_draws.py)."""
 
 
-def test_shuffle_matches_random_shuffle_and_leaves_the_generator_where_it_would() -> None:
-    """Same order, and the same generator state after: the words are drawn in batches, never
-    more than ``random.shuffle`` draws (the players' rollouts go on drawing from it)."""
-    for seed in range(2000):
-        for size in (0, 1, 2, 3, 24, 52, 53, 54):
-            mine, theirs = list(range(size)), list(range(size))
-            mine_rng, their_rng = random.Random(seed), random.Random(seed)
-            shuffle(mine_rng, mine)
-            their_rng.shuffle(theirs)
-            assert mine == theirs
-            assert mine_rng.getstate() == their_rng.getstate()
+from pedro.engine.deal import SeededDeals, deal_order, pack_from_deal
 
 
 def test_pack_from_deal_inverts_the_deal() -> None:

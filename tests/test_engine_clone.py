@@ -36,14 +36,14 @@ from pedro.observation_json import observation_json
 from pedro.records import record_from_game
 from pedro.variants.model import OutOfTrumps
 from pedro.variants.options import make_ruleset
-from pedro.variants.tables import TrumpTables
+from pedro.variants.tables import AuctionRules, TrumpTables
 
 #: hands played per game (enough for finished hands to pile up)
 HANDS = 3
 
 
 #: The engine's immutable native classes: ``Final`` fields, pickled by ``__reduce__``.
-FINAL_CLASSES = (TurnOrder, TrumpTables, Contract, PlayedTrick, CardChoice)
+FINAL_CLASSES = (TurnOrder, TrumpTables, AuctionRules, Contract, PlayedTrick, CardChoice)
 
 
 def is_immutable(value: object) -> bool:

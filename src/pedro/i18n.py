@@ -214,5 +214,3 @@ def pgettext(context: str, message: str, /, **fields: object) -> str:
     other languages conjugate apart), in the language in use, its fields filled."""
     text = catalog(_current.get()).pgettext(context, message)
     return text.format(**fields) if fields else text
-
-

@@ -10,7 +10,8 @@ from mypy_extensions import mypyc_attr
 
 from pedro.cards import RANK_INDEX
 from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, bid_action, make
-from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
+from pedro.variants.model import Ruleset
+from pedro.variants.tables import AuctionRules
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: pickles and copies (its __new__ runs no __init__)
@@ -29,6 +30,7 @@ class Auction:
         "high_verb",
         "passed",
         "players",
+        "rules",
         "spoken",
         "suits_28_56",
         "turn",
@@ -36,6 +38,7 @@ class Auction:
 
     def __init__(
         self,
+        rules: AuctionRules,
         dealer: int,
         players: int,
         turn: int,
@@ -47,6 +50,8 @@ class Auction:
         suits_28_56: tuple[int, ...] = (),
         calls: list[tuple[int, int]] | None = None,
     ) -> None:
+        #: the ruleset's ``auction_rules``, read at every call
+        self.rules = rules
         self.dealer = dealer
         self.players = players
         self.turn = turn
@@ -62,24 +67,24 @@ class Auction:
     @staticmethod
     def start(rules: Ruleset, dealer: int) -> Auction:
         n = rules.players
-        return Auction(dealer, n, (dealer + 1) % n, [False] * n)
+        return Auction(rules.auction_rules, dealer, n, (dealer + 1) % n, [False] * n)
 
     def copy(self) -> Auction:
         """An independent copy (for ``GameState.clone``): its lists are copied, the rest is immutable."""
         return Auction(
-            self.dealer, self.players, self.turn, self.passed[:], self.high_value, self.high_seat,
+            self.rules, self.dealer, self.players, self.turn, self.passed[:], self.high_value, self.high_seat,
             self.high_verb, self.spoken, self.suits_28_56, self.calls[:],
         )  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Auction(dealer={self.dealer}, turn={self.turn}, high={self.high_value}, calls={self.calls})"
 
-    def is_forced(self, rules: Ruleset, seat: int) -> bool:
+    def is_forced(self, seat: int) -> bool:
+        """``seat`` is the dealer, everyone else has passed, and the rules force the dealer to bid."""
         return (
             seat == self.dealer
             and self.high_value is None
-            and rules.dealer_forced_bid is not None
-            and rules.all_pass_action == AllPassAction.DEALER_FORCED
+            and self.rules.forced_bid is not None
             and sum(self.passed) == self.players - 1
         )
 
@@ -90,7 +95,7 @@ def forced_call(rules: Ruleset, calls: Sequence[tuple[int, int]], dealer: int) -
     Under ``all_pass_action = dealer_forced`` the dealer may not pass then: the
     table marks that bid "(forced)", as it says nothing of the dealer's hand.
     """
-    if rules.dealer_forced_bid is None or rules.all_pass_action != AllPassAction.DEALER_FORCED:
+    if rules.auction_rules.forced_bid is None:
         return None
     passed: set[int] = set()
     for i, (seat, action) in enumerate(calls):
@@ -117,25 +122,24 @@ _BID: Final = Verb.BID
 _BID_28_56: Final = Verb.BID_28_56
 _BID_DOUBLE: Final = Verb.BID_DOUBLE
 _PROTECT_VERB: Final = Verb.PROTECT
-#: (an enum member is slow to look up on Python 3.11, and every call asks this)
-_SINGLE_ROUND: Final = AuctionModel.SINGLE_ROUND
 
 
 def legal_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> list[int]:
     """Every call ``seat`` may make now, as actions."""
-    bids = _bids(rules.max_bid)
+    ar = auction.rules
+    bids = _bids(ar.max_bid)
     high = auction.high_value
-    forced_bid = rules.dealer_forced_bid
-    if forced_bid is not None and auction.is_forced(rules, seat):
+    forced_bid = ar.forced_bid
+    if forced_bid is not None and auction.is_forced(seat):
         # the forced dealer may not pass: the forced bid first, then the ordinary bids
         calls = [bid_action(forced_bid)]
-        calls += [a for a in bids[max(rules.min_bid, forced_bid) :] if a != calls[0]]
+        calls += [a for a in bids[max(ar.min_bid, forced_bid) :] if a != calls[0]]
     else:
-        lowest = rules.min_bid if high is None else high + 1
-        if _may_equal(rules, auction, seat):
+        lowest = ar.min_bid if high is None else high + 1
+        if _may_equal(auction, seat):
             lowest -= 1
         calls = [PASS, *bids[lowest:]]
-    if rules.bid_28_56 or rules.double_max_bid or rules.protect:
+    if ar.special_calls:
         calls += _special_calls(rules, auction, seat, hand)
     return calls
 
@@ -149,7 +153,7 @@ def _special_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> li
         rules.bid_28_56
         and seat == auction.dealer
         and above_max
-        and rules.auction == AuctionModel.SINGLE_ROUND
+        and auction.rules.single_round
         and _suits_with_a_k_2(hand)
     ):
         calls.append(make(_BID_28_56))
@@ -162,14 +166,13 @@ def _special_calls(rules: Ruleset, auction: Auction, seat: int, hand: int) -> li
     return calls
 
 
-def _may_equal(rules: Ruleset, auction: Auction, seat: int) -> bool:
+def _may_equal(auction: Auction, seat: int) -> bool:
     """Whether ``seat`` may bid the high bid again (a dealer equalling it, a rebid of the maximum)."""
     high = auction.high_value
-    if high is None or auction.high_verb != _BID or high > rules.max_bid:
+    ar = auction.rules
+    if high is None or auction.high_verb != _BID or high > ar.max_bid:
         return False
-    return (rules.dealer_may_equal and seat == auction.dealer) or (
-        rules.max_bid_rebid and high == rules.max_bid
-    )
+    return (ar.dealer_may_equal and seat == auction.dealer) or (ar.max_bid_rebid and high == ar.max_bid)
 
 
 def call_value(rules: Ruleset, action: int) -> int:
@@ -195,9 +198,9 @@ def apply_call(rules: Ruleset, auction: Auction, seat: int, action: int, hand: i
             auction.suits_28_56 = _suits_with_a_k_2(hand)
 
 
-def auction_over(rules: Ruleset, auction: Auction, seat: int) -> bool:
+def auction_over(auction: Auction, seat: int) -> bool:
     """Whether the auction ends after ``seat`` has spoken."""
-    if rules.auction == _SINGLE_ROUND:
+    if auction.rules.single_round:
         return seat == auction.dealer
     passed = sum(auction.passed)
     if auction.high_value is not None:

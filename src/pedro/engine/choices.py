@@ -15,6 +15,7 @@ from typing import Final, final
 
 from pedro.cards import cards_of
 from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
+from pedro.engine.draws import sample, weighted_index
 from pedro.marks import N_
 
 #: Returns None when a chosen mask is allowed, else the reason it is not.
@@ -146,6 +147,7 @@ class CardChoice:
 
         Sizes are drawn in proportion to the number of sets of that size, then
         sets are drawn until one passes the check (rejection keeps it uniform).
+        The draws are ``rng.choices`` and ``rng.sample``'s own (``pedro.engine.draws``).
         """
         cards = cards_of(self.pool & ~self.required)
         n = len(cards)
@@ -154,11 +156,11 @@ class CardChoice:
         weights = [1] * len(self.alternatives) + [comb(n, k) for k in sizes]
         options = list(self.alternatives) + [-1 - k for k in sizes]
         for _attempt in range(200):
-            pick = rng.choices(options, weights)[0]
+            pick = options[weighted_index(rng, weights)]
             if pick >= 0:
                 return pick
             mask = self.required
-            for c in rng.sample(cards, -1 - pick):
+            for c in sample(rng, cards, -1 - pick):
                 mask |= 1 << c
             if self.check(mask) is None:
                 return cards_action(self.verb, mask)

@@ -16,6 +16,8 @@ from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
+from pedro.engine.draws import shuffle
+
 
 class DealError(ValueError):
     """A recorded deal does not fit the rules (wrong pack, missing wash cards)."""
@@ -66,34 +68,6 @@ class SeededDeals:
         cards = sorted(pile)
         shuffle(self._rng(f"wash:{hand_index}"), cards)
         return cards
-
-
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Shuffle ``cards`` in place into the same order as ``rng.shuffle(cards)``.
-
-    This is CPython's Fisher-Yates shuffle written out: each index ``j <= i``
-    is drawn as ``getrandbits(k)`` with ``k = (i + 1).bit_length()``, drawing
-    again while it is out of range (``Random._randbelow_with_getrandbits``).
-    Inline it costs half as much, and a seed keeps giving the same deals.
-
-    >>> a, b = list(range(52)), list(range(52))
-    >>> random.Random("pedro").shuffle(a)
-    >>> shuffle(random.Random("pedro"), b)
-    >>> a == b
-    True
-    """
-    getrandbits = rng.getrandbits
-    for i, k in _draws(len(cards)):
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-@cache
-def _draws(n: int) -> tuple[tuple[int, int], ...]:
-    """The shuffle's steps for ``n`` cards: (index i, bits drawn for an index up to i)."""
-    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 class RecordedDeal:

@@ -498,7 +498,7 @@ def _auction(rules: Ruleset, pos: Position) -> tuple[Auction, Contract]:
         if action not in legal_calls(rules, auction, seat, rules.deck_mask):
             raise ValueError(f"{where}: not a legal call after {i} calls")
         apply_call(rules, auction, seat, action, 0)
-        speaker = -1 if auction_over(rules, auction, seat) else next_speaker(auction, seat)
+        speaker = -1 if auction_over(auction, seat) else next_speaker(auction, seat)
     if speaker >= 0 or auction.high_seat is None or auction.high_value is None:
         raise ValueError("the calls make no contract")
     return auction, Contract(auction.high_seat, auction.high_value, auction.high_verb)

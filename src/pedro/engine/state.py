@@ -664,7 +664,7 @@ class GameState(PlayTurns):
     def _apply_call(self, seat: int, action: int) -> None:
         rules = self._rules
         apply_call(rules, self._auction, seat, action, self._hands[seat])
-        if not auction_over(rules, self._auction, seat):
+        if not auction_over(self._auction, seat):
             self._current_player = next_speaker(self._auction, seat)
             return
         a = self._auction
@@ -978,7 +978,7 @@ class GameState(PlayTurns):
                 return N_("the lowest bid is {min}").format(min=rules.min_bid)
             if a.high_value is not None:
                 return N_("a bid must be higher than the current bid of {bid}").format(bid=a.high_value)
-            if a.is_forced(rules, self._current_player) and rules.dealer_forced_bid is not None:
+            if a.is_forced(self._current_player) and rules.dealer_forced_bid is not None:
                 return N_("the forced dealer bids {forced} or at least {min}").format(
                     forced=rules.dealer_forced_bid, min=rules.min_bid
                 )

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from pedro.engine.actions import PASS, Verb, arg_of, trump_action, verb_of
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import deal_positions, shuffle
+from pedro.engine.deal import deal_positions
+from pedro.engine.draws import shuffle
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players.base import Player

@@ -175,7 +175,6 @@ async def _json_body(request: Request) -> Any:
         raise _HttpError.of(400, "bad_body", why=str(exc)) from None
 
 
-
 def _registry(request: Request | WebSocket) -> TableRegistry:
     registry: TableRegistry = request.app.state.registry
     return registry

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TypeVar
 
 from pedro.cards import JOKERS, RANK_INDEX, mask_of, sister_suit
-from pedro.variants.tables import TrumpTables
+from pedro.variants.tables import AuctionRules, TrumpTables
 
 _T = TypeVar("_T")
 
@@ -287,6 +287,16 @@ class Ruleset:
         if self.deal_all_out:
             return len(self.deck) // self.players
         return self.hand_size
+
+    @cached_property
+    def auction_rules(self) -> AuctionRules:
+        """The auction's rules as a native class (the compiled auction reads them at every call)."""
+        forced = self.all_pass_action == AllPassAction.DEALER_FORCED
+        return AuctionRules(
+            self.players, self.min_bid, self.max_bid, self.dealer_forced_bid if forced else None,
+            self.dealer_may_equal, self.max_bid_rebid, self.bid_28_56 or self.double_max_bid or self.protect,
+            self.auction == AuctionModel.SINGLE_ROUND,
+        )  # fmt: skip
 
     def tables(self, trump: int) -> TrumpTables:
         return _tables(self, trump)

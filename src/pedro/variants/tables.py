@@ -1,8 +1,10 @@
-"""The tables the card play reads once the trump suit is known (``Ruleset.tables``).
+"""What the hot paths read of a ruleset, as native classes: the card play's tables once the
+trump suit is known (``Ruleset.tables``) and the auction's rules (``Ruleset.auction_rules``).
 
-A module of its own so that the compiled build makes ``TrumpTables`` a native class: the
-play, the solver and the sampler read its fields at every card, and a compiled read of a
-native field is a load, where a Python object's attribute is a dictionary lookup.
+A module of its own so that the compiled build makes these native classes: the play, the
+solver and the sampler read ``TrumpTables`` at every card, the auction reads ``AuctionRules``
+at every call, and a compiled read of a native field is a load, where a ``Ruleset``
+attribute (a Python object's) is a dictionary lookup of some 200 instructions.
 """
 
 from __future__ import annotations
@@ -73,3 +75,49 @@ class TrumpTables:
 
     def __repr__(self) -> str:
         return f"TrumpTables(trump={self.trump}, trump_mask={self.trump_mask:#x})"
+
+
+@final
+class AuctionRules:
+    """The rules the auction reads at every call, copied from the ``Ruleset`` once.
+
+    Immutable and shared (one per ruleset); ``__reduce__`` pickles and copies it.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        min_bid: int,
+        max_bid: int,
+        forced_bid: int | None,
+        dealer_may_equal: bool,
+        max_bid_rebid: bool,
+        special_calls: bool,
+        single_round: bool,
+    ) -> None:
+        self.players: Final = players
+        self.min_bid: Final = min_bid
+        self.max_bid: Final = max_bid
+        #: the dealer's forced bid when everyone else passes (``all_pass_action=dealer_forced``), else None
+        self.forced_bid: Final = forced_bid
+        self.dealer_may_equal: Final = dealer_may_equal
+        self.max_bid_rebid: Final = max_bid_rebid
+        #: the rules have 28-56, the double call or protect
+        self.special_calls: Final = special_calls
+        #: ``auction_model=single_round``: each seat speaks once, the dealer last
+        self.single_round: Final = single_round
+
+    def __reduce__(self) -> tuple[type[AuctionRules], tuple[object, ...]]:
+        return AuctionRules, (
+            self.players, self.min_bid, self.max_bid, self.forced_bid, self.dealer_may_equal,
+            self.max_bid_rebid, self.special_calls, self.single_round,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AuctionRules) and self.__reduce__()[1] == other.__reduce__()[1]
+
+    def __hash__(self) -> int:
+        return hash(self.__reduce__()[1])
+
+    def __repr__(self) -> str:
+        return f"AuctionRules(min_bid={self.min_bid}, max_bid={self.max_bid}, forced_bid={self.forced_bid})"
