@@ -8,6 +8,7 @@ import { optionsText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
 import { renderBreakdown, renderExchange } from "./handend.js";
 import { t } from "./i18n.js";
+import { loadSeat } from "./storage.js";
 import { mountReview, TEXT as REVIEW_TEXT } from "./review.js";
 
 export async function replayPage(root, tableId) {
@@ -92,6 +93,9 @@ class ReplayViewer {
     this.i = 0;
     // a review's entry shows its moment as one seat saw it: only that seat's hand open
     this.asSeat = null;
+    // "you" is only the seat this browser held at the table, never a seat a spectator jumps to
+    const held = loadSeat(tableId);
+    this.you = held && Number.isInteger(held.seat) ? held.seat : null;
   }
 
   /** Jump to frame `i` showing only `seat`'s hand (a review's entry); any other move shows every hand again. */
@@ -209,7 +213,7 @@ class ReplayViewer {
     });
     const as = this.asSeat;
     const open = as === null ? f.hands : f.hands.map((cards, s) => (s === as ? cards : null));
-    const view = { table: this.table, seats: this.seats, game, you: as, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
+    const view = { table: this.table, seats: this.seats, game, you: this.you, bottom: as ?? 0, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     fill(
