@@ -402,10 +402,18 @@ async def _finished_body(request: Request, kind: Kind) -> Body:
     """
     state = request.app.state
     table_id = request.path_params["table"]
+    if await _hidden_deal(state, table_id):
+        raise _HttpError.of(403, "tournament_deal_hidden")
     if table_id in _registry(request).rooms:
         return await _body(state, table_id, kind, lambda: _finished_game(request))
     bodies: BodyCache = state.bodies
     return await bodies.get((kind, table_id), lambda: _stored_body(request, kind))
+
+
+async def _hidden_deal(state: Any, table_id: str) -> bool:
+    """A tournament's deal not yet played at every table: its cards are shown to its players only."""
+    tournaments: Tournaments = state.tournaments
+    return len(table_id) <= 40 and await tournaments.hidden_deal(table_id)
 
 
 async def _stored_body(request: Request, kind: Kind) -> Body:
@@ -699,6 +707,8 @@ async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
                 )
             _welcome(client, room, seat)
         else:
+            if room.row.hands is not None and await _hidden_deal(client.websocket.app.state, room.id):
+                raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
             _welcome(client, room, None)
     except RoomError as exc:
         client.error(exc.code, exc.message)

@@ -30,10 +30,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pedro.engine.actions import parse_turn_text
-from pedro.engine.state import GameState, HandResult
+from pedro.engine.state import HandResult
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
 from pedro.server.errors import MESSAGES
+from pedro.server.finished import table_game
 from pedro.server.store import (
     Store,
     StoreError,
@@ -190,7 +191,7 @@ def game_end_of(row: TableRow) -> GameEnd:
 
     ValueError (a plain one, which comes back from a worker process whole) if the stored actions
     no longer play or the game is not over."""
-    state = GameState(make_ruleset(row.variant, row.options), seed=row.seed)
+    state = table_game(row.variant, row.options, row.seed, row.hands)
     try:
         for text_ in row.actions:
             state.apply(parse_turn_text(text_, state.rules.max_bid, state.current_player)[1])
