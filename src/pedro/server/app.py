@@ -59,12 +59,14 @@ from pedro.server.profiles import (
     Rater,
     adopt_endpoint,
     create_profile_endpoint,
+    delete_endpoint,
     game_rating_endpoint,
     leaderboard_endpoint,
     move_code_endpoint,
     my_profile_endpoint,
     profile_endpoint,
     profile_error_handler,
+    rename_endpoint,
     seat_profile,
 )
 from pedro.server.protocol import (
@@ -857,6 +859,8 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/profiles/me", my_profile_endpoint, methods=["POST"]),
         Route("/api/profiles/code", move_code_endpoint, methods=["POST"]),
         Route("/api/profiles/adopt", adopt_endpoint, methods=["POST"]),
+        Route("/api/profiles/rename", rename_endpoint, methods=["POST"]),
+        Route("/api/profiles/delete", delete_endpoint, methods=["POST"]),
         Route("/api/profiles/{profile}", profile_endpoint),
         Route("/api/leaderboard/{variant}", leaderboard_endpoint),
         WebSocketRoute("/ws/{table}", websocket_endpoint),

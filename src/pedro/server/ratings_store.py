@@ -278,6 +278,47 @@ class ProfileStore:
             raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
         return Holder(profile, secret)
 
+    def rename(self, secret: str, name: str) -> Profile:
+        """The holder's profile under a new ``name`` (cleaned as at creation), by the same rules:
+        ProfileError if it is taken by another profile (whatever its case) or kept for a computer.
+        The seats it played keep the name they were played under; its pages take the new one."""
+        profile = self.holder(secret)
+        key = name_key(name)
+        if key in RESERVED_NAMES:
+            raise ProfileError(409, "name_for_computer", name=name)
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(
+                    update(profiles_table)
+                    .where(profiles_table.c.id == profile.id, profiles_table.c.kind == "human")
+                    .values(name=name, name_key=key)
+                )
+        except IntegrityError:
+            raise ProfileError(409, "name_taken", name=name) from None
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+        if done.rowcount != 1:  # deleted or moved meanwhile
+            raise ProfileError(403, "unknown_profile")
+        return Profile(profile.id, name, profile.kind)
+
+    def delete(self, secret: str) -> Profile:
+        """Delete the holder's profile: its name (free again), ratings, move code and its links to the
+        games it played go (the database cascades them); the games, and every other profile's
+        ratings and links to them, stay as they are. ProfileError (403) if no profile has the secret."""
+        profile = self.holder(secret)
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(
+                    delete(profiles_table).where(
+                        profiles_table.c.id == profile.id, profiles_table.c.secret_hash == hash_secret(secret)
+                    )
+                )
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+        if done.rowcount != 1:  # moved or deleted meanwhile
+            raise ProfileError(403, "unknown_profile")
+        return profile
+
     def by_secret(self, secret: str) -> Profile | None:
         return self._one(profiles_table.c.secret_hash == hash_secret(secret))
 
