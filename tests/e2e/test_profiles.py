@@ -101,3 +101,39 @@ def test_a_profile_plays_a_rated_game_and_sees_its_rating(
     assert "no longer holds" in page.locator(".notice").inner_text()
     assert page.evaluate("localStorage.getItem('pedro-profile')") is None
     assert not ann.page_errors and not bo.page_errors, (ann.page_errors, bo.page_errors)
+
+
+def test_a_profile_is_renamed_and_deleted_in_the_browser(
+    players: Callable[..., Player], server: ServerProcess
+) -> None:
+    httpx.post(f"{server.url}/api/profiles", json={"name": "Bo"}, timeout=10).raise_for_status()
+    ann = players("ann")
+    page = ann.page
+    ann.goto("/profile")
+    page.locator("input[name=profile-name]").fill("Ann")
+    page.get_by_role("button", name="Make my profile").click()
+    page.locator(".profile-name").wait_for()
+    profile_id = json.loads(page.evaluate("localStorage.getItem('pedro-profile')"))["id"]
+
+    # a name another profile has is refused, as at creation; a free one is taken
+    rename = page.locator(".rename-profile")
+    rename.locator("input[name=rename-profile]").fill("bo")
+    rename.get_by_role("button", name="Rename").click()
+    rename.locator(".form-error").wait_for()
+    assert "taken" in rename.locator(".form-error").inner_text()
+    rename.locator("input[name=rename-profile]").fill("Annie")
+    rename.get_by_role("button", name="Rename").click()
+    page.wait_for_selector(".profile-name:text-is('Annie')")
+    assert json.loads(page.evaluate("localStorage.getItem('pedro-profile')"))["name"] == "Annie"
+    assert httpx.get(f"{server.url}/api/profiles/{profile_id}", timeout=10).json()["name"] == "Annie"
+
+    # deleting asks twice; then the profile is gone and this browser forgets it
+    box = page.locator(".delete-profile")
+    box.get_by_role("button", name="Delete my profile").click()
+    assert httpx.get(f"{server.url}/api/profiles/{profile_id}", timeout=10).status_code == 200
+    box.get_by_role("button", name="Yes, delete it for good").click()
+    page.locator(".new-profile").wait_for()
+    assert "was deleted" in page.locator(".profile").inner_text()
+    assert page.evaluate("localStorage.getItem('pedro-profile')") is None
+    assert httpx.get(f"{server.url}/api/profiles/{profile_id}", timeout=10).status_code == 404
+    assert not ann.page_errors, ann.page_errors  # (the refused name's 409 is in the console)

@@ -65,7 +65,20 @@ def test_open_a_review_and_jump_to_a_mistake(
         assert page.locator(f'[data-seat="{seat}"] .cardrow.open').count() == 0
     detail = page.locator('[data-testid="review-detail"]')
     assert first["action"] in detail.inner_text() and "ann's hand then" in detail.inner_text().lower()
+    assert page.locator('[data-seat="0"] .name').inner_text() == "Ann (you)"  # her own seat
     screenshot(page, "review-jump", full_page=True)
+
+    # a spectator jumping to Ann's seat sees the table from there, but it is not "you": nobody is
+    bo = players("bo")
+    bo.page.goto(f"{server.url}/replay/{tid}")
+    bo.page.locator('[data-testid="review-seat"]').select_option("0")
+    bo.page.locator('[data-testid="review-start"]').click()
+    bo.page.locator('.review-mistakes [data-testid="review-entry"]').first.click(timeout=REVIEW_TIMEOUT)
+    bo.page.wait_for_selector(f'body[data-seq="{first["index"]}"][data-as-seat="0"]', state="attached")
+    assert bo.page.locator('[data-seat="0"] .name').inner_text() == "Ann"
+    assert bo.page.locator(".seat.you").count() == 0
+    assert "(you)" not in bo.page.locator(".felt").inner_text()
+    assert not bo.page_errors, bo.page_errors
 
     # any move of the viewer shows every hand again
     page.get_by_role("button", name="next action", exact=True).click()

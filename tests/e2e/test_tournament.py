@@ -37,8 +37,10 @@ def test_a_player_joins_a_tournament_by_its_link_and_plays_its_deals(
     link = page.locator(".join-link").text_content()
     assert link is not None and link.startswith(server.url) and "/d/" in link
     tournament = link.rsplit("/", 1)[1]
-    # the director sees the deals being played, to watch; table 2 (computers only) starts at once
-    page.wait_for_selector(".tournament-director a[href*='?watch']")
+    # the director sees where each deal table stands (table 2, computers only, starts at once), but
+    # no link to a deal some table has not played: its table would show the cards
+    page.wait_for_selector(".tournament-director li[data-table='1'][data-deal='0']")
+    assert page.locator(".tournament-director a").count() == 0
 
     ann = players("Ann")
     ann.page.goto(link)
@@ -56,6 +58,7 @@ def test_a_player_joins_a_tournament_by_its_link_and_plays_its_deals(
             assert hidden.count() == 1 and hidden.locator("a").count() == 0
         button.click()
         ann.page.wait_for_url(re.compile(r"/t/[^/]+$"))
+        ann.page.wait_for_selector(".subtitle:has-text('tournament deal · one hand')")
         ann.play_until(game_over, rng)
         ann.assert_no_errors()
         back = ann.page.get_by_role("link", name="Back to the tournament")
@@ -66,6 +69,10 @@ def test_a_player_joins_a_tournament_by_its_link_and_plays_its_deals(
         ann.page.wait_for_url(re.compile(rf"/d/{tournament}$"))
 
     ann.page.wait_for_selector("body[data-tournament='finished']", timeout=60_000)
+    page.reload()
+    page.wait_for_selector(".tournament-director li[data-state='played']")
+    assert page.locator(".tournament-director li[data-state='played']").count() == 4
+    assert "Table 1, deal 2: played" in (page.locator(".tournament-director").text_content() or "")
     ann.page.wait_for_selector(".tournament-standings tr.yours")
     results = ann.page.locator(".deal-result:not(.hidden-deal)")
     assert results.count() == 2

@@ -27,6 +27,7 @@ from tests.server.client_helpers import (
 from pedro.ratings import Rating, rate_game
 from pedro.server import app as app_module
 from pedro.server import profiles as profiles_module
+from pedro.server.errors import MESSAGES
 from pedro.server.protocol import MAX_NAME_CHARS
 from pedro.server.ratings_store import GameEnd, GameRating, ProfileError, ProfileStore
 from pedro.server.store import StoreError, hash_secret
@@ -146,6 +147,33 @@ def test_a_move_code_moves_the_profile_to_another_browser(client: TestClient) ->
     assert client.post("/api/profiles/me", json={"secret": moved["secret"]}).json()["id"] == ann["id"]
     assert client.post("/api/profiles/me", json={"secret": ann["secret"]}).status_code == 403
     assert client.post("/api/profiles/adopt", json={"code": code["code"]}).status_code == 400
+
+
+def test_a_profile_is_renamed_and_deleted_by_its_holder(client: TestClient) -> None:
+    ann, bo = new_profile(client, "Ann"), new_profile(client, "Bo")
+    rename = "/api/profiles/rename"
+    renamed = client.post(rename, json={"secret": ann["secret"], "name": "  Annie  "})
+    assert renamed.status_code == 200 and renamed.json() == {"id": ann["id"], "name": "Annie"}
+    assert client.get(f"/api/profiles/{ann['id']}").json()["name"] == "Annie"
+    for body, status, code in (
+        ({"secret": ann["secret"], "name": "BO"}, 409, "name_taken"),
+        ({"secret": ann["secret"], "name": "expert"}, 409, "name_for_computer"),
+        ({"secret": "wrong", "name": "Cy"}, 403, "unknown_profile"),
+        ({"secret": ann["secret"], "name": "   "}, 400, "bad_request"),
+        ({"secret": ann["secret"]}, 400, "bad_request"),
+    ):
+        refused = client.post(rename, json=body)
+        assert refused.status_code == status and refused.json()["code"] == code, refused.text
+        assert refused.json()["code"] in MESSAGES
+    assert client.get(f"/api/profiles/{ann['id']}").json()["name"] == "Annie"
+    assert client.post("/api/profiles/delete", json={"secret": "wrong"}).json()["code"] == "unknown_profile"
+    deleted = client.post("/api/profiles/delete", json={"secret": ann["secret"]})
+    assert deleted.status_code == 200 and deleted.json() == {"id": ann["id"], "deleted": True}
+    assert client.get(f"/api/profiles/{ann['id']}").status_code == 404
+    assert client.post("/api/profiles/me", json={"secret": ann["secret"]}).status_code == 403
+    assert client.post("/api/profiles/delete", json={"secret": ann["secret"]}).status_code == 403
+    assert client.get(f"/api/profiles/{bo['id']}").json()["name"] == "Bo"
+    assert new_profile(client, "Annie")["id"] != ann["id"]
 
 
 def test_a_profile_fills_the_seat_name(client: TestClient) -> None:

@@ -26,9 +26,13 @@ from pedro.server.store import (
     Store,
     TableRow,
     hash_secret,
+    profile_codes_table,
+    profile_games_table,
     profiles_table,
     rated_games_table,
     ratings_table,
+    seat_profiles_table,
+    tables_table,
 )
 from pedro.variants.options import make_ruleset
 
@@ -125,6 +129,67 @@ def test_a_name_is_taken_once_whatever_its_case(profiles: ProfileStore) -> None:
     assert profiles.by_secret(ann.secret) == ann.profile
     assert profiles.by_id(ann.profile.id) == ann.profile
     assert profiles.by_secret("not a secret") is None
+
+
+def test_a_profile_is_renamed_by_the_rules_of_its_creation(profiles: ProfileStore) -> None:
+    ann = profiles.create("Ann")
+    bo = profiles.create("Bo")
+    renamed = profiles.rename(ann.secret, "Annie")
+    assert renamed == profiles.by_id(ann.profile.id) and renamed.name == "Annie"
+    assert profiles.rename(ann.secret, "ANNIE").name == "ANNIE"  # its own name, in another case
+    with pytest.raises(ProfileError, match="taken") as taken:
+        profiles.rename(ann.secret, "bO")
+    assert taken.value.status == 409 and profiles.by_id(bo.profile.id) == bo.profile
+    with pytest.raises(ProfileError, match="computer player"):
+        profiles.rename(ann.secret, "Club")
+    with pytest.raises(ProfileError) as unknown:
+        profiles.rename("not a secret", "Cy")
+    assert unknown.value.status == 403 and unknown.value.code == "unknown_profile"
+    assert profiles.create("Ann").profile.name == "Ann"  # the old name is free again
+
+
+def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
+    store: Store, profiles: ProfileStore
+) -> None:
+    ann = profiles.create("Ann")
+    end = stored_game(store, played_game(), ann.profile.id)
+    rating = profiles.finish_game(end, now=T0)
+    assert rating is not None and rating.rated
+    profiles.move_code(ann.secret, now=T0)
+    others = {"cpu:club", "cpu:beginner", "cpu:random"}
+
+    def rows(table: Any) -> set[str]:
+        with store.engine.connect() as c:
+            return {r.profile_id for r in c.execute(select(table.c.profile_id))}
+
+    assert rows(ratings_table) == others | {ann.profile.id}
+    assert rows(profile_games_table) == others | {ann.profile.id}
+    before = {r.profile_id: (r.mu, r.sigma, r.games) for r in _all(store, ratings_table)}
+
+    assert profiles.delete(ann.secret) == ann.profile
+    assert profiles.by_id(ann.profile.id) is None and profiles.by_secret(ann.secret) is None
+    for table in (ratings_table, profile_games_table, seat_profiles_table, profile_codes_table):
+        assert ann.profile.id not in rows(table)
+    # the game, its rating's record and every other profile's ratings and games are as they were
+    assert rows(profile_games_table) == others and count(store, tables_table) == 1
+    assert count(store, rated_games_table) == 1
+    assert {r.profile_id: (r.mu, r.sigma, r.games) for r in _all(store, ratings_table)} == {
+        p: v for p, v in before.items() if p != ann.profile.id
+    }
+    after = profiles.game_rating(end.table_id)
+    assert not isinstance(after, bool) and after.rated
+    assert {c.profile for c in after.changes} == others
+    loaded = store.load_table(end.table_id)
+    assert loaded is not None and loaded.seats[0].name == "Ann" and loaded.seats[0].profile is None
+    with pytest.raises(ProfileError) as gone:
+        profiles.delete(ann.secret)
+    assert gone.value.status == 403
+    assert profiles.create("Ann").profile.id != ann.profile.id  # the name is free again
+
+
+def _all(store: Store, table: Any) -> list[Any]:
+    with store.engine.connect() as c:
+        return list(c.execute(select(table)))
 
 
 def test_computer_players_names_are_kept_for_them(profiles: ProfileStore) -> None:

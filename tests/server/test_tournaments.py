@@ -10,12 +10,21 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import choose, join, pending_json, room_of, running_server
+from tests.server.client_helpers import (
+    choose,
+    create_table,
+    join,
+    pending_json,
+    recv,
+    room_of,
+    running_server,
+    watch,
+)
 from tests.server.durability_helpers import api, database, server_log
 from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
-from pedro.records import record_from_game
+from pedro.records import record_from_game, replay
 from pedro.server.errors import MESSAGES
 from pedro.server.store import Store
 from pedro.server.tournament_store import TournamentRow, TournamentStore
@@ -173,22 +182,37 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
     made = create(client, [COMPUTERS, people], deals=2)
     tournament = made["tournament"]
     wait_for(client, tournament, lambda s: s["progress"][0]["played"] == 2)
-    director = client.post(
-        f"/api/tournaments/{tournament}/director", json={"secret": made["director_secret"]}
-    )
-    assert director.status_code == 200
-    table0 = [d["table_id"] for d in director.json()["deals"] if d["table"] == 0]
+    table0 = deal_tables(client, tournament, 0)
     assert len(table0) == 2
     cy = client.post(
         f"/api/tournaments/{tournament}/seats", json={"table": 1, "seat": 0, "name": "Cy"}
     ).json()
     mine = cy["current"]["table_id"]
-    # Cy is playing deal 0: nothing of table 0's deal 0 (its table, its changes) reaches Cy
+    # Cy is playing deal 0: nothing of table 0's deal 0 (its table, its changes) reaches Cy, nor the
+    # director (who may be a player too): the director sees where each table stands, not its id
+    director = client.post(
+        f"/api/tournaments/{tournament}/director", json={"secret": made["director_secret"]}
+    )
+    assert director.status_code == 200
+    assert sorted((d["table"], d["deal"], d["played"], d["table_id"]) for d in director.json()["deals"]) == [
+        (0, 0, True, None), (0, 1, True, None), (1, 0, False, None)
+    ]  # fmt: skip
     for text in (
         client.get(f"/api/tournaments/{tournament}").text,
         client.post(f"/api/tournaments/{tournament}/me", json={"secret": cy["secret"]}).text,
+        director.text,
     ):
         assert not any(table_id in text for table_id in table0), text
+    # nor may a table id found some other way be watched, replayed or downloaded: Cy's own live table
+    # too (but Cy, seated there, joins it)
+    for table_id in (*table0, mine):
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "watch"})
+            refused = recv(ws)
+            assert (refused["type"], refused["code"]) == ("error", "tournament_deal_hidden"), refused
+    for table_id in table0:
+        for kind in ("replay", "record"):
+            assert "other tables have not played" in error(client.get(f"/api/tables/{table_id}/{kind}"), 403)
     summary = client.get(f"/api/tournaments/{tournament}").json()
     assert summary["results"][0] == {"deal": 0, "complete": False, "played": [0], "tables": []}
     assert summary["seed"] is None  # it would give every card of every deal
@@ -198,6 +222,46 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
     summary = wait_for(client, tournament, lambda s: s["results"][0]["complete"])
     assert [row["table_id"] for row in summary["results"][0]["tables"]] == [table0[0], mine]
     assert table0[1] not in client.get(f"/api/tournaments/{tournament}").text
+    director = client.post(
+        f"/api/tournaments/{tournament}/director", json={"secret": made["director_secret"]}
+    )
+    named = {(d["table"], d["deal"]): d["table_id"] for d in director.json()["deals"]}
+    assert named[(0, 0)] == table0[0] and named[(1, 0)] == mine and named[(0, 1)] is None
+    with client.websocket_connect(f"/ws/{table0[0]}") as ws:
+        assert watch(ws)["type"] == "state"
+    assert client.get(f"/api/tables/{table0[0]}/replay").status_code == 200
+    with client.websocket_connect(f"/ws/{table0[1]}") as ws:
+        ws.send_json({"type": "watch"})
+        assert recv(ws)["code"] == "tournament_deal_hidden"
+
+
+def deal_tables(client: TestClient, tournament: str, table_no: int) -> list[str]:
+    """The ids of a tournament table's deal tables, as the server keeps them (no API shows them all)."""
+    row = client.app.state.tournaments.store.load(tournament)  # type: ignore[attr-defined]
+    return [d.table_id for d in row.played if d.table_no == table_no]
+
+
+def test_a_deal_table_is_a_one_hand_game(client: TestClient) -> None:
+    """A deal's table ends with its hand: no second hand dealt, in its room, record or replay, and it
+    says what it is (one hand of a tournament, unrated) rather than a target score."""
+    made = create(client, [COMPUTERS, COMPUTERS[::-1]], deals=1)
+    summary = wait_for(client, made["tournament"], lambda s: s["finished"])
+    for row in summary["results"][0]["tables"]:
+        table_id = row["table_id"]
+        room = room_of(client, table_id)
+        assert room.state.is_over and room.state.hand_limit == 1 and len(room.state.deal_records) == 1
+        table = client.get(f"/api/tables/{table_id}").json()
+        assert (table["hands"], table["phase"], table["finished"], table["rated"]) == (1, "over", True, False)
+        assert table["hand_index"] == 0 and table["winner"] is None
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        assert len(record["hands"]) == 1 and record["hands"][0]["actions"]
+        replayed = replay(record)
+        assert [r.change for r in replayed.results] == [tuple(row["change"])]
+        body = client.get(f"/api/tables/{table_id}/replay").json()
+        assert len(body["record"]["hands"]) == 1 and body["table"]["hands"] == 1
+        assert body["table"]["phase"] == "over" and all(f.get("hand_index", 0) == 0 for f in body["frames"])
+    ordinary = client.get(f"/api/tables/{create_table(client)['table']}").json()
+    assert ordinary["hands"] is None and ordinary["rated"] is True
 
 
 def error(response: Any, status: int) -> str:

@@ -155,6 +155,8 @@ class GameState(PlayTurns):
     _scores: list[int]  # per side
     _results: tuple[HandResult, ...]
     _winner: int | None
+    #: the game ends, with no winner, when this many hands are scored (0: it is played to its end)
+    _hand_limit: int
     #: the game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop
     _is_over: bool
     _actions: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
@@ -226,9 +228,16 @@ class GameState(PlayTurns):
         deals: DealSource | None = None,
         seed: int | str | None = None,
         scores: Sequence[int] | None = None,
+        hand_limit: int | None = None,
     ) -> None:
         """A new game: packs from ``deals``, else shuffled from ``seed``; the sides start at
-        ``scores`` (as if earlier hands had left them: a game taken up again), else at 0."""
+        ``scores`` (as if earlier hands had left them: a game taken up again), else at 0.
+
+        ``hand_limit``: the game ends, with no winner, once that many hands are scored (a
+        duplicate tournament's deal is a one-hand game); None plays it to its end."""
+        if hand_limit is not None and hand_limit < 1:
+            raise ValueError(f"a game of at most {hand_limit} hands has no hand to play")
+        self._hand_limit = hand_limit or 0
         self._rules = rules
         self._deals = deals if deals is not None else SeededDeals(seed)
         self._players = rules.players
@@ -275,6 +284,11 @@ class GameState(PlayTurns):
     def is_over(self) -> bool:
         """The game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop."""
         return self._is_over
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The game ends, with no winner, once this many hands are scored; None: played to its end."""
+        return self._hand_limit or None
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -881,7 +895,7 @@ class GameState(PlayTurns):
     # ------------------------------------------------------------------ scoring
 
     def _finish_hand(self, thrown_in: bool) -> None:
-        """Score the hand, then end the game or deal the next hand.
+        """Score the hand, then end the game (won, or its ``hand_limit`` reached) or deal the next hand.
 
         The next pack is asked for before anything changes, so a ``DealSource``
         that raises leaves the finished hand as it was (``_undo`` rebuilds it).
@@ -919,7 +933,9 @@ class GameState(PlayTurns):
                 tuple(scores), self._bgo_hand, tuple(self._status), tuple(map(tuple, taken)),
             )  # fmt: skip
             winner, force = decide_winner(rules, self._scores, scores, contract, made, self._bgo_hand, taken)
-        pack = self._deals.pack(self._hand_index + 1, rules.deck) if winner is None else None
+        # a game of ``hand_limit`` hands ends after its last one, with no winner: no pack is asked for
+        last = winner is not None or self._hand_index + 1 == self._hand_limit
+        pack = None if last else self._deals.pack(self._hand_index + 1, rules.deck)
         self._results += (result,)
         self._scores = scores
         if pack is None:

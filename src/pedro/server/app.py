@@ -59,12 +59,14 @@ from pedro.server.profiles import (
     Rater,
     adopt_endpoint,
     create_profile_endpoint,
+    delete_endpoint,
     game_rating_endpoint,
     leaderboard_endpoint,
     move_code_endpoint,
     my_profile_endpoint,
     profile_endpoint,
     profile_error_handler,
+    rename_endpoint,
     seat_profile,
 )
 from pedro.server.protocol import (
@@ -401,10 +403,18 @@ async def _finished_body(request: Request, kind: Kind) -> Body:
     """
     state = request.app.state
     table_id = request.path_params["table"]
+    if await _hidden_deal(state, table_id):
+        raise _HttpError.of(403, "tournament_deal_hidden")
     if table_id in _registry(request).rooms:
         return await _body(state, table_id, kind, lambda: _finished_game(request))
     bodies: BodyCache = state.bodies
     return await bodies.get((kind, table_id), lambda: _stored_body(request, kind))
+
+
+async def _hidden_deal(state: Any, table_id: str) -> bool:
+    """A tournament's deal not yet played at every table: its cards are shown to its players only."""
+    tournaments: Tournaments = state.tournaments
+    return len(table_id) <= 40 and await tournaments.hidden_deal(table_id)
 
 
 async def _stored_body(request: Request, kind: Kind) -> Body:
@@ -698,6 +708,8 @@ async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
                 )
             _welcome(client, room, seat)
         else:
+            if room.row.hands is not None and await _hidden_deal(client.websocket.app.state, room.id):
+                raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
             _welcome(client, room, None)
     except RoomError as exc:
         client.error(exc.code, exc.message)
@@ -846,6 +858,8 @@ def create_app(settings: ServerSettings) -> Starlette:
         Route("/api/profiles/me", my_profile_endpoint, methods=["POST"]),
         Route("/api/profiles/code", move_code_endpoint, methods=["POST"]),
         Route("/api/profiles/adopt", adopt_endpoint, methods=["POST"]),
+        Route("/api/profiles/rename", rename_endpoint, methods=["POST"]),
+        Route("/api/profiles/delete", delete_endpoint, methods=["POST"]),
         Route("/api/profiles/{profile}", profile_endpoint),
         Route("/api/leaderboard/{variant}", leaderboard_endpoint),
         WebSocketRoute("/ws/{table}", websocket_endpoint),

@@ -64,6 +64,11 @@ MESSAGES = {
     "bad_move_code": "that code is not valid (a code works once, for 15 minutes; make a new one)",
     "move_code_used": "that code has just been used",
     "profile_limit": "too many new profiles: at most {most} an hour from one address; try again in {wait} s",
+    # a tournament deal not yet played at every table (server/tournaments.py)
+    "tournament_deal_hidden": (
+        "this table plays a tournament deal that other tables have not played yet: only its players may "
+        "see it until then"
+    ),
 }
 
 

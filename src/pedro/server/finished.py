@@ -11,6 +11,7 @@ server. (A table that is not loaded is read and built by ``pedro.server.stored``
 from __future__ import annotations
 
 import gzip
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,13 @@ from pedro.engine.state import GameState
 from pedro.records import record_from_game
 from pedro.server.replay_frames import replay_frames
 from pedro.variants.options import make_ruleset
+
+
+def table_game(variant: str, options: Mapping[str, Any], seed: str, hands: int | None) -> GameState:
+    """A table's game from its first deal. A table of ``hands`` hands (a duplicate tournament's deal:
+    one) is a game of that many hands, which ends after them with no winner and deals no more."""
+    return GameState(make_ruleset(variant, dict(options)), seed=seed, hand_limit=hands)
+
 
 #: zlib's default: within a few percent of the smallest output, several times faster than level 9.
 GZIP_LEVEL = 6
@@ -39,6 +47,8 @@ class FinishedGame:
     names: tuple[str, ...]
     #: the table's summary (``Room.summary``) as the game ended, for the replay viewer
     summary: dict[str, Any]
+    #: the table's number of hands (a tournament deal's: 1), None: played to the game's end
+    hands: int | None = None
 
     def filename(self) -> str:
         """The record's file name when downloaded."""
@@ -65,7 +75,7 @@ class Body:
 
 
 def _played(game: FinishedGame) -> GameState:
-    state = GameState(make_ruleset(game.variant, game.options), seed=game.seed)
+    state = table_game(game.variant, game.options, game.seed, game.hands)
     for text in game.actions:
         state.apply(parse_action_text(text, state.rules.max_bid)[1])
     return state
@@ -83,7 +93,7 @@ def record_of(game: FinishedGame, state: GameState) -> Body:
 
 def replay_body(game: FinishedGame) -> Body:
     """``{"table": summary, "record": record, "frames": [...]}`` (docs/server.md, "Replay frames")."""
-    state = GameState(make_ruleset(game.variant, game.options), seed=game.seed)
+    state = table_game(game.variant, game.options, game.seed, game.hands)
     frames = replay_frames(state, game.actions)  # leaves the state at the end of the game
     return replay_of(game, state, frames)
 

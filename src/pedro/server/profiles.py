@@ -4,8 +4,10 @@
 the browser keeps and which no other answer ever shows. ``POST /api/profiles/me`` (the secret in
 the body) is the holder's own page, ``GET /api/profiles/{id}`` anyone's. A holder asks for a
 move code (``POST /api/profiles/code``) and types it in another browser
-(``POST /api/profiles/adopt``), which then holds the profile. ``GET /api/leaderboard/{variant}``
-ranks a variant's players, ``GET /api/tables/{table}/rating`` says how a finished game was rated.
+(``POST /api/profiles/adopt``), which then holds the profile. The holder may rename it
+(``POST /api/profiles/rename``) or delete it (``POST /api/profiles/delete``).
+``GET /api/leaderboard/{variant}`` ranks a variant's players, ``GET /api/tables/{table}/rating``
+says how a finished game was rated.
 
 The database work runs in threads: the event loop never waits for it.
 """
@@ -61,6 +63,11 @@ class NewProfileRequest(_Strict):
 
 class SecretRequest(_Strict):
     secret: Secret
+
+
+class RenameRequest(_Strict):
+    secret: Secret
+    name: Name
 
 
 class AdoptRequest(_Strict):
@@ -160,6 +167,22 @@ async def adopt_endpoint(request: Request) -> Response:
     holder = await asyncio.to_thread(_profiles(request).adopt, spec.code)
     log.info("profile %s moved to another browser", holder.profile.id)
     return JSONResponse({"id": holder.profile.id, "name": holder.profile.name, "secret": holder.secret})
+
+
+async def rename_endpoint(request: Request) -> Response:
+    """``POST /api/profiles/rename``: the holder's profile under a new name (the creation's rules)."""
+    spec: RenameRequest = await _body(request, RenameRequest, 'send {"secret": "...", "name": "..."}')
+    profile = await asyncio.to_thread(_profiles(request).rename, spec.secret, spec.name)
+    log.info("profile %s renamed", profile.id)
+    return JSONResponse({"id": profile.id, "name": profile.name})
+
+
+async def delete_endpoint(request: Request) -> Response:
+    """``POST /api/profiles/delete``: delete the holder's profile; its games stay, without it."""
+    spec: SecretRequest = await _body(request, SecretRequest, 'send {"secret": "..."}')
+    profile = await asyncio.to_thread(_profiles(request).delete, spec.secret)
+    log.info("profile %s deleted", profile.id)
+    return JSONResponse({"id": profile.id, "deleted": True})
 
 
 async def leaderboard_endpoint(request: Request) -> Response:

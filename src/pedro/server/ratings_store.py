@@ -30,10 +30,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pedro.engine.actions import parse_turn_text
-from pedro.engine.state import GameState, HandResult
+from pedro.engine.state import HandResult
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
 from pedro.server.errors import MESSAGES
+from pedro.server.finished import table_game
 from pedro.server.store import (
     Store,
     StoreError,
@@ -190,7 +191,7 @@ def game_end_of(row: TableRow) -> GameEnd:
 
     ValueError (a plain one, which comes back from a worker process whole) if the stored actions
     no longer play or the game is not over."""
-    state = GameState(make_ruleset(row.variant, row.options), seed=row.seed)
+    state = table_game(row.variant, row.options, row.seed, row.hands)
     try:
         for text_ in row.actions:
             state.apply(parse_turn_text(text_, state.rules.max_bid, state.current_player)[1])
@@ -276,6 +277,47 @@ class ProfileStore:
         except SQLAlchemyError as exc:
             raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
         return Holder(profile, secret)
+
+    def rename(self, secret: str, name: str) -> Profile:
+        """The holder's profile under a new ``name`` (cleaned as at creation), by the same rules:
+        ProfileError if it is taken by another profile (whatever its case) or kept for a computer.
+        The seats it played keep the name they were played under; its pages take the new one."""
+        profile = self.holder(secret)
+        key = name_key(name)
+        if key in RESERVED_NAMES:
+            raise ProfileError(409, "name_for_computer", name=name)
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(
+                    update(profiles_table)
+                    .where(profiles_table.c.id == profile.id, profiles_table.c.kind == "human")
+                    .values(name=name, name_key=key)
+                )
+        except IntegrityError:
+            raise ProfileError(409, "name_taken", name=name) from None
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+        if done.rowcount != 1:  # deleted or moved meanwhile
+            raise ProfileError(403, "unknown_profile")
+        return Profile(profile.id, name, profile.kind)
+
+    def delete(self, secret: str) -> Profile:
+        """Delete the holder's profile: its name (free again), ratings, move code and its links to the
+        games it played go (the database cascades them); the games, and every other profile's
+        ratings and links to them, stay as they are. ProfileError (403) if no profile has the secret."""
+        profile = self.holder(secret)
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(
+                    delete(profiles_table).where(
+                        profiles_table.c.id == profile.id, profiles_table.c.secret_hash == hash_secret(secret)
+                    )
+                )
+        except SQLAlchemyError as exc:
+            raise StoreError(str(getattr(exc, "orig", None) or exc)) from exc
+        if done.rowcount != 1:  # moved or deleted meanwhile
+            raise ProfileError(403, "unknown_profile")
+        return profile
 
     def by_secret(self, secret: str) -> Profile | None:
         return self._one(profiles_table.c.secret_hash == hash_secret(secret))

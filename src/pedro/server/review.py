@@ -25,12 +25,11 @@ from pedro.display import sort_hand
 from pedro.engine.actions import parse_action_text
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
-from pedro.engine.state import GameState
 from pedro.i18n import N_
 from pedro.observation_json import calls_json, cards_json, label, seen_trick_json, words
 from pedro.players import make_player
 from pedro.records import ReplayError, record_from_game, replay
-from pedro.variants.options import make_ruleset
+from pedro.server.finished import table_game
 
 #: The estimates' player and seed: ``pedro analyze``'s defaults, so the two agree.
 PLAYER = "expert"
@@ -52,12 +51,14 @@ class ReviewGame:
     actions: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
     record: Mapping[str, Any] | None = None
+    #: the table's number of hands (a tournament deal's: 1), None: played to the game's end
+    hands: int | None = None
 
     def as_record(self) -> dict[str, Any]:
         """The game as a record (a table's actions played once)."""
         if self.record is not None:
             return dict(self.record)
-        state = GameState(make_ruleset(self.variant, dict(self.options)), seed=self.seed)
+        state = table_game(self.variant, self.options, self.seed, self.hands)
         for text in self.actions:
             state.apply(parse_action_text(text, state.rules.max_bid)[1])
         return record_from_game(state, self.names)

@@ -295,7 +295,8 @@ def _names(room: Room) -> tuple[str, ...]:
 
 def _game_of(room: Room) -> ReviewGame:
     row: TableRow = room.row
-    return ReviewGame(row.variant, dict(row.options), row.seed, tuple(row.actions), _names(room))
+    names = _names(room)
+    return ReviewGame(row.variant, dict(row.options), row.seed, tuple(row.actions), names, hands=row.hands)
 
 
 async def _room(registry: TableRegistry, table_id: str) -> Room:

@@ -31,7 +31,7 @@ from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.async_store import AsyncStore, committed
-from pedro.server.finished import FinishedGame
+from pedro.server.finished import FinishedGame, table_game
 from pedro.server.logs import fields
 from pedro.server.ratings_store import GameEnd
 from pedro.server.store import ConflictError, SeatRow, StoreError, TableRow
@@ -45,7 +45,6 @@ from pedro.server.views import (
     seen_trick_json,
     trick_json,
 )
-from pedro.variants.options import make_ruleset
 
 log = logging.getLogger("pedro.server")
 
@@ -122,8 +121,8 @@ class Room:
         self.store = store
         self.settings = settings
         self.clock = clock
-        self.rules = make_ruleset(row.variant, row.options)
-        self.state = GameState(self.rules, seed=row.seed) if state is None else state
+        self.state = table_game(row.variant, row.options, row.seed, row.hands) if state is None else state
+        self.rules = self.state.rules
         # the stored actions were legal when accepted; replaying proves it
         for text in row.actions if state is None else ():
             self.state.apply(self._stored(text)[1])
@@ -167,15 +166,15 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        """The game is won, or the table's hands are played (a duplicate tournament's deal: ``row.hands``)."""
-        return self.state.is_over or self.hands_played
+        """The game is won, or the table's hands are played (a duplicate tournament's deal: ``row.hands``,
+        the game's ``hand_limit``)."""
+        return self.state.is_over
 
     @property
-    def hands_played(self) -> bool:
-        """The table's number of hands is played: the game ends there, though the engine has dealt
-        the next hand (nobody plays it, and nobody is shown its cards)."""
-        hands = self.row.hands
-        return hands is not None and len(self.state.results) >= hands and not self.state.is_over
+    def rated(self) -> bool:
+        """The game counts for ratings: not a practice table, nor a tournament's deal (whose results
+        are the tournament's, see ``ratings_store``)."""
+        return not self.row.practice and self.row.hands is None
 
     def stand_in(self, seat: int) -> bool:
         """A human seat played by the computer because its player is away."""
@@ -521,7 +520,8 @@ class Room:
             "title": self.row.title,
             "options": self.row.options,
             "practice": self.row.practice,
-            "rated": not self.row.practice,
+            "rated": self.rated,
+            "hands": self.row.hands,
         } | rules_json(self.rules)
 
     @functools.cached_property
@@ -540,18 +540,15 @@ class Room:
             "players": self.rules.players,
             "seats": self.seats_json(),
             "free_seats": [s.row.seat for s in self.seats if not s.claimed],
-            "phase": "over"
-            if self.hands_played
-            else PHASE_NAMES[self.state.phase]
-            if self.started
-            else "waiting",
+            "phase": PHASE_NAMES[self.state.phase] if self.started else "waiting",
             "hand_index": self.state.hand_index,
             "scores": list(self.state.scores),
             "finished": self.finished,
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
             "practice": self.row.practice,
-            "rated": not self.row.practice,
+            "rated": self.rated,
+            "hands": self.row.hands,
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
@@ -578,11 +575,6 @@ class Room:
         }
         head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
         game = public_json(obs, memo=self._parts)
-        ended = self.hands_played
-        if ended:  # as at a game's end: nobody's turn, no cards in hand
-            final = self.state.results[-1]
-            game |= {"phase": "over", "turn": None, "hand_sizes": [0] * self.rules.players}
-            game |= {"hand_index": final.index, "dealer": final.dealer}
         game["last_trick"] = self._last_trick(obs)
         game_text = orjson.dumps(game)[:-1]
         public_last = last_json(self.last, obs, None)
@@ -594,7 +586,7 @@ class Room:
                 continue
             secrets = (
                 None
-                if seat is None or ended
+                if seat is None
                 else obs.secrets
                 if seat == 0
                 else seat_secrets(self.state, seat)
@@ -689,4 +681,5 @@ class Room:
             actions=tuple(self.row.actions),
             names=tuple(self._name(s) for s in range(self.rules.players)),
             summary=self.summary(),
+            hands=self.row.hands,
         )

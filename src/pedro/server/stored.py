@@ -22,7 +22,7 @@ from typing import Any, Literal, cast
 from pedro.engine.actions import parse_turn_text
 from pedro.engine.state import GameState
 from pedro.server.async_store import AsyncStore
-from pedro.server.finished import Body, record_of, replay_of
+from pedro.server.finished import Body, record_of, replay_of, table_game
 from pedro.server.replay_frames import replay_frames
 from pedro.server.room import Room, RoomError, RoomSettings
 from pedro.server.store import TableRow
@@ -54,7 +54,7 @@ def stored_body(table: StoredTable) -> Body:
     row = table.row
     frames: list[dict[str, Any]] | None = None
     try:
-        state = GameState(make_ruleset(row.variant, row.options), seed=row.seed)
+        state = table_game(row.variant, row.options, row.seed, row.hands)
         if table.kind == "replay":
             frames = replay_frames(state, row.actions)  # checks each action
         else:

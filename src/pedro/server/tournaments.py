@@ -16,6 +16,10 @@ the side whose cards the entrant holds then.
 
 A deal's results (score changes, replays) are shown once every table has
 played it, so nobody still playing a deal learns its cards from another table.
+Its tables' ids are kept as secret until then (the director sees "playing" or
+"played" only: a director may be a player too), and nobody may watch such a
+table or fetch its replay or record, but the players seated at it
+(``hidden_deal``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -53,6 +58,9 @@ MAX_TABLES = 8
 SEED_LIMIT = 2**62
 
 _LEVELS = {level.name: level for level in LEVELS}
+#: Table ids known to show no hidden deal (not a deal, or a deal every table has played): kept,
+#: as they stay so, up to this many.
+KNOWN_SHOWN = 10_000
 
 
 # ---------------------------------------------------------------------------- requests
@@ -129,6 +137,7 @@ class Tournaments:
         self.creations = creations
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._shown: OrderedDict[str, None] = OrderedDict()
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -349,15 +358,46 @@ class Tournaments:
         }
 
     def director(self, row: TournamentRow, secret: str) -> dict[str, Any]:
-        """Every deal table so far, also those still being played (the director plays no cards)."""
+        """Every deal table so far, played or still playing; a table's id only once its deal is played
+        at every table (a director may play too, and the id leads to the deal's cards)."""
         if not secrets.compare_digest(hash_secret(secret), row.director_hash):
             raise HttpError.of(403, "not_director")
+        complete = complete_deals(row)
         return {
             "deals": [
-                {"table": d.table_no, "deal": d.deal, "table_id": d.table_id, "played": d.change is not None}
+                {
+                    "table": d.table_no,
+                    "deal": d.deal,
+                    "table_id": d.table_id if d.deal in complete else None,
+                    "played": d.change is not None,
+                }
                 for d in row.played
             ]
         }
+
+    async def hidden_deal(self, table_id: str) -> bool:
+        """The table plays (or played) a tournament's deal that some table has not played yet: nobody
+        but its seated players may watch it or see its replay, as those show the deal's cards."""
+        if table_id in self._shown:
+            return False
+        found = await asyncio.to_thread(self.store.tournament_of, table_id)
+        if found is not None:
+            row = await asyncio.to_thread(self.store.load, found[0])
+            if row is not None and found[2] not in complete_deals(row):
+                return True
+        self._shown[table_id] = None
+        while len(self._shown) > KNOWN_SHOWN:
+            self._shown.popitem(last=False)
+        return False
+
+
+def complete_deals(row: TournamentRow) -> set[int]:
+    """The deals every table has played: their tables and results may be shown."""
+    played: dict[int, int] = {}
+    for d in row.played:
+        if d.change is not None:
+            played[d.deal] = played.get(d.deal, 0) + 1
+    return {deal for deal, tables in played.items() if tables == row.tables}
 
 
 def _seating(row: TournamentRow, rules: Ruleset, table_no: int, deal: int) -> Seating:
@@ -371,6 +411,7 @@ def summary(row: TournamentRow) -> dict[str, Any]:
     sides = sides_of(rules)
     seated = seatings(row.tables, len(sides), row.deals)
     changes = {(d.deal, d.table_no): d.change for d in row.played if d.change is not None}
+    shown = complete_deals(row)
     standings = matchpoints(seated, changes)
     per_deal = {s.entrant: s.per_deal for s in standings}
     names = {
@@ -382,7 +423,7 @@ def summary(row: TournamentRow) -> dict[str, Any]:
     for deal in range(row.deals):
         at_tables = [d for d in row.played if d.deal == deal]
         played = sorted(d.table_no for d in at_tables if d.change is not None)
-        complete = len(played) == row.tables
+        complete = deal in shown
         rows = []
         if complete:
             for d in sorted(at_tables, key=lambda d: d.table_no):
@@ -543,7 +584,7 @@ async def me_endpoint(request: Request) -> Response:
 
 
 async def director_endpoint(request: Request) -> Response:
-    """``POST /api/tournaments/{id}/director``: every deal's table, for the director to watch."""
+    """``POST /api/tournaments/{id}/director``: every deal table, playing or played."""
     tournaments = _tournaments(request)
     try:
         asked = await _body(request, Secret, 'send {"secret": "..."}')

@@ -4,7 +4,7 @@ import { api } from "./net.js";
 import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
 import { limitLength } from "./limits.js";
-import { optionsText } from "./text.js";
+import { optionsText, lengthText } from "./text.js";
 import { myTablesBox } from "./mytables.js";
 import { t, tn } from "./i18n.js";
 import { loadProfile, profileSecret } from "./myprofile.js";
@@ -112,7 +112,7 @@ function tableCard(table, nameInput, errorEl) {
       h("h3", { text: table.title || table.name, attrs: { title: table.title || table.name } }),
       h("span", { class: "muted small", text: `${table.title ? table.name + " · " : ""}${tn("lobby.freeSeats", free)} · ${table.phase === "waiting" ? t("lobby.waiting") : t("lobby.hand", { n: table.hand_index + 1 })} · ${table.rated ? t("rating.badge") : t("rating.unratedBadge")}` }),
     ),
-    h("p", { class: "muted small", text: `${t("table.to", { target: table.target })} · ${optionsText(table.options, ["target"])}` }),
+    h("p", { class: "muted small", text: `${lengthText(table)} · ${optionsText(table.options, ["target"])}` }),
     h("ul", { class: "seat-chips" }, seats),
     h(
       "div",

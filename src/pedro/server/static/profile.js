@@ -37,7 +37,54 @@ export async function profilePage(root, profileId = null) {
     return;
   }
   const names = await variantNames().catch(() => ({}));
-  fill(body, profileView(page, names), mine ? moveBox(held) : null);
+  fill(body, profileView(page, names), mine ? moveBox(held) : null, mine ? renameBox(root, held) : null, mine ? deleteBox(root, held) : null);
+}
+
+/** The holder renames the profile: the rules of a new name; the games keep the names they were played under. */
+function renameBox(root, held) {
+  const input = limitLength(h("input", { type: "text", name: "rename-profile", value: held.name, attrs: { autocomplete: "nickname", "aria-label": t("profile.name") } }), "name_chars");
+  const error = h("p", { class: "form-error", attrs: { role: "alert" } });
+  const rename = async (e) => {
+    e.preventDefault();
+    try {
+      const answer = await api("api/profiles/rename", { method: "POST", body: { secret: held.secret, name: input.value } });
+      saveProfile({ ...held, name: answer.name });
+      profilePage(root);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  return h(
+    "section",
+    { class: "box rename-profile" },
+    h("h2", { text: t("profile.rename") }),
+    h("p", { class: "muted small", text: t("profile.renameAbout") }),
+    h("form", { on: { submit: rename } }, h("label", { class: "field" }, h("span", { text: t("profile.name") }), input), h("div", { class: "buttons" }, h("button", { type: "submit", text: t("profile.renameButton") })), error),
+  );
+}
+
+/** The holder deletes the profile, after a second click: the browser then forgets its secret. */
+function deleteBox(root, held) {
+  const error = h("p", { class: "form-error", attrs: { role: "alert" } });
+  const confirm = h("button", { type: "button", class: "danger", text: t("profile.deleteConfirm"), attrs: { hidden: "" } });
+  const ask = h("button", { type: "button", text: t("profile.deleteButton") });
+  ask.addEventListener("click", () => {
+    confirm.hidden = false;
+    ask.hidden = true;
+    confirm.focus();
+  });
+  confirm.addEventListener("click", async () => {
+    confirm.disabled = true;
+    try {
+      await api("api/profiles/delete", { method: "POST", body: { secret: held.secret } });
+      forgetProfile();
+      fill(root.querySelector(".profile"), startBoxes(root, t("profile.deleted")));
+    } catch (err) {
+      error.textContent = err.message;
+      confirm.disabled = false;
+    }
+  });
+  return h("section", { class: "box delete-profile" }, h("h2", { text: t("profile.delete") }), h("p", { class: "muted small", text: t("profile.deleteAbout") }), h("div", { class: "buttons" }, ask, confirm), error);
 }
 
 /** No profile here: make one, or take one over with a code. */

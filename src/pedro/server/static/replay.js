@@ -4,10 +4,11 @@ import { h, fill, seatName } from "./dom.js";
 import { api } from "./net.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
-import { optionsText } from "./text.js";
+import { optionsText, lengthText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
 import { renderBreakdown, renderExchange } from "./handend.js";
 import { t } from "./i18n.js";
+import { loadSeat } from "./storage.js";
 import { mountReview, TEXT as REVIEW_TEXT } from "./review.js";
 
 export async function replayPage(root, tableId) {
@@ -53,6 +54,7 @@ function tableOf(summary, record) {
     partnerships: summary.partnerships,
     sides: summary.sides || [],
     target: summary.target ?? null,
+    hands: summary.hands ?? null,
     options: summary.options || record.options || {},
     dealer_robs: !!summary.dealer_robs,
   };
@@ -92,6 +94,9 @@ class ReplayViewer {
     this.i = 0;
     // a review's entry shows its moment as one seat saw it: only that seat's hand open
     this.asSeat = null;
+    // "you" is only the seat this browser held at the table, never a seat a spectator jumps to
+    const held = loadSeat(tableId);
+    this.you = held && Number.isInteger(held.seat) ? held.seat : null;
   }
 
   /** Jump to frame `i` showing only `seat`'s hand (a review's entry); any other move shows every hand again. */
@@ -106,7 +111,7 @@ class ReplayViewer {
     const sub = this.root.querySelector(".subtitle");
     const table = this.table;
     this.root.querySelector(".title").textContent = `${t("replay.title")}: ${table.title || table.name}`;
-    sub.textContent = `${table.title ? table.name + " · " : ""}${table.target ? `${t("table.to", { target: table.target })} · ` : ""}${optionsText(table.options, ["target"])}`;
+    sub.textContent = `${table.title ? table.name + " · " : ""}${table.target || table.hands ? `${lengthText(table)} · ` : ""}${optionsText(table.options, ["target"])}`;
     this.el = {
       position: h("p", { class: "position", attrs: { "aria-live": "polite" } }),
       last: h("p", { class: "last-action" }),
@@ -209,7 +214,7 @@ class ReplayViewer {
     });
     const as = this.asSeat;
     const open = as === null ? f.hands : f.hands.map((cards, s) => (s === as ? cards : null));
-    const view = { table: this.table, seats: this.seats, game, you: as, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
+    const view = { table: this.table, seats: this.seats, game, you: this.you, bottom: as ?? 0, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     fill(
@@ -227,7 +232,7 @@ class ReplayViewer {
       h(
         "section",
         { class: "box scores" },
-        h("h3", { text: `${t("side.scores")}${this.table.target ? ` · ${t("summary.target", { target: this.table.target })}` : ""}` }),
+        h("h3", { text: `${t("side.scores")}${this.table.hands ? ` · ${lengthText(this.table)}` : this.table.target ? ` · ${t("summary.target", { target: this.table.target })}` : ""}` }),
         h("ul", { class: "score-list" }, sides.map((s) => h("li", {}, h("span", { class: "who", text: sideName(this.table, this.seats, s) }), h("span", { class: "pts", text: String(game.scores[s] ?? 0) })))),
         h("p", { class: "muted small", text: t("side.handDealer", { n: game.hand_index + 1, dealer: seatName(this.seats, game.dealer) }) }),
       ),

@@ -2,6 +2,7 @@
 import { h, seatName } from "./dom.js";
 import { suitText } from "./cards.js";
 import { t, tn } from "./i18n.js";
+import { targetText } from "./text.js";
 
 /** "Ann & Cy" for a partnership, "Ann" for a player alone. */
 export function sideName(table, seats, side) {
@@ -106,7 +107,7 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
         ),
       ),
     ),
-    h("p", { class: "muted", text: `${tn("summary.handsPlayed", hands)} · ${t("summary.target", { target: table.target ?? "?" })}` }),
+    h("p", { class: "muted", text: `${tn("summary.handsPlayed", hands)} · ${targetText(table)}` }),
     h(
       "p",
       { class: "links" },

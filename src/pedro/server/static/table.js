@@ -6,7 +6,7 @@ import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } fro
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
 import { Controls } from "./controls.js";
-import { optionsText } from "./text.js";
+import { optionsText, lengthText, targetText } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tn, tIf } from "./i18n.js";
 import { cardText } from "./cards.js";
@@ -109,7 +109,7 @@ class TablePage {
       return;
     }
     this.el.title.textContent = this.el.title.title = summary.title || summary.name || t("table.title");
-    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${t("table.to", { target: summary.target })}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : summary.rated ? ` · ${t("rating.badge")}` : ""}`;
+    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${lengthText(summary)}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : summary.rated ? ` · ${t("rating.badge")}` : ""}`;
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
     const free = summary.seats.filter((s) => freeSeats.has(s.seat));
@@ -148,7 +148,7 @@ class TablePage {
     fill(
       this.el.join,
       h("h2", { text: summary.finished ? t("join.over") : t("join.title") }),
-      h("p", { class: "muted", text: `${summary.name} · ${t("table.to", { target: summary.target })} · ${optionsText(summary.options, ["target"])}` }),
+      h("p", { class: "muted", text: `${summary.name} · ${lengthText(summary)} · ${optionsText(summary.options, ["target"])}` }),
       seatsList,
       summary.finished
         ? h("p", {}, h("a", { class: "button", href: `replay/${encodeURIComponent(this.id)}`, text: t("summary.replay") }))
@@ -380,7 +380,7 @@ class TablePage {
     const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
-    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${t("table.to", { target: table.target })}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : table.rated ? ` · ${t("rating.badge")}` : ""}`;
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${lengthText(table)}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : table.rated ? ` · ${t("rating.badge")}` : ""}`;
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
     this.myTurn = myTurn;
     document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;
@@ -426,7 +426,7 @@ class TablePage {
       h(
         "section",
         { class: "box scores" },
-        h("h3", { text: `${t("side.scores")} · ${t("summary.target", { target: table.target })}` }),
+        h("h3", { text: `${t("side.scores")} · ${targetText(table)}` }),
         h(
           "ul",
           { class: "score-list" },

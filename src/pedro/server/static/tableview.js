@@ -229,12 +229,14 @@ function centerNote(view) {
 }
 
 /**
- * The felt with every seat. `view`: {table, seats, game, you, open?: [[cards]...]}.
- * The viewer (bottom) is `you`, or seat 0 for spectators and the replay.
+ * The felt with every seat. `view`: {table, seats, game, you, bottom?, open?: [[cards]...]}.
+ * `you` is the seat this browser holds (named "you"), or null. The seat drawn at the bottom is
+ * `bottom` if given (the replay's seat a review jumps to: seen from there, but not "you"), else
+ * `you`, else seat 0 (spectators).
  */
 export function renderFelt(view) {
   const players = view.table.players;
-  const viewer = view.you === null || view.you === undefined ? 0 : view.you;
+  const viewer = [view.bottom, view.you].find((s) => s !== null && s !== undefined) ?? 0;
   const layout = seatLayout(players, viewer);
   const v = { ...view, viewer, layout };
   const areas = { top: [], left: [], right: [], bottom: [] };

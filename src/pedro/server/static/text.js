@@ -1,5 +1,5 @@
 // Words shared by several pages.
-import { t, tIf } from "./i18n.js";
+import { t, tn, tIf } from "./i18n.js";
 
 export const humanize = (name) => name.replaceAll("_", " ");
 
@@ -8,6 +8,12 @@ export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
 
 /** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
 export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
+
+/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand". */
+export const lengthText = (table) => (table.hands ? tn("tournament.hands", table.hands) : t("table.to", { target: table.target }));
+
+/** The target beside the scores ("target 62"); a tournament deal's length instead, as it has none. */
+export const targetText = (table) => (table.hands ? lengthText(table) : t("summary.target", { target: table.target ?? "?" }));
 
 /**
  * A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules".

@@ -402,15 +402,18 @@ class TournamentView {
   renderDirector() {
     const d = this.director;
     if (!d) return null;
+    // a deal's tables are not named (nor watched) until every table has played it: only where each stands
     const live = d.deals.filter((x) => !x.played);
+    const state = (x) => (x.played ? "played" : "playing");
     return h(
       "section",
       { class: "box tournament-director" },
       h("h3", { text: t("tour.director") }),
-      h("p", { class: "muted small", text: t("tour.directorHelp") }),
-      live.length
-        ? h("ul", {}, live.map((x) => h("li", {}, h("a", { href: `t/${encodeURIComponent(x.table_id)}?watch`, text: t("tour.watch", { table: x.table + 1, deal: x.deal + 1 }) }))))
-        : h("p", { class: "muted", text: t("tour.nothingLive") }),
+      h("p", { class: "muted small", text: t("tournament.directorHelp") }),
+      live.length ? null : h("p", { class: "muted", text: t("tour.nothingLive") }),
+      d.deals.length
+        ? h("ul", {}, d.deals.map((x) => h("li", { dataset: { state: state(x), table: String(x.table), deal: String(x.deal) }, text: t(`tournament.${state(x)}`, { table: x.table + 1, deal: x.deal + 1 }) })))
+        : null,
     );
   }
 }

@@ -1,0 +1,107 @@
+"""Exactly-once rating across server processes (issue 16, point 5): two ``pedro serve`` processes
+on one PostgreSQL database that start at the same moment both look for the finished games nobody
+rated (their server stopped between a game's end and its rating) and rate them; each game is
+rated once, whichever process gets there first, and the ratings are those of one pass."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from tests.server.test_ratings_store import PLAYERS, played_game
+from tests.serving import ServerProcess, free_port, postgres_database
+
+from pedro.engine.actions import action_text
+from pedro.server.ratings_store import CATCH_UP_AGE, ProfileStore
+from pedro.server.store import (
+    SeatRow,
+    Store,
+    TableRow,
+    hash_secret,
+    profile_games_table,
+    rated_games_table,
+    ratings_table,
+)
+
+pytestmark = pytest.mark.postgres
+
+#: finished games left unrated: enough that both processes' catch-ups run at the same time
+GAMES = 8
+
+
+def stored_finished_game(store: Store, table_id: str, seed: str, ann: str, bo: str) -> None:
+    """A finished game of Ann (seat 0) and Bo (seat 2) against two computers, never rated."""
+    state, played = played_game(seed)
+    seats = [
+        SeatRow(0, "human", name="Ann", secret_hash=hash_secret(f"{table_id}:0"), profile=ann),
+        SeatRow(1, "computer", player=PLAYERS[1]),
+        SeatRow(2, "human", name="Bo", secret_hash=hash_secret(f"{table_id}:2"), profile=bo),
+        SeatRow(3, "computer", player=PLAYERS[3]),
+    ]
+    row = TableRow(
+        id=table_id,
+        title="",
+        variant="cinch",
+        options={"target": 21},
+        seed=seed,
+        listed=True,
+        created_at=datetime.now(UTC),
+        seats=seats,
+    )
+    store.create_table(row)
+    for seq, (seat, action) in enumerate(played):
+        store.append_action(table_id, seq, action_text(seat, action, state.rules.max_bid))
+    store.set_finished(table_id)
+
+
+def counts(store: Store) -> dict[str, Any]:
+    with store.engine.connect() as c:
+        games = {r.profile_id: r.games for r in c.execute(select(ratings_table))}
+        rated = int(c.execute(select(func.count()).select_from(rated_games_table)).scalar_one())
+        links = int(c.execute(select(func.count()).select_from(profile_games_table)).scalar_one())
+    return {"games": games, "rated": rated, "links": links}
+
+
+def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) -> None:
+    with postgres_database() as url:
+        store = Store(url)
+        store.migrate()
+        profiles = ProfileStore(store)
+        ann, bo = profiles.create("Ann").profile.id, profiles.create("Bo").profile.id
+        for n in range(GAMES):
+            stored_finished_game(store, f"t{n}", f"once-{n}", ann, bo)
+        since = datetime.now(UTC) - CATCH_UP_AGE
+        assert len(profiles.unrated(since)) == GAMES
+        servers = [ServerProcess(url, free_port(), tmp_path / f"server-{k}.log") for k in range(2)]
+        # both start at once: each rates, as it starts, the finished games it finds unrated
+        starting = [threading.Thread(target=server.start) for server in servers]
+        try:
+            for thread in starting:
+                thread.start()
+            for thread in starting:
+                thread.join()
+            deadline = time.monotonic() + 120
+            while profiles.unrated(since):
+                assert time.monotonic() < deadline, "the processes did not rate the games"
+                time.sleep(0.1)
+            time.sleep(1.0)  # a second rating, were there one, would land meanwhile
+            found = counts(store)
+        finally:
+            for server in servers:
+                server.stop()
+            store.close()
+        assert all(server.process is not None for server in servers)
+        assert found["rated"] == GAMES
+        # Ann, Bo and the two computers' levels: one rated game each per table, one link per seat
+        assert found["games"] == {
+            ann: GAMES,
+            bo: GAMES,
+            "cpu:beginner": GAMES,
+            "cpu:random": GAMES,
+        }, found
+        assert found["links"] == 4 * GAMES
