@@ -211,7 +211,7 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
             refused = recv(ws)
             assert (refused["type"], refused["code"]) == ("error", "tournament_deal_hidden"), refused
     for table_id in table0:
-        for kind in ("replay", "record"):
+        for kind in ("replay", "record", "review/0", "review/1"):
             assert "other tables have not played" in error(client.get(f"/api/tables/{table_id}/{kind}"), 403)
     summary = client.get(f"/api/tournaments/{tournament}").json()
     assert summary["results"][0] == {"deal": 0, "complete": False, "played": [0], "tables": []}
@@ -230,6 +230,8 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
     with client.websocket_connect(f"/ws/{table0[0]}") as ws:
         assert watch(ws)["type"] == "state"
     assert client.get(f"/api/tables/{table0[0]}/replay").status_code == 200
+    assert client.get(f"/api/tables/{table0[0]}/review/0").status_code in (200, 202)  # made, or being made
+    assert "other tables have not played" in error(client.get(f"/api/tables/{table0[1]}/review/0"), 403)
     with client.websocket_connect(f"/ws/{table0[1]}") as ws:
         ws.send_json({"type": "watch"})
         assert recv(ws)["code"] == "tournament_deal_hidden"

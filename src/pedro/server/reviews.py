@@ -36,6 +36,7 @@ from starlette.responses import JSONResponse, Response
 
 from pedro.server.async_store import AsyncStore
 from pedro.server.compressed import body_response
+from pedro.server.errors import MESSAGES as SERVER_MESSAGES
 from pedro.server.finished import Body
 from pedro.server.registry import TableRegistry
 from pedro.server.review import (
@@ -135,11 +136,21 @@ class Reviews:
     # ------------------------------------------------------------------ tables
 
     async def of_table(
-        self, request: Request, registry: TableRegistry, table_id: str, seat: int, secret: str | None
+        self,
+        request: Request,
+        registry: TableRegistry,
+        table_id: str,
+        seat: int,
+        secret: str | None,
+        hidden: bool = False,
     ) -> Response:
-        """A table's seat's review: from memory or the database when made, else its progress."""
+        """A table's seat's review: from memory or the database when made, else its progress.
+
+        ``hidden``: a tournament's deal not yet played at every table, whose reviews (its cards)
+        only the seat's own player may read, as before a game ends.
+        """
         key: _Key = ("table", table_id, seat)
-        known = self._finished.get(table_id)
+        known = None if hidden else self._finished.get(table_id)
         room: Room | None = None
         if known is None:
             room = await _room(registry, table_id)
@@ -147,9 +158,16 @@ class Reviews:
             over, hands = room.finished, len(room.state.results)
             if not 0 <= seat < len(names):
                 raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
-            if not over and (secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)):
+            if (hidden or not over) and (
+                secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)
+            ):
+                if hidden:
+                    code = "tournament_deal_hidden"
+                    raise ReviewError(403, SERVER_MESSAGES[code], code)
                 raise ReviewError.of(403, "not_yours", seat=seat)
-            if over:  # a finished game never changes: its outline is kept, the room need not be read again
+            if (
+                over and not hidden
+            ):  # a finished game never changes: its outline is kept, the room need not be read again
                 self._finished[table_id] = (names, hands)
                 _trim(self._finished)
         else:
@@ -349,12 +367,15 @@ async def table_review_endpoint(request: Request) -> Response:
         if not seat_text.isdigit():
             raise ReviewError(400, f"seat {seat_text!r}: a seat is a number from 0")
         registry: TableRegistry = request.app.state.registry
+        table_id = request.path_params["table"]
+        tournaments = request.app.state.tournaments
         return await _reviews(request).of_table(
             request,
             registry,
-            request.path_params["table"],
+            table_id,
             int(seat_text),
             request.headers.get(SECRET_HEADER),
+            hidden=len(table_id) <= 40 and await tournaments.hidden_deal(table_id),
         )
     except ReviewError as exc:
         return exc.response()
