@@ -360,3 +360,28 @@ def test_every_reason_a_hint_leaves_choices_unvalued_is_translated(lang: str) ->
             assert re.findall(r"\d+", shown) == re.findall(r"\d+", english)
     with i18n.speaking(lang):
         assert i18n.translate(Estimates(POINTS, {}, 2).note()) != "no choice valued"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fi", "virhe: min_bid=15 on suurempi kuin suurin tarjous 14; sallittu: min_bid 1..14"),
+        ("sv", "fel: min_bid=15 är högre än det högsta budet 14; tillåtet: min_bid 1..14"),
+        ("en", "error: min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14"),
+    ],
+)
+def test_house_rules_that_clash_are_refused_in_the_players_language(lang: str, said: str) -> None:
+    for command in (["play", "--variant", "cinch"], ["rules", "cinch"]):
+        result = CliRunner().invoke(app, [*command, "--lang", lang, "--option", "min_bid=15"])
+        assert result.exit_code == 2, result.output
+        assert _plain(result.output).strip() == said
+
+
+def test_a_clash_naming_a_rule_in_words_is_translated_whole_in_the_terminal() -> None:
+    options = ["--option", "players=5", "--option", "partnerships=true"]
+    result = CliRunner().invoke(app, ["play", "--variant", "dom_pedro", "--lang", "sv", *options])
+    assert result.exit_code == 2
+    assert _plain(result.output).strip() == (
+        "fel: parspel kräver exakt 4 spelare, men players=5; "
+        "tillåtet: partnerships=true med players=4, eller partnerships=false"
+    )

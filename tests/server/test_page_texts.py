@@ -63,3 +63,21 @@ def test_a_refusal_gives_its_code_and_fields_beside_the_english(client: TestClie
     }
     unknown = client.post("/api/tables", json={"variant": "skat", "seats": [{"kind": "human"}] * 4})
     assert unknown.json()["code"] == "unknown_variant" and unknown.json()["fields"]["variant"] == "skat"
+
+
+def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClient) -> None:
+    seats = [{"kind": "human"}] * 4
+    clash = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 15}, "seats": seats})
+    assert clash.status_code == 400
+    assert clash.json() == {
+        "error": "min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14",
+        "code": "option_clash",
+        "fields": {"problem": "min_bid=15 is above the maximum bid 14", "allowed": "min_bid 1..14"},
+    }
+    # the page translates each part with the gettext catalog, whole: both are texts of its templates
+    templates = client.get("/api/texts/fi").json()["templates"]
+    assert "min_bid={min_bid} is above the maximum bid {max_bid}" in templates
+    value = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 99}, "seats": seats})
+    assert value.json()["code"] == "option_clash"
+    unknown = client.post("/api/tables", json={"variant": "cinch", "options": {"minbid": 6}, "seats": seats})
+    assert unknown.json()["code"] == "bad_options" and "unknown option 'minbid'" in unknown.json()["error"]

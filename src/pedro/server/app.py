@@ -37,7 +37,7 @@ from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
 from pedro.server.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
 from pedro.server.compressed import body_response
-from pedro.server.errors import MESSAGES, error_response, http_error_handler
+from pedro.server.errors import MESSAGES, error_response, http_error_handler, option_refusal
 from pedro.server.errors import HttpError as _HttpError
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
@@ -300,7 +300,7 @@ def _new_table(
     try:
         rules = make_ruleset(spec.variant, spec.options)
     except OptionError as exc:
-        raise _HttpError.of(400, "bad_options", why=str(exc)) from None
+        raise option_refusal(exc) from None
     if len(spec.seats) != rules.players:
         described = len(spec.seats)
         raise _HttpError.of(400, "seat_count", variant=rules.name, players=rules.players, described=described)

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, TypeAlias
 
-from pedro.i18n import N_
+from pedro.i18n import N_, _, translate
 from pedro.variants.catalog import VARIANTS, get_variant
-from pedro.variants.constraints import first_broken
+from pedro.variants.constraints import CLASH, first_broken
 from pedro.variants.model import (
     AllPassAction,
     AuctionModel,
@@ -47,7 +47,23 @@ OptionValue: TypeAlias = bool | int | str | None
 
 
 class OptionError(ValueError):
-    """An option name, value or combination that the rules do not allow."""
+    """An option name, value or combination that the rules do not allow.
+
+    The message is English (the API's and the records' language). A combination the rules refuse
+    (docs/rules.md §option-constraints) also keeps its two parts, ``problem`` and ``allowed``, so
+    that :meth:`translated` can say each in the player's language.
+    """
+
+    def __init__(self, message: str, *, problem: str | None = None, allowed: str | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.allowed = allowed
+
+    def translated(self) -> str:
+        """The message in the language in use (``pedro.i18n``), each part read back into its template."""
+        if self.problem is None or self.allowed is None:
+            return translate(str(self))
+        return _(CLASH, problem=translate(self.problem), allowed=translate(self.allowed))
 
 
 # ---------------------------------------------------------------------------
@@ -1002,4 +1018,6 @@ def _check_constraints(base: Ruleset, rules: Ruleset, given: Mapping[str, Option
     """Refuse the combinations of docs/rules.md §option-constraints, saying what is allowed."""
     broken = first_broken(base, rules, given)
     if broken is not None:
-        raise OptionError(broken.message(rules))
+        raise OptionError(
+            broken.message(rules), problem=broken.problem_text(rules), allowed=broken.allowed_text(rules)
+        )
