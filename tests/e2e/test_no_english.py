@@ -79,6 +79,7 @@ VISIBLE_TEXT = """() => {
 SAID = {
     "fi": {
         "seat_taken": "Paikka 1 on varattu; vapaat paikat: –.",
+        "bad_request": "Palvelin ei voinut lukea pyyntöä: extra ei kuulu tähän pyyntöön",
         "clash": (
             "Nämä talon säännöt eivät sovi yhteen: trump_discard_claim=opponents edellyttää, että kortit "
             "hylätään kuvapuoli ylöspäin; sallittu: trump_discard_claim=none, tai lisää discards_face_up=true"
@@ -86,6 +87,7 @@ SAID = {
     },
     "sv": {
         "seat_taken": "Plats 1 är tagen; lediga platser: –.",
+        "bad_request": "Servern kunde inte läsa begäran: extra hör inte till den här begäran",
         "clash": (
             "De här husreglerna går inte ihop: trump_discard_claim=opponents kräver att korten kastas med "
             "framsidan upp; tillåtet: trump_discard_claim=none, eller lägg till discards_face_up=true"
@@ -128,6 +130,17 @@ def test_no_page_is_left_in_english(players: Callable[..., Player], server: Serv
         tid,
     )
     assert refusal == SAID[lang]["seat_taken"], refusal
+    # a request the server could not read, each problem said by its type
+    unread = phone.page.evaluate(
+        """async () => {
+          const { api } = await import("./static/net.js");
+          const seats = [{ kind: "human" }, { kind: "human" }, { kind: "human" }, { kind: "human" }];
+          try { await api("api/tables", { method: "POST", body: { variant: "cinch", seats, extra: 1 } }); }
+          catch (err) { return err.message; }
+          return "";
+        }"""
+    )
+    assert unread == SAID[lang]["bad_request"], unread
     # house rules that clash, refused with the reason in words
     form = phone.page.locator(".create-form")
     phone.page.locator('input[name="player-name"]').fill("Ann")

@@ -78,9 +78,9 @@ from pedro.server.protocol import (
     Join,
     Ping,
     ProtocolError,
-    explain,
     load_json,
     parse_client_message,
+    validation_fields,
 )
 from pedro.server.ratings_store import Profile, ProfileError, ProfileStore
 from pedro.server.registry import IDLE_SECONDS, TableRegistry
@@ -265,11 +265,11 @@ async def tables_endpoint(request: Request) -> Response:
     try:
         spec = CreateTable.model_validate(await _json_body(request))
     except ValidationError as exc:
-        why = explain(exc, "see docs/server.md for the create-table request")
-        raise _HttpError.of(400, "bad_request", why=why) from None
+        fields = validation_fields(exc, "see docs/server.md for the create-table request")
+        raise _HttpError.of(400, "bad_request", **fields) from None
     creations: CreationLimits = request.app.state.creation_limits
     if spec.profile is not None and spec.seat is None:
-        raise _HttpError(400, "a profile takes a seat: give the seat too")
+        raise _HttpError.of(400, "profile_needs_seat")
     row, secret = _new_table(spec, creations.limits, await seat_profile(request, spec.profile))
     client = _client_address(request)
     try:
@@ -356,7 +356,8 @@ async def claim_endpoint(request: Request) -> Response:
     try:
         claim = ClaimSeat.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise _HttpError.of(400, "bad_request", why=explain(exc, 'send {"seat": N, "name": "..."}')) from None
+        fields = validation_fields(exc, 'send {"seat": N, "name": "..."}')
+        raise _HttpError.of(400, "bad_request", **fields) from None
     free = [s.row.seat for s in room.seats if not s.claimed]
     if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
         raise _seat_error(400, "claim_not_human", claim.seat, free=free)

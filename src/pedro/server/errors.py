@@ -41,6 +41,8 @@ MESSAGES = {
     "no_api_path": "no such API path {path}; see docs/server.md",
     "no_page": "no such page",
     "no_language": "no language {lang!r}; the languages are: {known}",
+    "profile_needs_seat": "a profile takes a seat: give the seat too",
+    "restarting": "the server is restarting; try again in a moment (nothing was changed)",
     # duplicate tournaments (server/tournaments.py); tables and seats counted from 1
     "no_tournament": "no such tournament (check the link)",
     "tournament_seat_count": (
