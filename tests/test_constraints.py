@@ -10,7 +10,7 @@ import pytest
 
 from pedro import i18n
 from pedro.variants.catalog import VARIANTS
-from pedro.variants.constraints import CONSTRAINTS, RulesetError, first_broken
+from pedro.variants.constraints import CLASH, CONSTRAINTS, RulesetError, first_broken
 from pedro.variants.model import (
     AllPassAction,
     AuctionModel,
@@ -116,7 +116,7 @@ def _refusal(name: str) -> OptionError:
     with pytest.raises(RulesetError) as broken:
         replace(VARIANTS[variant], **changes)
     error = broken.value
-    return OptionError(str(error), problem=error.problem, allowed=error.allowed)
+    return OptionError(CLASH, problem=error.problem, allowed=error.allowed)
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])
@@ -126,12 +126,13 @@ def test_every_clash_is_said_in_the_players_language_and_stays_english_for_the_a
 ) -> None:
     refusal = _refusal(name)
     english = str(refusal)
-    assert english == f"{refusal.problem}; allowed: {refusal.allowed}"
+    problem_en, allowed_en = refusal.fields["problem"], refusal.fields["allowed"]
+    assert refusal.is_clash and english == f"{problem_en}; allowed: {allowed_en}"
     with i18n.speaking(lang):
         said = refusal.translated()
-        problem = i18n.translate(refusal.problem or "")
+        problem = i18n.translate(problem_en)
     assert str(refusal) == english  # the message itself stays English (the API's, the records')
-    assert said != english and problem != refusal.problem, said
+    assert said != english and problem != problem_en, said
     # no English sentence left: the problem is translated whole, and the joint too
     english_words = {"needs", "cannot", "only", "but", "with", "players", "has", "is", "the"}
     # option syntax (min_bid=15, deal_all_out) left out
@@ -147,7 +148,7 @@ def test_a_clash_through_options_keeps_its_two_parts() -> None:
         make_ruleset("cinch", {"min_bid": 15})
     error = refused.value
     assert str(refused.value) == "min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14"
-    assert (error.problem, error.allowed) == ("min_bid=15 is above the maximum bid 14", "min_bid 1..14")
+    assert error.fields == {"problem": "min_bid=15 is above the maximum bid 14", "allowed": "min_bid 1..14"}
     with i18n.speaking("fi"):
         assert error.translated() == "min_bid=15 on suurempi kuin suurin tarjous 14; sallittu: min_bid 1..14"
     with i18n.speaking("sv"):

@@ -385,3 +385,53 @@ def test_a_clash_naming_a_rule_in_words_is_translated_whole_in_the_terminal() ->
         "fel: parspel kräver exakt 4 spelare, men players=5; "
         "tillåtet: partnerships=true med players=4, eller partnerships=false"
     )
+
+
+#: Options refused for a name, a value, a form or a preset: (variant, options) or command-line words.
+REFUSED_OPTIONS: list[tuple[str, dict[str, object]] | list[str]] = [
+    ("cinch", {"nosuch": 1}),
+    ("cinch", {"deal_all_out": True}),
+    ("cinch", {"min_bid": "zz"}),
+    ("cinch", {"dealer_forced_bid": "x"}),
+    ("cinch", {"discards_face": "sideways"}),
+    ("cinch", {"slam": "maybe"}),
+    ("piedro_jokers", {"off_jack_rank": 99}),
+    ("cinch", {"preset": "cinch_min6_forced6", "min_bid": 7}),
+    ["nosuch=1"],
+    ["min_bid"],
+    ["min_bid=6", "min_bid=7"],
+]
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.parametrize("case", REFUSED_OPTIONS, ids=str)
+def test_every_refused_option_is_said_whole_in_the_players_language(
+    case: tuple[str, dict[str, object]] | list[str], lang: str
+) -> None:
+    from pedro.variants.options import OptionError, parse_option_args
+
+    with pytest.raises(OptionError) as refused:
+        if isinstance(case, list):
+            parse_option_args(case)
+        else:
+            make_ruleset(*case)
+    english = str(refused.value)
+    with i18n.speaking(lang):
+        said = refused.value.translated()
+        # the page reads the English back as translate does, and says the same
+        assert i18n.translate(english) == said
+    words = {w for w in re.findall(r"[\w=.<>']+", said) if not re.search(r"[_=\d<>']", w)}
+    english_words = {
+        "option",
+        "options",
+        "allowed",
+        "valid",
+        "invalid",
+        "value",
+        "integer",
+        "one",
+        "or",
+        "for",
+    }
+    assert said != english and not words & english_words, said
+    assert sorted(re.findall(r"\d+", said)) == sorted(re.findall(r"\d+", english))

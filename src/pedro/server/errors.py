@@ -110,8 +110,8 @@ class HttpError(Exception):
 def option_refusal(exc: OptionError) -> HttpError:
     """House-rule options refused: a clash of rules by its two parts (the page translates each),
     anything else (a name, a value) as ``bad_options``."""
-    if exc.problem is not None and exc.allowed is not None:
-        return HttpError.of(400, "option_clash", problem=exc.problem, allowed=exc.allowed)
+    if exc.is_clash:
+        return HttpError.of(400, "option_clash", problem=exc.fields["problem"], allowed=exc.fields["allowed"])
     return HttpError.of(400, "bad_options", why=str(exc))
 
 
