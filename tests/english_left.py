@@ -5,7 +5,9 @@ English catalogs that the page's language says otherwise — a text of ``static/
 the gettext catalogs (the server's Python texts), their ``{fields}`` matching anything; a short
 text only when it is the whole line, its fields short — or when it is built of English words (one of
 ``TELLING_WORDS`` or two of ``ENGLISH_WORDS``, which Finnish and Swedish do not use). What may
-stay English on purpose (names, card codes, identifiers) is in the caller's allow-list.
+stay English on purpose (names, card codes) is in the caller's allow-list; option syntax
+(``all_pass_action=redeal_next_dealer``, ``deal_all_out``), which a house rule's refusal quotes in
+every language, is no English word.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ ENGLISH_WORDS = TELLING_WORDS | {
 _FIELD = re.compile(r"\\\{(\w+)\\\}")
 #: shorter catalog texts count only as a whole line (a word may be the same in both languages)
 MIN_CHARS = 12
+#: option syntax: a word with an underscore, or ``name=value``
+_OPTION_SYNTAX = re.compile(r"[\w.]*(?:_[\w.]*|=[\w.]*)+")
 
 
 @dataclass(frozen=True)
@@ -90,13 +94,15 @@ def english_lines(text: str, lang: str, allowed: Iterable[str] = ()) -> list[Fou
             line = line.replace(word, " ")
         if not line.strip():
             continue
-        words = {w.lower() for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", line)}
+        words_only = _OPTION_SYNTAX.sub(" ", line)
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", words_only)}
         english = sorted(words & ENGLISH_WORDS)
         if len(english) >= 2 or words & TELLING_WORDS:
             found.append(Found(raw.strip(), f"English words {english}"))
             continue
         for source, pattern in english_texts(lang):
-            if pattern.search(line):
+            # a text quoting option syntax is sought with it; any other among the words only
+            if pattern.search(line if _OPTION_SYNTAX.search(source) else words_only):
                 found.append(Found(raw.strip(), f"the English text {source!r}"))
                 break
     return found

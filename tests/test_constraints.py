@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from pedro import i18n
 from pedro.variants.catalog import VARIANTS
-from pedro.variants.constraints import CONSTRAINTS, RulesetError, first_broken
+from pedro.variants.constraints import CLASH, CONSTRAINTS, RulesetError, first_broken
 from pedro.variants.model import (
     AllPassAction,
     AuctionModel,
@@ -100,3 +102,55 @@ def test_valid_replace_and_options_still_build() -> None:
 def test_every_catalog_variant_passes_the_table() -> None:
     for rules in VARIANTS.values():
         assert first_broken(rules, rules, {}) is None, rules.id
+
+
+def _refusal(name: str) -> OptionError:
+    """The refusal of the options that break constraint ``name`` (fields written as options where they
+    are; the others through a variant's replace, then checked against the table as options are)."""
+    if name in BREAKING_OPTIONS:
+        variant, options = BREAKING_OPTIONS[name]
+        with pytest.raises(OptionError) as refused:
+            make_ruleset(variant, options)
+        return refused.value
+    variant, changes = BREAKING_FIELDS[name]
+    with pytest.raises(RulesetError) as broken:
+        replace(VARIANTS[variant], **changes)
+    error = broken.value
+    return OptionError(CLASH, problem=error.problem, allowed=error.allowed)
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.parametrize("name", sorted(BREAKING_FIELDS | BREAKING_OPTIONS))
+def test_every_clash_is_said_in_the_players_language_and_stays_english_for_the_api(
+    name: str, lang: str
+) -> None:
+    refusal = _refusal(name)
+    english = str(refusal)
+    problem_en, allowed_en = refusal.fields["problem"], refusal.fields["allowed"]
+    assert refusal.is_clash and english == f"{problem_en}; allowed: {allowed_en}"
+    with i18n.speaking(lang):
+        said = refusal.translated()
+        problem = i18n.translate(problem_en)
+    assert str(refusal) == english  # the message itself stays English (the API's, the records')
+    assert said != english and problem != problem_en, said
+    # no English sentence left: the problem is translated whole, and the joint too
+    english_words = {"needs", "cannot", "only", "but", "with", "players", "has", "is", "the"}
+    # option syntax (min_bid=15, deal_all_out) left out
+    words = {w for w in re.findall(r"[\w=.]+", problem) if not re.search(r"[_=\d]", w)}
+    assert not english_words & words, problem
+    assert "; allowed: " not in said
+    # the numbers the English gives are all said
+    assert sorted(re.findall(r"\d+", said)) == sorted(re.findall(r"\d+", english))
+
+
+def test_a_clash_through_options_keeps_its_two_parts() -> None:
+    with pytest.raises(OptionError) as refused:
+        make_ruleset("cinch", {"min_bid": 15})
+    error = refused.value
+    assert str(refused.value) == "min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14"
+    assert error.fields == {"problem": "min_bid=15 is above the maximum bid 14", "allowed": "min_bid 1..14"}
+    with i18n.speaking("fi"):
+        assert error.translated() == "min_bid=15 on suurempi kuin suurin tarjous 14; sallittu: min_bid 1..14"
+    with i18n.speaking("sv"):
+        assert error.translated() == "min_bid=15 är högre än det högsta budet 14; tillåtet: min_bid 1..14"
+    assert error.translated() == str(error)  # English: the message itself

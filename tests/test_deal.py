@@ -1,6 +1,5 @@
 """Seeded packs and the first deal's order (the shuffle itself: tests/test_draws.py)."""
 
-
 from pedro.engine.deal import SeededDeals, deal_order, pack_from_deal
 
 

@@ -41,3 +41,11 @@ def test_the_english_the_browser_could_show_is_found() -> None:
     ):
         assert english_lines(line, "fi"), line
     assert english_lines("Ann (random legal moves)", "fi", allowed=["Ann (random legal moves)"]) == []
+
+
+def test_option_syntax_is_no_english_but_words_around_it_are() -> None:
+    finnish = "deal_all_out ei jätä pakkaa; sallittu: deal_all_out=true tai discard_and_fill=true"
+    assert english_lines(finnish, "fi") == []
+    assert english_lines("trump_discard_claim=none, eller lägg till discards_face_up=true", "sv") == []
+    assert english_lines("deal_all_out leaves no stock, so it cannot be combined with discard_and_fill", "fi")
+    assert english_lines("slam=false, or bid all the points", "sv")

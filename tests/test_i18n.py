@@ -360,3 +360,78 @@ def test_every_reason_a_hint_leaves_choices_unvalued_is_translated(lang: str) ->
             assert re.findall(r"\d+", shown) == re.findall(r"\d+", english)
     with i18n.speaking(lang):
         assert i18n.translate(Estimates(POINTS, {}, 2).note()) != "no choice valued"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fi", "virhe: min_bid=15 on suurempi kuin suurin tarjous 14; sallittu: min_bid 1..14"),
+        ("sv", "fel: min_bid=15 är högre än det högsta budet 14; tillåtet: min_bid 1..14"),
+        ("en", "error: min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14"),
+    ],
+)
+def test_house_rules_that_clash_are_refused_in_the_players_language(lang: str, said: str) -> None:
+    for command in (["play", "--variant", "cinch"], ["rules", "cinch"]):
+        result = CliRunner().invoke(app, [*command, "--lang", lang, "--option", "min_bid=15"])
+        assert result.exit_code == 2, result.output
+        assert _plain(result.output).strip() == said
+
+
+def test_a_clash_naming_a_rule_in_words_is_translated_whole_in_the_terminal() -> None:
+    options = ["--option", "players=5", "--option", "partnerships=true"]
+    result = CliRunner().invoke(app, ["play", "--variant", "dom_pedro", "--lang", "sv", *options])
+    assert result.exit_code == 2
+    assert _plain(result.output).strip() == (
+        "fel: parspel kräver exakt 4 spelare, men players=5; "
+        "tillåtet: partnerships=true med players=4, eller partnerships=false"
+    )
+
+
+#: Options refused for a name, a value, a form or a preset: (variant, options) or command-line words.
+REFUSED_OPTIONS: list[tuple[str, dict[str, object]] | list[str]] = [
+    ("cinch", {"nosuch": 1}),
+    ("cinch", {"deal_all_out": True}),
+    ("cinch", {"min_bid": "zz"}),
+    ("cinch", {"dealer_forced_bid": "x"}),
+    ("cinch", {"discards_face": "sideways"}),
+    ("cinch", {"slam": "maybe"}),
+    ("piedro_jokers", {"off_jack_rank": 99}),
+    ("cinch", {"preset": "cinch_min6_forced6", "min_bid": 7}),
+    ["nosuch=1"],
+    ["min_bid"],
+    ["min_bid=6", "min_bid=7"],
+]
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.parametrize("case", REFUSED_OPTIONS, ids=str)
+def test_every_refused_option_is_said_whole_in_the_players_language(
+    case: tuple[str, dict[str, object]] | list[str], lang: str
+) -> None:
+    from pedro.variants.options import OptionError, parse_option_args
+
+    with pytest.raises(OptionError) as refused:
+        if isinstance(case, list):
+            parse_option_args(case)
+        else:
+            make_ruleset(*case)
+    english = str(refused.value)
+    with i18n.speaking(lang):
+        said = refused.value.translated()
+        # the page reads the English back as translate does, and says the same
+        assert i18n.translate(english) == said
+    words = {w for w in re.findall(r"[\w=.<>']+", said) if not re.search(r"[_=\d<>']", w)}
+    english_words = {
+        "option",
+        "options",
+        "allowed",
+        "valid",
+        "invalid",
+        "value",
+        "integer",
+        "one",
+        "or",
+        "for",
+    }
+    assert said != english and not words & english_words, said
+    assert sorted(re.findall(r"\d+", said)) == sorted(re.findall(r"\d+", english))

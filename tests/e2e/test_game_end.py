@@ -121,6 +121,14 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     at(hand_ends[0])
     shows_every_hand(hand_ends[0])
     assert sheet_rows() == len(frames[hand_ends[0]]["game"]["sheet"]) == 1
+    # the hand's breakdown, as at the table: a row per side, with what it took, unless thrown in (the
+    # last hand's too, above the game's summary)
+    breakdown = page.locator(".hand-end-notice")
+    assert breakdown.count() == 1
+    sides = len(frames[hand_ends[0]]["game"]["sheet"][0]["score"])
+    assert breakdown.locator("tbody tr").count() == sides
+    thrown = frames[hand_ends[0]]["game"]["sheet"][0].get("bidder") is None
+    assert thrown or breakdown.locator("td.took").count() == sides
     screenshot(page, "replay-hand-end", full_page=True)
     press("previous hand")
     at(0)

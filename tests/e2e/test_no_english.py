@@ -1,6 +1,7 @@
-"""End-to-end: no English left on any page of a Finnish browser.
+"""End-to-end: no English left on any page of a Finnish or a Swedish browser.
 
-Every page is walked in Finnish — the lobby and its new-table form (house rules open), a practice
+Every page is walked in Finnish and in Swedish — the lobby and its new-table form (house rules open,
+and refusing two house rules that clash), a practice
 table through a whole short game (a call, trumps, a card choice with its rule, a hint, card play,
 the hand's end), the replay with its review, and the /review upload page — and each page's
 visible text (with its placeholders and accessible names) is scanned for English
@@ -28,7 +29,7 @@ from pedro.variants.options import make_ruleset
 
 pytestmark = pytest.mark.browser
 
-#: What may stay English on a Finnish page: the players' and tables' names, the computer players'
+#: What may stay English on a Finnish or Swedish page: the players' and tables' names, the computer players'
 #: own names (the form lists them by name, as the command line does), the variants' names and the
 #: language switch's name of English.
 ALLOWED = (
@@ -73,9 +74,31 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
-def scan(page: Any, where: str, found: dict[str, list[Found]]) -> None:
+#: Per language: the refusal of a taken seat, and of two house rules that clash (claiming trumps from
+#: the discards while Cinch discards face down), each said from its code, the clash in words.
+SAID = {
+    "fi": {
+        "seat_taken": "Paikka 1 on varattu; vapaat paikat: –.",
+        "bad_request": "Palvelin ei voinut lukea pyyntöä: extra ei kuulu tähän pyyntöön",
+        "clash": (
+            "Nämä talon säännöt eivät sovi yhteen: trump_discard_claim=opponents edellyttää, että kortit "
+            "hylätään kuvapuoli ylöspäin; sallittu: trump_discard_claim=none, tai lisää discards_face_up=true"
+        ),
+    },
+    "sv": {
+        "seat_taken": "Plats 1 är tagen; lediga platser: –.",
+        "bad_request": "Servern kunde inte läsa begäran: extra hör inte till den här begäran",
+        "clash": (
+            "De här husreglerna går inte ihop: trump_discard_claim=opponents kräver att korten kastas med "
+            "framsidan upp; tillåtet: trump_discard_claim=none, eller lägg till discards_face_up=true"
+        ),
+    },
+}
+
+
+def scan(page: Any, where: str, found: dict[str, list[Found]], lang: str) -> None:
     """Record the English lines of the page as it is now."""
-    english = english_lines(page.evaluate(VISIBLE_TEXT), "fi", ALLOWED)
+    english = english_lines(page.evaluate(VISIBLE_TEXT), lang, ALLOWED)
     if english:
         found.setdefault(where, []).extend(english)
 
@@ -84,16 +107,18 @@ def report(found: dict[str, list[Found]]) -> str:
     return "\n".join(f"{where}: {f.line!r} ({f.why})" for where, lines in found.items() for f in lines)
 
 
-def test_no_page_is_left_in_english_in_finnish(players: Callable[..., Player], server: ServerProcess) -> None:
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_no_page_is_left_in_english(players: Callable[..., Player], server: ServerProcess, lang: str) -> None:
     found: dict[str, list[Found]] = {}
+    locale = f"{lang}-FI"
     made: dict[str, Any] = httpx.post(f"{server.url}/api/tables", json=TABLE, timeout=10).json()
     tid, secret = made["table"], made["secret"]
 
-    phone = players("phone", locale="fi-FI", viewport={"width": 375, "height": 800})
+    phone = players("phone", locale=locale, viewport={"width": 375, "height": 800})
     phone.goto("./")
     phone.page.locator(".create-form").wait_for()
     phone.page.locator(f'.table-card[data-table="{tid}"]').wait_for()
-    scan(phone.page, "lobby 375", found)
+    scan(phone.page, "lobby 375", found, lang)
     # a refusal of the server, said from its code: a taken seat
     refusal = phone.page.evaluate(
         """async (tid) => {
@@ -104,43 +129,64 @@ def test_no_page_is_left_in_english_in_finnish(players: Callable[..., Player], s
         }""",
         tid,
     )
-    assert refusal == "Paikka 1 on varattu; vapaat paikat: –.", refusal
+    assert refusal == SAID[lang]["seat_taken"], refusal
+    # a request the server could not read, each problem said by its type
+    unread = phone.page.evaluate(
+        """async () => {
+          const { api } = await import("./static/net.js");
+          const seats = [{ kind: "human" }, { kind: "human" }, { kind: "human" }, { kind: "human" }];
+          try { await api("api/tables", { method: "POST", body: { variant: "cinch", seats, extra: 1 } }); }
+          catch (err) { return err.message; }
+          return "";
+        }"""
+    )
+    assert unread == SAID[lang]["bad_request"], unread
+    # house rules that clash, refused with the reason in words
+    form = phone.page.locator(".create-form")
+    phone.page.locator('input[name="player-name"]').fill("Ann")
+    form.locator('select[name="variant"]').select_option("cinch")
+    form.locator("#opt-trump_discard_claim").select_option("opponents")
+    form.locator('button[type="submit"]').click()
+    error = form.locator(".form-error")
+    error.filter(has_text="trump_discard_claim").wait_for()
+    assert error.inner_text() == SAID[lang]["clash"]
+    scan(phone.page, "lobby 375, the form refusing a clash", found, lang)
 
-    ann = players("ann", storage=seat_storage(server.url, tid, 0, secret, "Ann"), locale="fi-FI")
+    ann = players("ann", storage=seat_storage(server.url, tid, 0, secret, "Ann"), locale=locale)
     ann.goto(made["url"])
     page = ann.page
     page.wait_for_selector('body[data-turn="true"]', state="attached")
     page.locator('[data-testid="hint"]').click()
     page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
-    scan(page, "table, hint", found)
+    scan(page, "table, hint", found, lang)
     seen: set[str] = set()
 
     def look(seq: int) -> None:
         kind = page.evaluate("document.body.dataset.phase")
         if kind not in seen:
             seen.add(kind)
-            scan(page, f"table, {kind}", found)
+            scan(page, f"table, {kind}", found, lang)
 
     ann.play_until(game_over, random.Random(3), limit=240, choose=overbid, check=look)
-    scan(page, "table, game over", found)
+    scan(page, "table, game over", found, lang)
     assert "exchange" in seen, f"no card choice was met (saw {sorted(seen)})"
 
     page.goto(f"replay/{tid}")
     page.locator('[data-testid="review-panel"]').wait_for()
-    scan(page, "replay", found)
+    scan(page, "replay", found, lang)
     page.locator('[data-testid="review-start"]').click()
     page.locator('[data-testid="review"]').wait_for(timeout=120_000)
-    scan(page, "replay, review", found)
+    scan(page, "replay, review", found, lang)
     entries = page.locator('[data-testid="review-entry"]')
     if entries.count():
         entries.first.click()
-        scan(page, "replay, review entry", found)
+        scan(page, "replay, review entry", found, lang)
 
     page.goto("review")
     page.locator('input[type="file"]').wait_for(state="attached")
-    scan(page, "review upload", found)
+    scan(page, "review upload", found, lang)
     assert not ann.page_errors and not phone.page_errors, ann.page_errors + phone.page_errors
-    assert not found, "English on a Finnish page:\n" + report(found)
+    assert not found, f"English on a page in {lang}:\n" + report(found)
 
 
 def engine_texts() -> list[str]:

@@ -3,6 +3,7 @@ server sends in English, and every refusal of the HTTP API has a code the page c
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,3 +64,99 @@ def test_a_refusal_gives_its_code_and_fields_beside_the_english(client: TestClie
     }
     unknown = client.post("/api/tables", json={"variant": "skat", "seats": [{"kind": "human"}] * 4})
     assert unknown.json()["code"] == "unknown_variant" and unknown.json()["fields"]["variant"] == "skat"
+
+
+def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClient) -> None:
+    seats = [{"kind": "human"}] * 4
+    clash = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 15}, "seats": seats})
+    assert clash.status_code == 400
+    assert clash.json() == {
+        "error": "min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14",
+        "code": "option_clash",
+        "fields": {"problem": "min_bid=15 is above the maximum bid 14", "allowed": "min_bid 1..14"},
+    }
+    # the page translates each part with the gettext catalog, whole: both are texts of its templates
+    templates = client.get("/api/texts/fi").json()["templates"]
+    assert "min_bid={min_bid} is above the maximum bid {max_bid}" in templates
+    value = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 99}, "seats": seats})
+    assert value.json()["code"] == "option_clash"
+    unknown = client.post("/api/tables", json={"variant": "cinch", "options": {"minbid": 6}, "seats": seats})
+    assert unknown.json()["code"] == "bad_options" and "unknown option 'minbid'" in unknown.json()["error"]
+
+
+#: The classes of the server's refusals, and the functions that build a refusal's body from one.
+REFUSALS = {"HttpError", "_HttpError", "ReviewError", "ProfileError", "HintError"}
+BODY_BUILDERS = {"body", "response", "hint_endpoint"}
+
+
+def _codeless_refusals(source: str) -> list[int]:
+    """The lines of ``source`` that refuse a request without a code: a refusal made from an English
+    text alone (``HttpError(400, "...")``), or an answer's body with an ``error`` and no ``code``."""
+    found = []
+    tree = ast.parse(source)
+    builders = {
+        id(node)
+        for fn in ast.walk(tree)
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name in BODY_BUILDERS
+        for node in ast.walk(fn)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSALS:
+            coded = any(k.arg == "code" for k in node.keywords) or (
+                node.func.id in {"ProfileError", "HintError"} or len(node.args) >= 4
+            )
+            if not coded:
+                found.append(node.lineno)
+        if isinstance(node, ast.Dict) and id(node) not in builders:
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if "error" in keys and "code" not in keys:
+                found.append(node.lineno)
+    return found
+
+
+def test_every_refusal_of_the_server_has_a_code() -> None:
+    sources = sorted(Path(server_package.__file__).parent.glob("*.py"))
+    assert len(sources) > 20
+    found = {p.name: lines for p in sources if (lines := _codeless_refusals(p.read_text("utf-8")))}
+    assert not found, f"refusals without a code (server/errors.py): {found}"
+    # the checker itself sees one
+    assert _codeless_refusals('raise HttpError(400, "no")\nx = JSONResponse({"error": "no"})') == [1, 2]
+
+
+def test_every_review_and_hint_code_has_a_text_in_the_page() -> None:
+    from pedro.server import practice, reviews
+
+    missing = [c for c in reviews.MESSAGES if f"review.error.{c}" not in CLIENT_TEXTS]
+    missing += [c for c in practice.MESSAGES if f"practice.error.{c}" not in CLIENT_TEXTS]
+    assert not missing, missing
+
+
+def test_a_request_the_server_cannot_read_says_each_problem_by_its_type(client: TestClient) -> None:
+    seats = [{"kind": "human"}] * 4
+    body = {"variant": "cinch", "seats": seats, "title": "x" * 500, "extra": 1}
+    bad = client.post("/api/tables", json=body)
+    assert bad.status_code == 400
+    body = bad.json()
+    assert body["code"] == "bad_request" and body["error"] == body["fields"]["why"]
+    problems = {p["field"]: p for p in body["fields"]["problems"]}
+    assert problems["extra"]["type"] == "extra_forbidden"
+    assert problems["title"]["type"] == "text_too_long" and problems["title"]["limit"] > 0
+    # every type the page is sent has its text; the unknown ones fall back to validation.other
+    assert all(f"validation.{p['type']}" in CLIENT_TEXTS for p in problems.values())
+    assert "validation.invalid" in CLIENT_TEXTS
+    profile = client.post("/api/tables", json={"variant": "cinch", "seats": seats, "profile": "abc"})
+    assert profile.json() == {
+        "error": "a profile takes a seat: give the seat too",
+        "code": "profile_needs_seat",
+        "fields": {},
+    }
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_a_failed_reviews_reason_is_a_text_the_page_translates(client: TestClient, lang: str) -> None:
+    from pedro.server.reviews import NO_DATABASE
+    from pedro.server.workers import WORKER_STOPPED
+
+    texts = client.get(f"/api/texts/{lang}").json()["texts"]
+    for why in (WORKER_STOPPED, NO_DATABASE):
+        assert texts.get(why, why) != why, why

@@ -203,7 +203,8 @@ def run(
                 ask=ask,
             )
     except (UnknownVariantError, OptionError, UnknownPlayerError, ReplayError, ValueError) as error:
-        console.print(f"[bold red]{_('error:')}[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        said = error.translated() if isinstance(error, OptionError) else str(error)
+        console.print(f"[bold red]{_('error:')}[/] {escape(said)}", highlight=False, soft_wrap=True)
         return USAGE_ERROR
     return game.run()
 

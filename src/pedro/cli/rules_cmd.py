@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pedro import i18n
+from pedro.i18n import _
 from pedro.variants.catalog import VARIANTS, UnknownVariantError, get_variant
 from pedro.variants.model import Ruleset
 from pedro.variants.options import (
@@ -43,7 +44,7 @@ def players_text(rules: Ruleset) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence of a summary, for one-line listings."""
-    head, sep, _ = text.partition(". ")
+    head, sep, _rest = text.partition(". ")
     return head + "." if sep else text
 
 
@@ -116,9 +117,14 @@ def show_rules(
     """
     try:
         language = i18n.check_language(lang) if lang is not None else i18n.language_from_env()
-        rules = make_ruleset(variant_id, parse_option_args(option_args))
-    except (UnknownVariantError, OptionError, i18n.LanguageError) as error:
+    except i18n.LanguageError as error:
         _error(console, str(error))
+        return USAGE_ERROR
+    try:
+        rules = make_ruleset(variant_id, parse_option_args(option_args))
+    except (UnknownVariantError, OptionError) as error:
+        with i18n.speaking(language):
+            _error(console, error.translated() if isinstance(error, OptionError) else str(error))
         return USAGE_ERROR
     with i18n.speaking(language):
         sheet = rule_sheet(rules)
@@ -152,4 +158,4 @@ def show_options(console: Console, variant_id: str) -> int:
 
 
 def _error(console: Console, message: str) -> None:
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    console.print(f"[bold red]{_('error:')}[/] {escape(message)}", highlight=False, soft_wrap=True)

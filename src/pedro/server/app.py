@@ -37,7 +37,7 @@ from pedro.server.async_store import AsyncStore
 from pedro.server.body_cache import BodyCache
 from pedro.server.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
 from pedro.server.compressed import body_response
-from pedro.server.errors import MESSAGES, error_response, http_error_handler
+from pedro.server.errors import MESSAGES, error_response, http_error_handler, option_refusal
 from pedro.server.errors import HttpError as _HttpError
 from pedro.server.finished import Body, FinishedGame, record_body, replay_body
 from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
@@ -80,9 +80,9 @@ from pedro.server.protocol import (
     Join,
     Ping,
     ProtocolError,
-    explain,
     load_json,
     parse_client_message,
+    validation_fields,
 )
 from pedro.server.ratings_store import Profile, ProfileError, ProfileStore
 from pedro.server.registry import IDLE_SECONDS, TableRegistry
@@ -266,11 +266,11 @@ async def tables_endpoint(request: Request) -> Response:
     try:
         spec = CreateTable.model_validate(await _json_body(request))
     except ValidationError as exc:
-        why = explain(exc, "see docs/server.md for the create-table request")
-        raise _HttpError.of(400, "bad_request", why=why) from None
+        fields = validation_fields(exc, "see docs/server.md for the create-table request")
+        raise _HttpError.of(400, "bad_request", **fields) from None
     creations: CreationLimits = request.app.state.creation_limits
     if spec.profile is not None and spec.seat is None:
-        raise _HttpError(400, "a profile takes a seat: give the seat too")
+        raise _HttpError.of(400, "profile_needs_seat")
     row, secret = _new_table(spec, creations.limits, await seat_profile(request, spec.profile))
     client = _client_address(request)
     try:
@@ -301,7 +301,7 @@ def _new_table(
     try:
         rules = make_ruleset(spec.variant, spec.options)
     except OptionError as exc:
-        raise _HttpError.of(400, "bad_options", why=str(exc)) from None
+        raise option_refusal(exc) from None
     if len(spec.seats) != rules.players:
         described = len(spec.seats)
         raise _HttpError.of(400, "seat_count", variant=rules.name, players=rules.players, described=described)
@@ -357,7 +357,8 @@ async def claim_endpoint(request: Request) -> Response:
     try:
         claim = ClaimSeat.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise _HttpError.of(400, "bad_request", why=explain(exc, 'send {"seat": N, "name": "..."}')) from None
+        fields = validation_fields(exc, 'send {"seat": N, "name": "..."}')
+        raise _HttpError.of(400, "bad_request", **fields) from None
     free = [s.row.seat for s in room.seats if not s.claimed]
     if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
         raise _seat_error(400, "claim_not_human", claim.seat, free=free)

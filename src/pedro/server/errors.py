@@ -10,6 +10,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from pedro.variants.options import OptionError
+
 #: Each refusal's English message by its code, its fields in braces.
 MESSAGES = {
     "too_big": "the request body is larger than {limit} bytes",
@@ -18,6 +20,8 @@ MESSAGES = {
     "no_table": "no such table (check the link)",
     "unknown_variant": "unknown variant {variant!r}; variants are: {variants}",
     "bad_options": "{why}",
+    # house rules that clash (variants/constraints.py): the English problem and what is allowed
+    "option_clash": "{problem}; allowed: {allowed}",
     "seat_count": "{variant} has {players} seats, but {described} were described",
     "bot_program": (
         "seat {seat}: the server does not run bot programs ({player!r}); its computer players are: {players}"
@@ -37,6 +41,8 @@ MESSAGES = {
     "no_api_path": "no such API path {path}; see docs/server.md",
     "no_page": "no such page",
     "no_language": "no language {lang!r}; the languages are: {known}",
+    "profile_needs_seat": "a profile takes a seat: give the seat too",
+    "restarting": "the server is restarting; try again in a moment (nothing was changed)",
     # duplicate tournaments (server/tournaments.py); tables and seats counted from 1
     "no_tournament": "no such tournament (check the link)",
     "tournament_seat_count": (
@@ -104,6 +110,14 @@ class HttpError(Exception):
         if self.code:
             body |= {"code": self.code, "fields": self.fields}
         return body
+
+
+def option_refusal(exc: OptionError) -> HttpError:
+    """House-rule options refused: a clash of rules by its two parts (the page translates each),
+    anything else (a name, a value) as ``bad_options``."""
+    if exc.is_clash:
+        return HttpError.of(400, "option_clash", problem=exc.fields["problem"], allowed=exc.fields["allowed"])
+    return HttpError.of(400, "bad_options", why=str(exc))
 
 
 def error_response(status: int, code: str, **fields: Any) -> JSONResponse:

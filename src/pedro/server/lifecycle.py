@@ -28,6 +28,8 @@ import uvicorn
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from pedro.server.errors import HttpError
+
 log = logging.getLogger("pedro.server")
 
 #: WebSocket close code 1012: the service is restarting; the client should reconnect.
@@ -109,7 +111,7 @@ class DrainGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.lifecycle.draining and scope["method"] not in SAFE_METHODS:
             response = JSONResponse(
-                {"error": "the server is restarting; try again in a moment (nothing was changed)"},
+                HttpError.of(503, "restarting").body(),
                 status_code=503,
                 headers={"Retry-After": "5"},
             )

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from pedro.server.errors import HttpError
-from pedro.server.protocol import MAX_BODY_BYTES, Name, ProtocolError, explain, load_json
+from pedro.server.protocol import MAX_BODY_BYTES, Name, ProtocolError, load_json, validation_fields
 from pedro.server.ratings_store import (
     CATCH_UP_AGE,
     GameEnd,
@@ -94,7 +94,7 @@ async def _body(request: Request, model: type[_Strict], hint: str) -> Any:
     except ProtocolError as exc:
         raise ProfileError(400, "bad_body", why=str(exc)) from None
     except ValidationError as exc:
-        raise ProfileError(400, "bad_request", why=explain(exc, hint)) from None
+        raise ProfileError(400, "bad_request", **validation_fields(exc, hint)) from None
 
 
 class ProfileLimit:

@@ -167,10 +167,26 @@ def _depth(value: Any) -> int:
     return depth
 
 
+#: At most this many of a request's problems are told (the first ones).
+MAX_PROBLEMS = 3
+
+
+def validation_fields(exc: ValidationError, allowed: str) -> dict[str, Any]:
+    """A ``bad_request`` refusal's fields: ``why`` in English (``explain``) and ``problems``, each
+    a field's path, pydantic's error type and its plain limits (``max_length``, ``ge``...), which the
+    page says in its own language (``validation.<type>``)."""
+    problems = []
+    for error in exc.errors()[:MAX_PROBLEMS]:
+        where = ".".join(str(part) for part in error["loc"]) or "message"
+        limits = {k: v for k, v in (error.get("ctx") or {}).items() if isinstance(v, (int, float, str))}
+        problems.append({"field": where, "type": error["type"], **limits})
+    return {"why": explain(exc, allowed), "problems": problems}
+
+
 def explain(exc: ValidationError, allowed: str) -> str:
     """A validation error in one line: which field, what was wrong, and what is allowed."""
     problems = []
-    for error in exc.errors()[:3]:
+    for error in exc.errors()[:MAX_PROBLEMS]:
         where = ".".join(str(part) for part in error["loc"]) or "message"
         problems.append(f"{where}: {error['msg']}")
     return "; ".join(problems) + f" ({allowed})"

@@ -34,6 +34,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from pedro.i18n import N_
 from pedro.server.async_store import AsyncStore
 from pedro.server.compressed import body_response
 from pedro.server.errors import MESSAGES as SERVER_MESSAGES
@@ -75,7 +76,13 @@ MESSAGES = {
     "too_big": "the record is larger than {limit} bytes",
     "not_json": "the request body is not JSON",
     "failed": "the review could not be made: {why}",
+    "bad_record": "{why}",
+    "invalid_record": "the record is not valid: {why}",
+    "seat_not_number": "seat {seat!r}: a seat is a number from 0",
 }
+
+#: Why a review failed when the database did (the store's own words go to the log only).
+NO_DATABASE = N_("the game database is not available")
 
 _Key = tuple[str, str, int]  # ("table" or "upload", table id or record digest, seat)
 
@@ -157,7 +164,7 @@ class Reviews:
             names = _names(room)
             over, hands = room.finished, len(room.state.results)
             if not 0 <= seat < len(names):
-                raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
+                raise ReviewError.of(400, "bad_seat", seat=seat, last=len(names) - 1)
             if (hidden or not over) and (
                 secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)
             ):
@@ -165,15 +172,13 @@ class Reviews:
                     code = "tournament_deal_hidden"
                     raise ReviewError(403, SERVER_MESSAGES[code], code)
                 raise ReviewError.of(403, "not_yours", seat=seat)
-            if (
-                over and not hidden
-            ):  # a finished game never changes: its outline is kept, the room need not be read again
+            if over and not hidden:  # a finished game never changes: its outline is kept
                 self._finished[table_id] = (names, hands)
                 _trim(self._finished)
         else:
             (names, hands), over = known, True
             if not 0 <= seat < len(names):
-                raise ReviewError(400, MESSAGES["bad_seat"].format(seat=seat, last=len(names) - 1))
+                raise ReviewError.of(400, "bad_seat", seat=seat, last=len(names) - 1)
         head = {"table": table_id, "seat": seat, "names": list(names), "over": over, "player": self.player}
         body = self._bodies.get(key)
         if body is not None and over:
@@ -215,7 +220,7 @@ class Reviews:
         try:
             game = check_record(record)
         except ValueError as exc:
-            raise ReviewError(400, str(exc)) from None
+            raise ReviewError.of(400, "bad_record", why=str(exc)) from None
         digest = hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
         shape = await self._outline(digest, game)
         if not 0 <= seat < shape.players:
@@ -257,7 +262,7 @@ class Reviews:
             try:
                 shape = await self.workers.run(outline, game)
             except ValueError as exc:
-                raise ReviewError(400, f"the record is not valid: {exc}") from None
+                raise ReviewError.of(400, "invalid_record", why=str(exc)) from None
             self._outlines[digest] = shape
             while len(self._outlines) > KEPT_UPLOADS:
                 self._outlines.popitem(last=False)
@@ -294,7 +299,8 @@ class Reviews:
             )
         except (WorkerError, StoreError, ValueError) as exc:
             log.error("review of %s seat %d failed: %s", key[1][:12], seat, exc)
-            progress.error = str(exc)
+            # the reason is shown to the player: the store's own words stay in the log
+            progress.error = NO_DATABASE if isinstance(exc, StoreError) else str(exc)
         finally:
             progress.task = None
             if forget and progress.error is None:
@@ -365,7 +371,7 @@ async def table_review_endpoint(request: Request) -> Response:
     seat_text = request.path_params["seat"]
     try:
         if not seat_text.isdigit():
-            raise ReviewError(400, f"seat {seat_text!r}: a seat is a number from 0")
+            raise ReviewError.of(400, "seat_not_number", seat=seat_text)
         registry: TableRegistry = request.app.state.registry
         table_id = request.path_params["table"]
         tournaments = request.app.state.tournaments

@@ -584,13 +584,7 @@ class Room:
         for seat in seats:
             if seat in messages:
                 continue
-            secrets = (
-                None
-                if seat is None
-                else obs.secrets
-                if seat == 0
-                else seat_secrets(self.state, seat)
-            )
+            secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
             own_text = self._own_text(seat, secrets, obs, started)
             last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
             you = orjson.dumps(seat)

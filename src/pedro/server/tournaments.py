@@ -39,7 +39,7 @@ from pedro.players.levels import LEVELS
 from pedro.server.errors import HttpError
 from pedro.server.finished import FinishedGame
 from pedro.server.limits import CreationLimits, LimitError, check_strength
-from pedro.server.protocol import MAX_NAME_CHARS, Name, Title, _Strict, explain
+from pedro.server.protocol import MAX_NAME_CHARS, Name, Title, _Strict, validation_fields
 from pedro.server.registry import TableRegistry
 from pedro.server.store import ConflictError, SeatRow, TableRow, hash_secret
 from pedro.server.tournament_store import DealTable, TournamentRow, TournamentSeat, TournamentStore
@@ -516,7 +516,7 @@ async def _body(request: Request, model: type[_Strict], allowed: str) -> Any:
     try:
         return model.model_validate(await _json_body(request))
     except ValidationError as exc:
-        raise HttpError.of(400, "bad_request", why=explain(exc, allowed)) from None
+        raise HttpError.of(400, "bad_request", **validation_fields(exc, allowed)) from None
 
 
 def _answer(exc: HttpError) -> Response:

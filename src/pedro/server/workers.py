@@ -31,6 +31,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from pedro.i18n import N_
+
 log = logging.getLogger("pedro.server")
 
 T = TypeVar("T")
@@ -39,6 +41,10 @@ A = TypeVar("A")
 #: Added to a worker's niceness: a replay built at a game's end waits for the CPU behind the moves
 #: of every table (the event loop stays at the server's own priority).
 WORKER_NICENESS = 10
+
+
+#: Why a job got no answer (English; the page translates it with the gettext catalog).
+WORKER_STOPPED = N_("a worker process stopped before it answered")
 
 
 class WorkerError(RuntimeError):
@@ -93,7 +99,7 @@ class Workers:
             if self._pool is executor and executor is not None:
                 self._pool = None
                 executor.shutdown(wait=False, cancel_futures=True)
-            raise WorkerError("a worker process stopped before it answered") from None
+            raise WorkerError(WORKER_STOPPED) from None
 
     def close(self) -> None:
         """Stop the workers (waiting for a job already running: no process outlives the server)."""

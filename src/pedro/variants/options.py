@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, TypeAlias
 
-from pedro.i18n import N_
+from pedro.i18n import N_, _, translate
 from pedro.variants.catalog import VARIANTS, get_variant
-from pedro.variants.constraints import first_broken
+from pedro.variants.constraints import CLASH, first_broken
 from pedro.variants.model import (
     AllPassAction,
     AuctionModel,
@@ -46,8 +46,31 @@ from pedro.variants.model import (
 OptionValue: TypeAlias = bool | int | str | None
 
 
+#: A value an option does not take.
+BAD_VALUE = N_("invalid value {value} for option {name}; allowed: {allowed}")
+
+
 class OptionError(ValueError):
-    """An option name, value or combination that the rules do not allow."""
+    """An option name, value or combination that the rules do not allow.
+
+    Made from an English ``template`` marked with ``N_`` and its ``fields``: the message is
+    English (the API's and the records' language), and :meth:`translated` says it in the player's
+    language, each field read back into its own template (a clash's problem, a value's allowed
+    values). A combination the rules refuse (docs/rules.md §option-constraints) is ``CLASH``.
+    """
+
+    def __init__(self, template: str, /, **fields: object) -> None:
+        self.template = template
+        self.fields = {name: str(value) for name, value in fields.items()}
+        super().__init__(template.format(**self.fields))
+
+    @property
+    def is_clash(self) -> bool:
+        return self.template == CLASH
+
+    def translated(self) -> str:
+        """The message in the language in use (``pedro.i18n``)."""
+        return _(self.template, **{name: translate(value) for name, value in self.fields.items()})
 
 
 # ---------------------------------------------------------------------------
@@ -84,22 +107,23 @@ class OptionSpec:
         return not self.variants or variant_id in self.variants
 
     def allowed_text(self) -> str:
-        """The allowed values in words, for error messages and help."""
+        """The allowed values in words, for error messages and help (English, its parts marked)."""
+        low, high = self.minimum, self.maximum
         if self.value_type is bool:
-            text = "true or false"
+            text = N_("true or false")
         elif self.choices:
-            text = "one of " + ", ".join(str(c) for c in self.choices)
-        elif self.minimum is not None and self.maximum is not None:
-            text = f"an integer from {self.minimum} to {self.maximum}"
-        elif self.minimum is not None:
-            text = f"an integer of at least {self.minimum}"
-        elif self.maximum is not None:
-            text = f"an integer of at most {self.maximum}"
+            text = N_("one of {choices}").format(choices=", ".join(str(c) for c in self.choices))
+        elif low is not None and high is not None:
+            text = N_("an integer from {low} to {high}").format(low=low, high=high)
+        elif low is not None:
+            text = N_("an integer of at least {low}").format(low=low)
+        elif high is not None:
+            text = N_("an integer of at most {high}").format(high=high)
         else:
-            text = "an integer"
+            text = N_("an integer")
         if self.text_form_help:
-            text += f", or {self.text_form_help}"
-        return text + (" or null" if self.nullable else "")
+            text = N_("{allowed}, or {more}").format(allowed=text, more=self.text_form_help)
+        return N_("{allowed} or null").format(allowed=text) if self.nullable else text
 
     def parse(self, text: str) -> OptionValue:
         """Read a value from command-line text (``true``, ``7``, ``null``, ``difference`` ...)."""
@@ -151,7 +175,7 @@ class OptionSpec:
 
     def bad_value(self, value: object) -> OptionError:
         shown = "null" if value is None else repr(value) if isinstance(value, str) else str(value)
-        return OptionError(f"invalid value {shown} for option {self.name}; allowed: {self.allowed_text()}")
+        return OptionError(BAD_VALUE, value=shown, name=self.name, allowed=self.allowed_text())
 
 
 _TRUE_WORDS = frozenset({"true", "yes", "1", "on", "y", "t"})
@@ -336,8 +360,12 @@ def _write_off_jack_rank(rules: Ruleset, value: OptionValue) -> Ruleset:
     rest = [role for role in rules.trump_order if role != "OJ"]
     if not 1 <= position <= len(rest) + 1:
         raise OptionError(
-            f"invalid value {position} for option off_jack_rank; allowed: an integer from 1 to "
-            f"{len(rest) + 1} (position from the top of the trump order)"
+            BAD_VALUE,
+            value=position,
+            name="off_jack_rank",
+            allowed=N_("an integer from 1 to {high} (position from the top of the trump order)").format(
+                high=len(rest) + 1
+            ),
         )
     return replace(rules, trump_order=(*rest[: position - 1], "OJ", *rest[position - 1 :]))
 
@@ -508,7 +536,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         variants=("piedro_jokers",),
         reference="docs/rules.md §house-rules, note J2",
         text_form=_parse_off_jack_position,
-        text_form_help="top, or below_<card> such as below_jack or below_sj",
+        text_form_help=N_("top, or below_<card> such as below_jack or below_sj"),
     ),
     OptionSpec(
         name="plain_honours_score",
@@ -844,10 +872,17 @@ def _spec(name: str, variant_id: str | None = None) -> OptionSpec:
     spec = OPTIONS.get(name)
     if spec is None:
         if variant_id is None:
-            raise OptionError(f"unknown option {name!r}; valid options: {', '.join(OPTIONS)}")
+            raise OptionError(
+                N_("unknown option {name}; valid options: {options}"),
+                name=repr(name),
+                options=", ".join(OPTIONS),
+            )
         raise OptionError(
-            f"unknown option {name!r} for {variant_id}; valid options for {variant_id}: "
-            f"{', '.join(available_options(variant_id))}"
+            N_("unknown option {name} for {variant}; valid options for {of_variant}: {options}"),
+            name=repr(name),
+            variant=variant_id,
+            of_variant=variant_id,
+            options=", ".join(available_options(variant_id)),
         )
     return spec
 
@@ -865,11 +900,12 @@ def parse_option_args(args: Iterable[str]) -> dict[str, OptionValue]:
         name = name.strip()
         if not sep or not name:
             raise OptionError(
-                f"option {arg!r} must be written NAME=VALUE, e.g. min_bid=6; valid options: "
-                f"{', '.join(OPTIONS)}"
+                N_("option {option} must be written NAME=VALUE, e.g. min_bid=6; valid options: {options}"),
+                option=repr(arg),
+                options=", ".join(OPTIONS),
             )
         if name in result:
-            raise OptionError(f"option {name} is given twice; give each option once")
+            raise OptionError(N_("option {name} is given twice; give each option once"), name=name)
         result[name] = parse_option_value(name, text)
     return result
 
@@ -905,8 +941,15 @@ def _validated(variant_id: str, options: Mapping[str, object]) -> dict[str, Opti
         spec = _spec(name, variant_id)
         if not spec.applies_to(variant_id):
             raise OptionError(
-                f"option {name} does not apply to {variant_id} (only to {', '.join(spec.variants)}); "
-                f"valid options for {variant_id}: {', '.join(available_options(variant_id))}"
+                N_(
+                    "option {name} does not apply to {variant} (only to {variants}); "
+                    "valid options for {of_variant}: {options}"
+                ),
+                name=name,
+                variant=variant_id,
+                of_variant=variant_id,
+                variants=", ".join(spec.variants),
+                options=", ".join(available_options(variant_id)),
             )
         values[name] = spec.check(raw_value)
     return values
@@ -920,9 +963,14 @@ def _expand(values: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         for name, value in PRESETS[preset].items():
             if name in values and values[name] != value:
                 raise OptionError(
-                    f"option {name}={option_text(values[name])} contradicts preset {preset}, which sets "
-                    f"{name}={option_text(value)}; drop one of them (allowed with this preset: "
-                    f"{name}={option_text(value)})"
+                    N_(
+                        "option {given} contradicts preset {preset}, which sets {setting}; drop one of them "
+                        "(allowed with this preset: {allowed})"
+                    ),
+                    given=f"{name}={option_text(values[name])}",
+                    preset=preset,
+                    setting=f"{name}={option_text(value)}",
+                    allowed=f"{name}={option_text(value)}",
                 )
             expanded[name] = value
     return expanded
@@ -1002,4 +1050,4 @@ def _check_constraints(base: Ruleset, rules: Ruleset, given: Mapping[str, Option
     """Refuse the combinations of docs/rules.md §option-constraints, saying what is allowed."""
     broken = first_broken(base, rules, given)
     if broken is not None:
-        raise OptionError(broken.message(rules))
+        raise OptionError(CLASH, problem=broken.problem_text(rules), allowed=broken.allowed_text(rules))

@@ -52,9 +52,16 @@ function fieldText(value) {
  */
 export function refusalText(data) {
   if (!data || !data.code) return null;
-  const fields = Object.fromEntries(Object.entries(data.fields || {}).map(([name, value]) => [name, fieldText(value)]));
+  const { problems, ...given } = data.fields || {};
+  const fields = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, fieldText(value)]));
   if ("seat" in fields && typeof fields.seat === "number") fields.seat += 1;
+  if (Array.isArray(problems) && problems.length) fields.why = problems.map(problemText).join("; ");
   return tIf(`httpError.${data.code}`, fields);
+}
+
+/** One problem of a request the server could not read (`{field, type, ...limits}`, pydantic's error type). */
+function problemText(problem) {
+  return tIf(`validation.${problem.type}`, problem) || t("validation.invalid", problem);
 }
 
 const PING_EVERY_MS = 20000;

@@ -217,13 +217,13 @@ class ReplayViewer {
     const view = { table: this.table, seats: this.seats, game, you: this.you, bottom: as ?? 0, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
+    // a hand's end shows its breakdown, the last hand's too, above the game's summary
+    const over = last && game.phase === "over";
+    const breakdown = f.closed && sheet.length ? renderBreakdown(this.table, this.seats, sheet, sheet.length - 1) : null;
     fill(
       this.el.summary,
-      last && game.phase === "over"
-        ? renderSummary(this.table, this.seats, game, this.id, { replayLink: false })
-        : f.closed && sheet.length
-          ? h("div", { class: "notice hand-end-notice" }, renderBreakdown(this.table, this.seats, sheet, sheet.length - 1), h("span", { class: "muted small", text: t("replay.nextDeal") }))
-          : null,
+      breakdown ? h("div", { class: "notice hand-end-notice" }, breakdown, over ? null : h("span", { class: "muted small", text: t("replay.nextDeal") })) : null,
+      over ? renderSummary(this.table, this.seats, game, this.id, { replayLink: false }) : null,
     );
     const sides = this.table.sides.map((_, i) => i);
     const lastTrick = renderLastTrick(view);

@@ -50,8 +50,13 @@ export const TEXT = {
     })[v] || v,
   get offline() { return t("review.offline"); },
   /** A review endpoint's error by its code (server/reviews.py MESSAGES), else the server's English. */
-  error: (data, status) => (data && data.code && tIf(`review.error.${data.code}`, data.fields || {})) || (data && data.error) || `${t("review.failed")} (${status})`,
+  error: (data, status) => (data && data.code && tIf(`review.error.${data.code}`, serverFields(data.fields))) || (data && data.error) || `${t("review.failed")} (${status})`,
 };
+
+/** An error's fields as the page says them: an English text of the server's (a failure's why) translated. */
+function serverFields(fields) {
+  return Object.fromEntries(Object.entries(fields || {}).map(([name, value]) => [name, typeof value === "string" ? tServer(value) : value]));
+}
 
 const POLL_MS = 800;
 
