@@ -82,6 +82,12 @@ def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClien
     assert value.json()["code"] == "option_clash"
     unknown = client.post("/api/tables", json={"variant": "cinch", "options": {"minbid": 6}, "seats": seats})
     assert unknown.json()["code"] == "bad_options" and "unknown option 'minbid'" in unknown.json()["error"]
+    # a tournament's house rules are refused the same way
+    computers = [{"kind": "computer", "level": "beginner"}] * 4
+    body = {"variant": "cinch", "deals": 2, "seats": [computers, computers], "options": {"min_bid": 15}}
+    tournament = client.post("/api/tournaments", json=body)
+    assert tournament.status_code == 400 and tournament.json()["code"] == "option_clash"
+    assert tournament.json()["fields"] == clash.json()["fields"]
 
 
 #: The classes of the server's refusals, and the functions that build a refusal's body from one.

@@ -36,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from pedro.players.levels import LEVELS
-from pedro.server.errors import HttpError
+from pedro.server.errors import HttpError, option_refusal
 from pedro.server.finished import FinishedGame
 from pedro.server.limits import CreationLimits, LimitError, check_strength
 from pedro.server.protocol import MAX_NAME_CHARS, Name, Title, _Strict, validation_fields
@@ -148,7 +148,7 @@ class Tournaments:
         try:
             rules = make_ruleset(spec.variant, spec.options)
         except OptionError as exc:
-            raise HttpError.of(400, "bad_options", why=str(exc)) from None
+            raise option_refusal(exc) from None
         seats = []
         for t, table in enumerate(spec.seats):
             if len(table) != rules.players:
