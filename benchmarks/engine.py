@@ -1,8 +1,9 @@
 """Random-play throughput of the engine, per variant, on one core.
 
 Prints decisions per second (every ``apply`` of a player's decision) and hands
-per second, and the cost of ``GameState.clone()`` in the first hand's card play
-and in the card play after 8 hands (it should stay under 30 µs anywhere). If
+per second, the cost of ``GameState.clone()`` in the first hand's card play
+and in the card play after 8 hands (it should stay under 30 µs anywhere), and the
+median cost of the acting seat's ``observation()`` in the first four hands. If
 OpenSpiel is importable, also runs its ``euchre`` with random play in the same
 process, alternating the two in slices of 0.1 s so that both meet the same load, and
 prints our cinch rate relative to it. Rates are per second of this
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from typing import Any
 
@@ -75,6 +77,23 @@ def clone_cost(variant: str, hands: int, repeat: int = 2000) -> float | None:
     return (time.process_time() - start) / repeat * 1e6
 
 
+def observation_cost(variant: str, hands: int = 4, repeat: int = 10) -> float:
+    """Median microseconds of the acting seat's ``observation()`` over the decisions of the first
+    ``hands`` hands (a player asks for one at every decision)."""
+    state = GameState(VARIANTS[variant], seed=0)
+    rng = random.Random(0)
+    costs: list[float] = []
+    while not state.is_over and state.hand_index < hands:
+        seat = state.current_player
+        start = time.process_time()
+        for _ in range(repeat):
+            state.observation(seat)
+        costs.append((time.process_time() - start) / repeat * 1e6)
+        legal = state.legal()
+        state.apply(legal.sample(rng) if isinstance(legal, CardChoice) else rng.choice(legal))
+    return statistics.median(costs)
+
+
 class EuchrePlay:
     """Random games of OpenSpiel's euchre (chance nodes drawn, decisions counted), in slices."""
 
@@ -129,7 +148,7 @@ def main() -> None:
     variants = args.variant or list(VARIANTS)
     print(version_text())
     header = f"{'variant':22} {'decisions/s':>12} {'hands/s':>9} {'decisions/hand':>15}"
-    print(f"{header} {'clone µs':>9} {'8 hands':>8}")
+    print(f"{header} {'clone µs':>9} {'8 hands':>8} {'obs µs':>7}")
     for variant in variants:
         play = RandomPlay(variant)
         play.run(args.seconds)
@@ -137,7 +156,7 @@ def main() -> None:
         clones = [clone_cost(variant, h) for h in (0, 8)]
         start, later = (f"{c:.1f}" if c is not None else "-" for c in clones)
         rate = f"{variant:22} {play.rate:12,.0f} {play.hands / play.cpu:9,.0f} {per_hand:15.1f}"
-        print(f"{rate} {start:>9} {later:>8}")
+        print(f"{rate} {start:>9} {later:>8} {observation_cost(variant):7.1f}")
     if "cinch" not in variants:
         return
     compared = cinch_against_euchre(args.seconds)
