@@ -170,7 +170,7 @@ class Reviews:
             ):
                 if hidden:
                     code = "tournament_deal_hidden"
-                    raise ReviewError(403, SERVER_MESSAGES[code], code)
+                    raise ReviewError(403, SERVER_MESSAGES[code], code=code)
                 raise ReviewError.of(403, "not_yours", seat=seat)
             if over and not hidden:  # a finished game never changes: its outline is kept
                 self._finished[table_id] = (names, hands)
