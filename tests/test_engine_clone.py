@@ -204,6 +204,22 @@ def test_a_clone_plays_on_exactly_as_the_original_would() -> None:
 
 
 @pytest.mark.parametrize("name", RULESET_IDS)
+def test_a_state_pickles_at_every_step_and_its_copy_plays_on_as_the_original(name: str) -> None:
+    """A state goes to another process whole (both builds: compiled, a native class pickles only
+    with a ``__reduce__`` or when its ``__new__`` runs no ``__init__``)."""
+    for step, state in enumerate(walk(name, seed=31)):
+        copy = pickle.loads(pickle.dumps(state))
+        assert seen_by_all(copy) == seen_by_all(state), f"{name}, step {step}"
+        if step % 17 == 0:
+            clone = state.clone()
+            for game in (clone, copy):
+                moves = random.Random(step)
+                while not game.is_over and game.hand_index < state.hand_index + 1:
+                    game.apply(random_action(game, moves))
+            assert record_from_game(copy) == record_from_game(clone), f"{name}, step {step}"
+
+
+@pytest.mark.parametrize("name", RULESET_IDS)
 def test_the_legal_actions_and_finished_hands_cannot_be_changed_from_outside(name: str) -> None:
     for state in walk(name, seed=29):
         if state.is_over:

@@ -9,6 +9,7 @@ seat clockwise from the dealer's left, the dealer last.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -85,6 +86,12 @@ class Steps:
         self.committed = 0
         self.pool = 0
 
+    def __reduce__(self) -> tuple[Callable[..., Steps], tuple[object, ...]]:
+        """Pickled by its fields: compiled, a native class's own pickling calls ``__init__`` with none."""
+        return _restored_steps, (
+            self.plans, self.steps, self.index, self.done, self.choice, self.committed, self.pool,
+        )  # fmt: skip
+
     def copy(self) -> Steps:
         new = Steps(self.plans, self.steps[:])
         new.index = self.index
@@ -93,6 +100,20 @@ class Steps:
         new.committed = self.committed
         new.pool = self.pool
         return new
+
+
+def _restored_steps(
+    plans: dict[int, tuple[tuple[str, int], ...]],
+    steps: list[tuple[str, int]],
+    index: int,
+    done: set[tuple[str, int]],
+    choice: tuple[int, ...] | CardChoice | None,
+    committed: int,
+    pool: int,
+) -> Steps:
+    new = Steps(plans, steps)
+    new.index, new.done, new.choice, new.committed, new.pool = index, done, choice, committed, pool
+    return new
 
 
 def no_steps() -> Steps:
