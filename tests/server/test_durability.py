@@ -40,6 +40,8 @@ from tests.serving import ServerProcess, running_server
 from pedro.records import replay
 from pedro.variants.options import make_ruleset
 
+pytestmark = pytest.mark.processes
+
 #: Away time long enough that no stand-in ever plays for a human in these tests.
 AWAY = 3600.0
 HUMAN = {"kind": "human"}

@@ -340,6 +340,7 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- through uvicorn
 
 
+@pytest.mark.processes
 def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
     flags = ("--tables-per-minute", "1", "--open-tables-per-client", "7", "--computer-only-tables", "0",

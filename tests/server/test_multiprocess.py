@@ -32,7 +32,7 @@ from tests.serving import ServerProcess, postgres_database, running_server
 from pedro.server.store import engine_url, leases_table
 from pedro.variants.options import make_ruleset
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 AWAY = 3600.0
 HUMAN = {"kind": "human"}

@@ -28,7 +28,7 @@ from pedro.server.store import (
     ratings_table,
 )
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 #: finished games left unrated: enough that both processes' catch-ups run at the same time
 GAMES = 8
