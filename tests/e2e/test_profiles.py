@@ -19,15 +19,21 @@ pytestmark = pytest.mark.browser
 SHORT = {"target": 7}
 
 
+def ann_with_a_profile(players: Callable[..., Player]) -> Player:
+    """Ann's browser, which has just made the profile "Ann" on the profile page."""
+    ann = players("ann")
+    ann.goto("/profile")
+    ann.page.locator("input[name=profile-name]").fill("Ann")
+    ann.page.get_by_role("button", name="Make my profile").click()
+    ann.page.locator(".profile-name").wait_for()
+    return ann
+
+
 def test_a_profile_plays_a_rated_game_and_sees_its_rating(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
-    ann = players("ann")
+    ann = ann_with_a_profile(players)
     page = ann.page
-    ann.goto("/profile")
-    page.locator("input[name=profile-name]").fill("Ann")
-    page.get_by_role("button", name="Make my profile").click()
-    page.locator(".profile-name").wait_for()
     assert page.locator(".profile-name").inner_text() == "Ann"
     assert "Not rated yet" in page.locator(".profile-head").inner_text()
     held = json.loads(page.evaluate("localStorage.getItem('pedro-profile')"))
@@ -107,12 +113,8 @@ def test_a_profile_is_renamed_and_deleted_in_the_browser(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
     httpx.post(f"{server.url}/api/profiles", json={"name": "Bo"}, timeout=10).raise_for_status()
-    ann = players("ann")
+    ann = ann_with_a_profile(players)
     page = ann.page
-    ann.goto("/profile")
-    page.locator("input[name=profile-name]").fill("Ann")
-    page.get_by_role("button", name="Make my profile").click()
-    page.locator(".profile-name").wait_for()
     profile_id = json.loads(page.evaluate("localStorage.getItem('pedro-profile')"))["id"]
 
     # a name another profile has is refused, as at creation; a free one is taken
