@@ -1,8 +1,8 @@
 """End-to-end: what the table marks, in English, Finnish and Swedish.
 
 - A dealer's bid forced because everyone else passed (``all_pass_action=dealer_forced``) is marked
-  "(forced)" in his call bubble, in the hand's auction list and in the contract line, on the live
-  table and in the replay viewer, in each language.
+  "(forced)" in his call bubble, in the hand's auction list, in the contract line and in the line
+  that says the last action, on the live table and in the replay viewer, in each language.
 - The small rows of cards a player sees beside his hand and on the felt (his discards, the cards he
   has seen, cards face up or shown) each carry a label saying what they are.
 """
@@ -111,6 +111,8 @@ def test_a_forced_dealer_bid_is_marked_on_the_live_table_in_every_language(
     for seat, page in enumerate(pages):
         page.wait_seq(seq)
         assert_forced_marked(page.page, dealer, langs[seat])
+        last = page.page.locator(".last-move").text_content() or ""
+        assert last.endswith(f"({FORCED[langs[seat]][0]})"), last
         page.assert_no_errors()
 
 
@@ -125,6 +127,8 @@ def test_the_replay_marks_a_forced_dealer_bid_in_every_language(
     tid = made["table"]
     ann = players("ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"))
     ann.goto(made["url"])
+    # the driver clicks every card itself: a lone card played by the page would race its reading
+    ann.page.locator('[data-testid="auto-play"]').uncheck()
     ann.play_until(game_over, random.Random(5), limit=240, choose=pass_or_forced)
     ann.assert_no_errors()
     frames = expand_frames(httpx.get(f"{server.url}/api/tables/{tid}/replay", timeout=10).json()["frames"])
@@ -141,6 +145,12 @@ def test_the_replay_marks_a_forced_dealer_bid_in_every_language(
             page.keyboard.press("ArrowRight")
         page.wait_for_selector(f'body[data-seq="{frames[at]["seq"]}"]', state="attached")
         assert_forced_marked(page, dealer, lang)
+        last = page.locator(".last-action").text_content() or ""
+        assert last.endswith(f"({FORCED[lang][0]})"), last
+        # a step on (the dealer names trumps), the last action is no bid and has no mark
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'body[data-seq="{frames[at + 1]["seq"]}"]', state="attached")
+        assert f"({FORCED[lang][0]})" not in (page.locator(".last-action").text_content() or "")
         assert not viewer.page_errors, viewer.page_errors
 
 
@@ -156,6 +166,8 @@ def test_the_rows_of_small_cards_are_labelled(
         "ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"), locale=LOCALES[lang]
     )
     ann.goto(made["url"])
+    # the driver clicks every card itself: a lone card played by the page would race its reading
+    ann.page.locator('[data-testid="auto-play"]').uncheck()
 
     def played_after_exchange(state: dict[str, Any]) -> bool:
         game = state["game"]
