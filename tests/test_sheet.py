@@ -7,12 +7,13 @@ from dataclasses import replace
 import pytest
 from markdown_it import MarkdownIt
 from rich.console import Console
+from tests.english_left import english_lines
 from tests.test_properties import OPTION_SETS
 
 from pedro.cli.rules_cmd import USAGE_ERROR, first_sentence, show_options, show_rules, show_variants
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import EndRule, OutOfTrumps
-from pedro.variants.options import make_ruleset
+from pedro.variants.options import OPTIONS, make_ruleset
 from pedro.variants.sheet import _BLOCK_START, _wrap, points_text, rule_sheet, trump_order_text
 
 SECTIONS = [
@@ -254,6 +255,46 @@ def test_show_options() -> None:
     text = console.export_text()
     assert "off_jack_rank" in text and "protect_may_equal" in text and "joker " not in text
     assert show_options(console, "nope") == USAGE_ERROR
+
+
+#: Each language's words for the table's title and headings.
+OPTION_HEADINGS = {
+    "fi": ("Talon säännöt: Cinch (cinch)", "sääntö", "sallittu", "oletus", "vaikutus"),
+    "sv": ("Husregler: Cinch (cinch)", "regel", "tillåtet", "standard", "verkan"),
+}
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_show_options_speaks_the_language_and_keeps_the_option_syntax(lang: str) -> None:
+    """``--list-options --lang fi``: headings, allowed values in words and effects translated, no
+    English left; the names and values a user types stay as they are typed."""
+    console = Console(record=True, width=400)
+    assert show_options(console, "cinch", lang=lang) == 0
+    text = console.export_text()
+    assert all(word in text for word in OPTION_HEADINGS[lang]), text[:600]
+    typed = ("all_pass_action", "dealer_forced, redeal_next_dealer", "dealer_forced_bid", "null", "true")
+    assert all(syntax in text for syntax in typed), text[:600]
+    for rules in VARIANTS.values():
+        console = Console(record=True, width=400)
+        assert show_options(console, rules.id, lang=lang) == 0
+        # the variants' names stay English, and the options' names are syntax ("partnerships")
+        names = sorted([*(r.name for r in VARIANTS.values()), *OPTIONS], key=len, reverse=True)
+        assert english_lines(console.export_text(), lang, names) == [], rules.id
+
+
+def test_show_options_follows_the_environment_and_refuses_an_unknown_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "sv_FI.UTF-8")
+    console = Console(record=True, width=400)
+    assert show_options(console, "pidro") == 0
+    assert "Husregler: Pidro (pidro)" in console.export_text()
+    assert show_options(console, "pidro", lang="en") == 0
+    assert "Options for Pidro (pidro)" in console.export_text()
+    assert show_options(console, "pidro", lang="de") == USAGE_ERROR
+    assert "no language 'de'" in console.export_text()
 
 
 def test_wrapping_never_starts_a_list_or_heading() -> None:

@@ -69,7 +69,7 @@ def rules(
 ) -> None:
     """Print a variant's rule sheet, generated from the rules data."""
     code = (
-        show_options(console, variant)
+        show_options(console, variant, lang=lang)
         if list_options
         else show_rules(console, variant, option, markdown=not plain, lang=lang)
     )

@@ -135,26 +135,42 @@ def show_rules(
     return 0
 
 
-def show_options(console: Console, variant_id: str) -> int:
-    """Print the house-rule options of ``variant_id`` with their allowed and current values."""
+def show_options(console: Console, variant_id: str, *, lang: str | None = None) -> int:
+    """Print the house-rule options of ``variant_id`` with their allowed and current values.
+
+    ``lang`` is the table's language (``--lang``), else the environment's: the headings, the
+    allowed values in words and the effects are translated; option names and values stay as
+    they are typed (``all_pass_action``, ``redeal_next_dealer``, ``true``, ``null``).
+    """
     try:
-        rules = get_variant(variant_id)
-    except UnknownVariantError as error:
+        language = i18n.check_language(lang) if lang is not None else i18n.language_from_env()
+    except i18n.LanguageError as error:
         _error(console, str(error))
         return USAGE_ERROR
+    with i18n.speaking(language):
+        try:
+            rules = get_variant(variant_id)
+        except UnknownVariantError as error:
+            _error(console, str(error))
+            return USAGE_ERROR
+        console.print(_options_table(rules))
+    return 0
+
+
+def _options_table(rules: Ruleset) -> Table:
+    """The options of ``rules``' variant in the language in use."""
     current = option_values(rules)
-    table = Table(title=f"Options for {rules.name} ({rules.id})")
-    table.add_column("option", style="bold cyan", no_wrap=True)
-    table.add_column("allowed")
-    table.add_column("default", no_wrap=True)
-    table.add_column("effect")
+    table = Table(title=_("Options for {variant} ({id})", variant=rules.name, id=rules.id))
+    table.add_column(_("option"), style="bold cyan", no_wrap=True)
+    table.add_column(_("allowed"))
+    table.add_column(_("default"), no_wrap=True)
+    table.add_column(_("effect"))
     for name, spec in OPTIONS.items():
         if not spec.applies_to(rules.id):
             continue
         default = "" if name == "preset" else option_text(current.get(name))
-        table.add_row(name, spec.allowed_text(), default, spec.description)
-    console.print(table)
-    return 0
+        table.add_row(name, i18n.translate(spec.allowed_text()), default, i18n.translate(spec.description))
+    return table
 
 
 def _error(console: Console, message: str) -> None:

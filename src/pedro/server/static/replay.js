@@ -2,7 +2,7 @@
 // by action, by trick or by hand.
 import { h, fill, seatName } from "./dom.js";
 import { api } from "./net.js";
-import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } from "./tableview.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine, lastLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { optionsText, lengthText } from "./text.js";
 import { expandFrames } from "./replayframes.js";
@@ -205,7 +205,7 @@ class ReplayViewer {
     });
     const action = inHand.filter((j) => j <= this.i).length;
     this.el.position.textContent = t("replay.position", { hand: hand + 1, hands: this.hands, action, actions: inHand.length });
-    this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${callLabel(f.last)}` : t("replay.deal");
+    this.el.last.textContent = f.last ? `${seatName(this.seats, f.last.seat)}: ${lastLabel(f.last, game)}` : t("replay.deal");
     if (this.asSeat !== null) this.el.last.textContent += ` · ${REVIEW_TEXT.jumped(seatName(this.seats, this.asSeat))}`;
     const last = this.i === this.frames.length - 1;
     this.buttons.forEach((b) => {

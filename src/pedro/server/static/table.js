@@ -2,7 +2,7 @@
 import { h, fill, seatName } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { loadSeat, saveSeat, forgetSeat, loadName, loadPrefs, savePrefs } from "./storage.js";
-import { renderFelt, renderLastTrick, renderCalls, contractLine, callLabel } from "./tableview.js";
+import { renderFelt, renderLastTrick, renderCalls, contractLine, lastLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
 import { Controls } from "./controls.js";
@@ -448,7 +448,7 @@ class TablePage {
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
         renderExchange(view, table.dealer_robs),
-        state.last ? h("p", { class: "muted small", text: `${t("side.last")}: ${seatName(seats, state.last.seat)} — ${callLabel(state.last)}` }) : null,
+        state.last ? h("p", { class: "muted small last-move", text: `${t("side.last")}: ${seatName(seats, state.last.seat)} — ${lastLabel(state.last, game)}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: t("side.sheet") }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),

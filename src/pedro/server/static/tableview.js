@@ -48,6 +48,17 @@ export function callLabel(call) {
 }
 
 /**
+ * The last action's words, as the auction list says them: a forced dealer's bid (the hand's last
+ * call, marked `forced` by the server) with its "(forced)".
+ */
+export function lastLabel(last, game) {
+  const calls = (game && game.calls) || [];
+  const call = calls[calls.length - 1];
+  const forced = call && call.forced && call.seat === last.seat && call.action === last.action;
+  return callLabel(last) + (forced ? ` (${TEXT.forced})` : "");
+}
+
+/**
  * An action told only as a count ("Discard 6 cards": cards face down), from the server's English
  * words; else the server's label as it is.
  */
