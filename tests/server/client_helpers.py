@@ -39,8 +39,9 @@ from pedro.server.views import words
 #: Chromium and PostgreSQL), in a test that passes in about a second alone.
 WAIT = 20.0
 
-#: A card as the server writes it: rank and suit letters, or a joker's name.
-CARD_RE = re.compile(r"\b([2-9TJQKA][SHDC]|JK|BJ|SJ)\b")
+#: A card as the server writes it: rank and suit letters, or a joker's name, standing alone: not a
+#: piece of a table id or secret, whose URL-safe characters ("5C-iRQG...") would read as one.
+CARD_RE = re.compile(r"(?<![\w-])([2-9TJQKA][SHDC]|JK|BJ|SJ)(?![\w-])")
 
 
 @contextmanager
