@@ -11,10 +11,15 @@ tournament would need thousands of deals to tell apart.
 
     python benchmarks/card_play_loss.py --variant pidro --deals 150 --players heuristic expert:40 expert
     python benchmarks/card_play_loss.py --variant eighty_three --players heuristic expert:40/noread expert
+    python benchmarks/card_play_loss.py --variant cinch --measure score \
+        --players heuristic expert expert/score
 
 A player is any name ``pedro`` accepts; ``/noread`` turns off the expert's
-reading of the opponents' play. The share printed is how much of the first
-player's loss each player removes.
+reading of the opponents' play, ``/score`` makes it value plays by the hand's
+score for its side instead of its points. ``--measure score`` counts a loss
+in score (the seat's side's score change less the others', the game's end
+included, as the expert's calls count it) instead of points. The share
+printed is how much of the first player's loss each player removes.
 """
 
 from __future__ import annotations
@@ -27,15 +32,15 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import Player, choose, make_player
-from pedro.players.expert import ExpertPlayer
-from pedro.solver import solve
+from pedro.players.expert import ExpertPlayer, world_values
+from pedro.players.sampling import World, replay
 from pedro.variants.options import make_ruleset
 
-Position = tuple[Observation, dict[int, int]]
+Position = tuple[Observation, dict[int, float]]
 
 
-def positions(variant: str, deals: int, seed: int) -> list[Position]:
-    """Each card play with a choice that matters, and each legal play's loss in points."""
+def positions(variant: str, deals: int, seed: int, score: bool = False) -> list[Position]:
+    """Each card play with a choice that matters, and each legal play's loss in points (or score)."""
     rules = make_ruleset(variant, {})
     out: list[Position] = []
     for deal in range(deals):
@@ -44,38 +49,41 @@ def positions(variant: str, deals: int, seed: int) -> list[Position]:
         while not state.results:
             seat = state.current_player
             if state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
-                loss = _losses(state, seat)
+                loss = _losses(state, seat, score)
                 if loss is not None and any(loss.values()):
                     out.append((state.observation(seat), loss))
             state.apply(choose(players[seat], state))
     return out
 
 
-def _losses(state: GameState, seat: int) -> dict[int, int] | None:
-    """Points each legal play gives up for the seat's side (None when a play ends the hand)."""
-    rules = state.rules
-    assert state.contract is not None
-    ours = rules.side_of(seat) == rules.side_of(state.contract.bidder)
-    values = {}
-    for action in state.legal_actions():
+def _losses(state: GameState, seat: int, score: bool) -> dict[int, float] | None:
+    """What each legal play gives up for the seat's side, with perfect play afterwards in the true
+    deal (None when a play ends the hand)."""
+    legal = state.legal_actions()
+    for action in legal:
         after = state.clone()
         after.apply(action)
         if after.phase != Phase.PLAY or after.results:
             return None
-        values[action] = solve(after.play_position()).value  # points of the bidder's side
-    best = max(values.values()) if ours else min(values.values())
-    return {a: abs(best - v) for a, v in values.items()}
+    obs = state.observation(seat)
+    machine = replay(obs, tuple(state.hands))
+    assert machine is not None
+    values = world_values(obs, World(tuple(state.hands), 1.0, machine), list(legal), score)
+    best = max(values.values())
+    return {a: best - v for a, v in values.items()}
 
 
 def player(spec: str) -> Player:
     name, _, flag = spec.partition("/")
     made = make_player(name, "card-play-loss")
+    if flag and not isinstance(made, ExpertPlayer):
+        raise SystemExit(f"/{flag} applies to the expert only, got {spec!r}")
     if flag == "noread":
-        if not isinstance(made, ExpertPlayer):
-            raise SystemExit(f"/noread applies to the expert only, got {spec!r}")
         made.read_play = False
+    elif flag == "score":
+        made.play_for_score = True
     elif flag:
-        raise SystemExit(f"unknown flag {flag!r} in {spec!r}; the one flag is /noread")
+        raise SystemExit(f"unknown flag {flag!r} in {spec!r}; the flags are /noread and /score")
     return made
 
 
@@ -85,14 +93,17 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=5001)
     parser.add_argument("--players", nargs="+", default=["heuristic", "expert:40/noread", "expert"])
+    parser.add_argument(
+        "--measure", choices=["points", "score"], default="points", help="what a loss is counted in"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
-    found = positions(args.variant, args.deals, args.seed)
+    found = positions(args.variant, args.deals, args.seed, args.measure == "score")
     print(
         f"{args.variant}: {len(found)} positions where the choice matters, from {args.deals} deals "
         f"({time.perf_counter() - start:.0f} s)"
     )
-    losses: dict[str, list[int]] = {}
+    losses: dict[str, list[float]] = {}
     print("| player | mean loss per position | loss per deal | share of the first's loss removed | s |")
     print("|---|---|---|---|---|")
     for spec in args.players:
@@ -111,7 +122,9 @@ def main() -> None:
     for spec in args.players[1:]:
         diffs = [a - b for a, b in zip(losses[spec], losses[base], strict=True)]
         half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
-        print(f"{spec} − {base}: {statistics.mean(diffs):+.3f} ± {half:.3f} points per position (95%)")
+        print(
+            f"{spec} − {base}: {statistics.mean(diffs):+.3f} ± {half:.3f} {args.measure} per position (95%)"
+        )
 
 
 if __name__ == "__main__":

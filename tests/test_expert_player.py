@@ -20,7 +20,7 @@ from pedro.players import (
     make_player,
 )
 from pedro.players.base import RandomPlayer, StateAwarePlayer
-from pedro.players.expert import play_classes, world_values
+from pedro.players.expert import play_classes, score_of_points, world_values
 from pedro.players.games import play_game
 from pedro.players.last_exchange import applies
 from pedro.players.sampling import World, knowledge, replay
@@ -178,6 +178,60 @@ def test_the_true_world_is_valued_as_the_engine_and_solver_value_it(variant: str
         assert {a for a, v in values.items() if v == top} == set(solve(state.play_position()).best)
         checked += 1
     assert checked == 6
+
+
+@pytest.mark.parametrize("variant", ["cinch", "pidro"])
+def test_in_the_true_world_a_plays_score_is_the_engines_score_of_the_hand_played_out_perfectly(
+    variant: str,
+) -> None:
+    """``world_values(for_score=True)``: each play's worth is the score change of the seat's side
+    less the other side's, as the engine scores the hand when both sides then play perfectly
+    (a partnership game: the other side takes exactly what the bidder's side does not)."""
+    checked = 0
+    for state in positions(variant, 6):
+        if checked >= 6:
+            break
+        seat = state.current_player
+        obs = state.observation(seat)
+        if any(s >= state.rules.target - state.rules.total_points for s in obs.scores):
+            continue  # the game's end would count too
+        machine = replay(obs, tuple(state.hands))
+        assert machine is not None
+        legal = state.legal_actions()
+        values = world_values(obs, World(tuple(state.hands), 1.0, machine), legal, for_score=True)
+        side = state.rules.side_of(seat)
+        done = len(state.results)
+        for action in legal:
+            child = state.clone()
+            child.apply(action)
+            while len(child.results) == done:
+                child.apply(solve(child.play_position()).best[0])
+            change = child.results[done].change
+            assert values[action] == change[side] - change[1 - side], (action, change)
+        checked += 1
+    assert checked == 6
+
+
+def test_valued_for_score_a_play_is_worth_more_to_a_side_the_more_points_it_takes() -> None:
+    """The worth in score is monotone in the points (so the solver's play in a world stays right),
+    and falls by the contract's value where the bidder's side misses its bid."""
+    state = next(positions("pidro", 1))
+    obs = state.observation(state.current_player)
+    assert obs.bidder is not None and obs.bid is not None
+    rules = state.rules
+    bidder_side = rules.side_of(obs.bidder)
+    mine = rules.side_of(obs.seat) == bidder_side
+    total = rules.total_points
+    own = {p: float(p if mine else total - p) for p in range(total + 1)}  # keyed by the bidder's points
+    worth = score_of_points(obs, bidder_side, total, own)
+    ordered = [worth[p] for p in range(total + 1)]
+    assert ordered == sorted(ordered, reverse=not mine)
+    sign = 1 if mine else -1
+    # an ordinary point is worth 2 (one side's gain, the other's loss); the point that makes the
+    # bid is worth the bid more at least
+    ordinary = sign * (worth[obs.bid + 1] - worth[obs.bid])
+    making = sign * (worth[obs.bid] - worth[obs.bid - 1])
+    assert ordinary == 2 and making >= 2 + obs.bid, (ordinary, making, obs.bid)
 
 
 def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:

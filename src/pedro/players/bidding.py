@@ -265,6 +265,20 @@ def _contract_of(rules: Ruleset, seat: int, action: int) -> Contract:
     return Contract(seat, call_value(rules, action), verb)
 
 
+def held_contract(obs: Observation, holder: int) -> Contract:
+    """The contract ``holder`` plays or will play: its last call, at the value the auction settled
+    (a forced or stuck dealer's bid included)."""
+    rules = obs.rules
+    action = next((a for s, a in reversed(obs.calls) if s == holder and a != PASS), None)
+    if action is not None:
+        contract = _contract_of(rules, holder, action)
+    else:
+        contract = Contract(holder, obs.bid if obs.bid is not None else rules.min_bid, Verb.BID)
+    if obs.bid is not None and contract.verb == Verb.BID:
+        contract = Contract(holder, obs.bid, Verb.BID)
+    return contract
+
+
 # --------------------------------------------------------------------------- the auction model
 
 
@@ -446,13 +460,7 @@ def trump_values(
     (``every``: of every legal trump action, as hints and reviews show them)."""
     rules = est.rules
     side = rules.side_of(obs.seat)
-    action = next((a for s, a in reversed(obs.calls) if s == obs.seat and a != PASS), None)
-    if action is not None:
-        contract = _contract_of(rules, obs.seat, action)
-    else:
-        contract = Contract(obs.seat, obs.bid if obs.bid is not None else rules.min_bid, Verb.BID)
-    if obs.bid is not None and contract.verb == Verb.BID:
-        contract = Contract(obs.seat, obs.bid, Verb.BID)
+    contract = held_contract(obs, obs.seat)
 
     def value(trump: int) -> float:
         estimate = est.suit_estimate(arg_of(trump) & 3)

@@ -53,7 +53,7 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.i18n import N_
-from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, trump_values
+from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, held_contract, trump_values, utility
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import TOO_MANY, candidates, exchange_estimate
 from pedro.players.heuristic import HeuristicPlayer
@@ -126,6 +126,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.last_worlds = 0
         #: value contracts by the solver after the exchange (False: bid as ``heuristic``)
         self.own_bidding = own_bidding
+        #: value card plays by the hand's score for the seat's side, not its points
+        self.play_for_score = False
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -260,7 +262,7 @@ class ExpertPlayer(HeuristicPlayer):
                 break
             values = done.get(world.hands)
             if values is None:
-                values = done[world.hands] = world_values(obs, world, distinct)
+                values = done[world.hands] = world_values(obs, world, distinct, self.play_for_score)
             weight = world.weight * (model.weight(world.hands) if model is not None else 1.0)
             for a in distinct:
                 sums[a] += weight * values[a]
@@ -452,8 +454,11 @@ def _points(obs: Observation, machine: PlayMachine, tricks: list[TrickCards]) ->
     return points
 
 
-def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int, float]:
-    """Each action's points for the seat's side in one world, with best play afterwards."""
+def world_values(
+    obs: Observation, world: World, actions: list[int], for_score: bool = False
+) -> dict[int, float]:
+    """Each action's points for the seat's side in one world, with best play afterwards; with
+    ``for_score``, what those points make of the hand for the seat's side (``score_of_points``)."""
     rules = obs.rules
     assert obs.bidder is not None
     bidder_side = rules.side_of(obs.bidder)
@@ -479,6 +484,35 @@ def world_values(obs: Observation, world: World, actions: list[int]) -> dict[int
             done = [TrickCards(t.winner, tuple((s, a & CARD_BITS) for s, a in t.plays)) for t in m.tricks]
             value = _points(obs, m, done)[bidder_side]
         out[action] = float(value if mine else total - value)
+    if for_score:
+        return score_of_points(obs, bidder_side, total, out)
+    return out
+
+
+def score_of_points(
+    obs: Observation, bidder_side: int, total: int, values: dict[int, float]
+) -> dict[int, float]:
+    """Each action's worth to the seat's side in score (``bidding.utility``: its score change less
+    the others', the game's end included) from its points in ``values``.
+
+    The solver's value stays the right play inside each world: the worth is monotone in the
+    bidder's points, rising for the bidder's side and falling for the others. The others' points
+    are spread evenly over their sides (in a partnership game exactly what they take).
+    """
+    rules = obs.rules
+    assert obs.bidder is not None
+    side = rules.side_of(obs.seat)
+    contract = held_contract(obs, obs.bidder)
+    others = [s for s in range(rules.num_sides) if s != bidder_side]
+    out: dict[int, float] = {}
+    for action, own in values.items():
+        taken = int(own) if side == bidder_side else total - int(own)
+        points = [0] * rules.num_sides
+        points[bidder_side] = taken
+        rest = total - taken
+        for i, s in enumerate(others):
+            points[s] = rest // len(others) + (1 if i < rest % len(others) else 0)
+        out[action] = utility(rules, side, obs.scores, contract, points)
     return out
 
 
