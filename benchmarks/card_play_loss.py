@@ -82,8 +82,10 @@ def player(spec: str) -> Player:
         made.read_play = False
     elif flag == "score":
         made.play_for_score = True
+    elif flag.startswith("resample") and flag[8:].isdigit():
+        made.resample = int(flag[8:])
     elif flag:
-        raise SystemExit(f"unknown flag {flag!r} in {spec!r}; the flags are /noread and /score")
+        raise SystemExit(f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score and /resampleK")
     return made
 
 
@@ -118,13 +120,29 @@ def main() -> None:
             f"| {time.perf_counter() - start:.0f} |",
             flush=True,
         )
-    base = args.players[0]
-    for spec in args.players[1:]:
+    # each player against the first, and the later ones against the second (a setting tried
+    # against the player it changes)
+    pairs = [(spec, args.players[0]) for spec in args.players[1:]]
+    pairs += [(spec, args.players[1]) for spec in args.players[2:]]
+    for spec, base in pairs:
         diffs = [a - b for a, b in zip(losses[spec], losses[base], strict=True)]
         half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
         print(
             f"{spec} − {base}: {statistics.mean(diffs):+.3f} ± {half:.3f} {args.measure} per position (95%)"
         )
+    print()
+    print("Loss per deal by the tricks finished before the play (where the choices are lost):")
+    tricks = sorted({len(obs.tricks) for obs, _ in found})
+    print("| player | " + " | ".join(f"{t} finished" for t in tricks) + " |")
+    print("|---|" + "---|" * len(tricks))
+    for spec in args.players:
+        per = [
+            sum(x for (obs, _), x in zip(found, losses[spec], strict=True) if len(obs.tricks) == t)
+            for t in tricks
+        ]
+        print(f"| {spec} | " + " | ".join(f"{x / args.deals:.2f}" for x in per) + " |")
+    counts = [sum(1 for obs, _ in found if len(obs.tricks) == t) for t in tricks]
+    print("| positions | " + " | ".join(str(c) for c in counts) + " |")
 
 
 if __name__ == "__main__":

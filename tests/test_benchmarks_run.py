@@ -20,6 +20,17 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("observation.py", ["--hands", "4", "--block", "2"], ""),
         ("envs.py", ["--variants", "cinch", "--steps", "50"], ""),
         ("solver.py", ["--deals", "3", "--variants", "cinch"], ""),
+        (
+            "one_against_field.py",
+            ["--variant", "pedro_sancho", "--players", "heuristic,basic", "--deals", "3"],
+            "relative score change",
+        ),
+        (
+            "card_play_loss.py",
+            ["--variant", "pidro", "--deals", "3", "--measure", "score"]
+            + ["--players", "heuristic", "expert:4", "expert:4/score", "expert:4/resample2"],
+            "Loss per deal by the tricks finished",
+        ),
     ],
 )
 def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[str], prints: str) -> None:

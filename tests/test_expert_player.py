@@ -20,10 +20,10 @@ from pedro.players import (
     make_player,
 )
 from pedro.players.base import RandomPlayer, StateAwarePlayer
-from pedro.players.expert import play_classes, score_of_points, world_values
+from pedro.players.expert import play_classes, resampled, score_of_points, world_values
 from pedro.players.games import play_game
 from pedro.players.last_exchange import applies
-from pedro.players.sampling import World, knowledge, replay
+from pedro.players.sampling import World, knowledge, replay, sample_worlds
 from pedro.solver import solve
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
@@ -232,6 +232,34 @@ def test_valued_for_score_a_play_is_worth_more_to_a_side_the_more_points_it_take
     ordinary = sign * (worth[obs.bid + 1] - worth[obs.bid])
     making = sign * (worth[obs.bid] - worth[obs.bid - 1])
     assert ordinary == 2 and making >= 2 + obs.bid, (ordinary, making, obs.bid)
+
+
+class _Weights:
+    """A stand-in for ``PlayModel``: each world's weight from the play, by its hands."""
+
+    def __init__(self, weights: dict[tuple[int, ...], float]) -> None:
+        self.weights = weights
+
+    def weight(self, hands: tuple[int, ...]) -> float:
+        return self.weights[hands]
+
+
+def test_resampling_keeps_each_world_about_as_often_as_its_weight() -> None:
+    """Systematic resampling: a world of weight w among total W is kept count·w/W times, give or
+    take one; a world the play rules out (weight 0) never; each kept world then weighs 1."""
+    state = next(positions("pidro", 1))
+    obs = state.observation(state.current_player)
+    drawn = sample_worlds(obs, 6, random.Random(3))
+    assert len({w.hands for w in drawn}) == 6
+    play = [4.0, 2.0, 1.0, 1.0, 0.0, 0.5]
+    model = _Weights({w.hands: p / w.weight for w, p in zip(drawn, play, strict=True)})
+    for seed in range(20):
+        kept = resampled(drawn, model, 17, random.Random(seed))  # type: ignore[arg-type]
+        assert len(kept) == 17 and {weight for _, weight in kept} == {1.0}
+        for world, p in zip(drawn, play, strict=True):
+            times = sum(1 for w, _ in kept if w is world)
+            assert abs(times - 17 * p / sum(play)) < 1, (seed, p, times)
+    assert resampled(drawn, _Weights(dict.fromkeys(model.weights, 0.0)), 5, random.Random(0)) == []  # type: ignore[arg-type]
 
 
 def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:

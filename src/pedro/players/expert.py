@@ -128,6 +128,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.own_bidding = own_bidding
         #: value card plays by the hand's score for the seat's side, not its points
         self.play_for_score = False
+        #: worlds drawn per world solved, the solved ones kept by their weight (``resampled``)
+        self.resample = 1
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -250,20 +252,25 @@ class ExpertPlayer(HeuristicPlayer):
         count = self.worlds
         if self.max_solves is not None:
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
-        worlds = sample_worlds(obs, count, rng)
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
+        if model is not None and self.resample > 1:
+            weighed = resampled(sample_worlds(obs, count * self.resample, rng), model, count, rng)
+        else:
+            weighed = [
+                (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
+                for w in sample_worlds(obs, count, rng)
+            ]
         sums = dict.fromkeys(distinct, 0.0)
         total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
         used = 0
-        for world in worlds:
+        for world, weight in weighed:
             limit = self.play_time_limit
             if limit is not None and used >= 2 and time.perf_counter() - start > limit:
                 break
             values = done.get(world.hands)
             if values is None:
                 values = done[world.hands] = world_values(obs, world, distinct, self.play_for_score)
-            weight = world.weight * (model.weight(world.hands) if model is not None else 1.0)
             for a in distinct:
                 sums[a] += weight * values[a]
             total_weight += weight
@@ -272,6 +279,31 @@ class ExpertPlayer(HeuristicPlayer):
         if not used or total_weight <= 0:
             return {}
         return {a: sums[reps[a]] / total_weight for a in legal}
+
+
+def resampled(
+    worlds: list[World], model: PlayModel, count: int, rng: random.Random
+) -> list[tuple[World, float]]:
+    """``count`` of ``worlds`` drawn in proportion to their weight, each then of weight 1.
+
+    Weighing is cheap and solving is not: drawing more worlds than are solved and keeping the
+    likely ones spends the solves where the weight is, instead of on worlds the play seen makes
+    all but impossible (systematic resampling: the kept counts are within one of the weights').
+    """
+    weights = [w.weight * model.weight(w.hands) for w in worlds]
+    total = sum(weights)
+    if total <= 0:
+        return []
+    step = total / count
+    point = rng.random() * step
+    out: list[tuple[World, float]] = []
+    running = 0.0
+    for world, weight in zip(worlds, weights, strict=True):
+        running += weight
+        while point < running and len(out) < count:
+            out.append((world, 1.0))
+            point += step
+    return out
 
 
 def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
