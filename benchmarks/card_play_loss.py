@@ -84,8 +84,12 @@ def player(spec: str) -> Player:
         made.play_for_score = True
     elif flag.startswith("resample") and flag[8:].isdigit():
         made.resample = int(flag[8:])
+    elif flag.startswith("clear") and flag[5:].isdigit():
+        made.until_clear = int(flag[5:])
     elif flag:
-        raise SystemExit(f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score and /resampleK")
+        raise SystemExit(
+            f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK and /clearN"
+        )
     return made
 
 
@@ -106,18 +110,26 @@ def main() -> None:
         f"({time.perf_counter() - start:.0f} s)"
     )
     losses: dict[str, list[float]] = {}
-    print("| player | mean loss per position | loss per deal | share of the first's loss removed | s |")
-    print("|---|---|---|---|---|")
+    print(
+        "| player | mean loss per position | loss per deal | share of the first's loss removed "
+        "| decision ms, median | p99 |"
+    )
+    print("|---|---|---|---|---|---|")
     for spec in args.players:
         p = player(spec)
-        start = time.perf_counter()
-        losses[spec] = [loss[p.act(obs)] for obs, loss in found]
+        losses[spec], times = [], []
+        for obs, loss in found:
+            start = time.perf_counter()
+            losses[spec].append(loss[p.act(obs)])
+            times.append(1000 * (time.perf_counter() - start))
         mean = statistics.mean(losses[spec])
         first = statistics.mean(losses[args.players[0]])
         share = f"{1 - mean / first:.0%}" if first else "-"
+        times.sort()
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         print(
             f"| {spec} | {mean:.3f} | {sum(losses[spec]) / args.deals:.2f} | {share} "
-            f"| {time.perf_counter() - start:.0f} |",
+            f"| {statistics.median(times):.0f} | {p99:.0f} |",
             flush=True,
         )
     # each player against the first, and the later ones against the second (a setting tried

@@ -130,6 +130,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.play_for_score = False
         #: worlds drawn per world solved, the solved ones kept by their weight (``resampled``)
         self.resample = 1
+        #: if set, go on past the usual worlds, up to this many, until the best play is clear
+        self.until_clear: int | None = None
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -252,21 +254,25 @@ class ExpertPlayer(HeuristicPlayer):
         count = self.worlds
         if self.max_solves is not None:
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
+        most = max(count, self.until_clear or 0)
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
         if model is not None and self.resample > 1:
-            weighed = resampled(sample_worlds(obs, count * self.resample, rng), model, count, rng)
+            weighed = resampled(sample_worlds(obs, most * self.resample, rng), model, most, rng)
         else:
             weighed = [
                 (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
-                for w in sample_worlds(obs, count, rng)
+                for w in sample_worlds(obs, most, rng)
             ]
         sums = dict.fromkeys(distinct, 0.0)
         total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
+        seen: list[tuple[float, dict[int, float]]] = []
         used = 0
         for world, weight in weighed:
             limit = self.play_time_limit
             if limit is not None and used >= 2 and time.perf_counter() - start > limit:
+                break
+            if used >= count and (used - count) % 10 == 0 and _clear(seen, sums):
                 break
             values = done.get(world.hands)
             if values is None:
@@ -274,11 +280,32 @@ class ExpertPlayer(HeuristicPlayer):
             for a in distinct:
                 sums[a] += weight * values[a]
             total_weight += weight
+            seen.append((weight, values))
             used += 1
         self.last_worlds = used
         if not used or total_weight <= 0:
             return {}
         return {a: sums[reps[a]] / total_weight for a in legal}
+
+
+#: How many standard errors the best play must lead the next to stop drawing worlds early.
+CLEAR_PLAY_Z = 2.0
+
+
+def _clear(seen: list[tuple[float, dict[int, float]]], sums: Mapping[int, float]) -> bool:
+    """Whether the best play so far leads the next by ``CLEAR_PLAY_Z`` standard errors of their
+    weighted paired difference over the worlds valued (one play alone is clear)."""
+    if len(sums) < 2:
+        return True
+    best, second = sorted(sums, key=lambda a: sums[a], reverse=True)[:2]
+    total = sum(w for w, _ in seen)
+    if total <= 0:
+        return False
+    diffs = [(w, v[best] - v[second]) for w, v in seen]
+    mean = sum(w * d for w, d in diffs) / total
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+    effective = total**2 / sum(w * w for w, _ in diffs)
+    return mean > 0 and mean * mean * effective >= CLEAR_PLAY_Z**2 * var
 
 
 def resampled(
