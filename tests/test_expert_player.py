@@ -20,7 +20,7 @@ from pedro.players import (
     make_player,
 )
 from pedro.players.base import RandomPlayer, StateAwarePlayer
-from pedro.players.expert import play_classes, resampled, score_of_points, world_values
+from pedro.players.expert import _clear, play_classes, resampled, score_of_points, world_values
 from pedro.players.games import play_game
 from pedro.players.last_exchange import applies
 from pedro.players.sampling import World, knowledge, replay, sample_worlds
@@ -260,6 +260,24 @@ def test_resampling_keeps_each_world_about_as_often_as_its_weight() -> None:
             times = sum(1 for w, _ in kept if w is world)
             assert abs(times - 17 * p / sum(play)) < 1, (seed, p, times)
     assert resampled(drawn, _Weights(dict.fromkeys(model.weights, 0.0)), 5, random.Random(0)) == []  # type: ignore[arg-type]
+
+
+def test_drawing_more_worlds_stops_once_the_best_play_is_clear() -> None:
+    """``until_clear``: a lead the worlds agree on is clear, a lead that swings from world to
+    world is not; played, the expert values between its usual worlds and the most allowed."""
+    steady = [(1.0, {1: 5.0, 2: 4.0})] * 12
+    assert _clear(steady, {1: 60.0, 2: 48.0})
+    swinging = [(1.0, {1: 8.0, 2: 4.0}), (1.0, {1: 1.0, 2: 4.5})] * 6
+    assert not _clear(swinging, {1: 54.0, 2: 51.0})
+    assert _clear([(1.0, {1: 3.0})], {1: 3.0})
+    used = set()
+    for state in positions("cinch", 3):
+        expert = ExpertPlayer(seed=1, samples=10, max_solves=None)
+        expert.until_clear = 40
+        expert.evaluate(state.observation(state.current_player))
+        assert expert.last_worlds in (10, 20, 30, 40), expert.last_worlds
+        used.add(expert.last_worlds)
+    assert len(used) > 1, used
 
 
 def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:
