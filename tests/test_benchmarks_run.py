@@ -27,8 +27,20 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ),
         (
             "card_play_loss.py",
-            "--variant pidro --deals 3 --measure score --players heuristic expert:4 expert:4/score "
-            "expert:4/resample2 expert:4/clear8".split(),
+            [
+                "--variant",
+                "pidro",
+                "--deals",
+                "3",
+                "--measure",
+                "score",
+                "--players",
+                "heuristic",
+                "expert:4",
+                "expert:4/score",
+                "expert:4/resample2",
+                "expert:4/clear8",
+            ],
             "Loss per deal by the tricks finished",
         ),
     ],
