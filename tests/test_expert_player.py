@@ -160,6 +160,14 @@ def test_play_game_runs_expert_and_omniscient() -> None:
 # ---------------------------------------------------------------- against the solver
 
 
+def true_world_values(state: GameState, for_score: bool = False) -> dict[int, float]:
+    """``world_values`` of the mover's legal plays in the one world that is the real deal."""
+    obs = state.observation(state.current_player)
+    machine = replay(obs, tuple(state.hands))
+    assert machine is not None
+    return world_values(obs, World(tuple(state.hands), 1.0, machine), state.legal_actions(), for_score)
+
+
 @pytest.mark.parametrize("variant", ["cinch", "pidro", "king_pedro_canadian", "eighty_three", "pedro_sancho"])
 def test_the_true_world_is_valued_as_the_engine_and_solver_value_it(variant: str) -> None:
     """One world, the real one: every play's value is the exact one, and the best are the solver's."""
@@ -167,12 +175,7 @@ def test_the_true_world_is_valued_as_the_engine_and_solver_value_it(variant: str
     for state in positions(variant, 4):
         if checked >= 6:
             break
-        seat = state.current_player
-        obs = state.observation(seat)
-        machine = replay(obs, tuple(state.hands))
-        assert machine is not None
-        legal = state.legal_actions()
-        values = world_values(obs, World(tuple(state.hands), 1.0, machine), legal)
+        values = true_world_values(state)
         assert values == exact_values(state)
         top = max(values.values())
         assert {a for a, v in values.items() if v == top} == set(solve(state.play_position()).best)
@@ -191,17 +194,12 @@ def test_in_the_true_world_a_plays_score_is_the_engines_score_of_the_hand_played
     for state in positions(variant, 6):
         if checked >= 6:
             break
-        seat = state.current_player
-        obs = state.observation(seat)
-        if any(s >= state.rules.target - state.rules.total_points for s in obs.scores):
+        if any(s >= state.rules.target - state.rules.total_points for s in state.scores):
             continue  # the game's end would count too
-        machine = replay(obs, tuple(state.hands))
-        assert machine is not None
-        legal = state.legal_actions()
-        values = world_values(obs, World(tuple(state.hands), 1.0, machine), legal, for_score=True)
-        side = state.rules.side_of(seat)
+        values = true_world_values(state, for_score=True)
+        side = state.rules.side_of(state.current_player)
         done = len(state.results)
-        for action in legal:
+        for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
             while len(child.results) == done:
