@@ -38,6 +38,11 @@ plays with many distinct choices (the default player: 120 worlds, at most
 720 solves, at least 10 worlds; ``expert:N`` is N worlds always). An
 optional ``time_limit`` stops valuing new worlds once that many seconds
 have passed (then the result depends on the machine's speed).
+
+**Settings tried and not taken** (off by default; docs/players.md gives their
+measurements): ``play_for_score`` values plays by the hand's score instead of
+its points, ``resample`` solves worlds drawn in proportion to their weight,
+``until_clear`` draws more worlds while the best play is in doubt.
 """
 
 from __future__ import annotations
