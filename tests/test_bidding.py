@@ -141,6 +141,19 @@ def test_corrected_moves_the_optimism_from_the_side() -> None:
     assert corrected(r, (0, 14), 0, 3) == (0, 14)  # nothing to take
 
 
+def test_a_negative_correction_moves_points_from_the_best_opponent_to_the_side() -> None:
+    """Where the solver understates the declarer (everyone on his own: Pedro Sancho), the shift
+    runs the other way, fractionally too, and never takes more than the best opponent holds."""
+    r = rules("pedro_sancho")
+    total = r.total_points
+    points = (3, 5, 1, total - 9)
+    shifted = [corrected(r, points, 0, i, -0.047) for i in range(100)]
+    gained = sum(p[0] - 3 for p in shifted)
+    assert abs(gained - 0.047 * total * 100) <= 2
+    assert all(sum(p) == total and p[1:3] == (5, 1) and p[0] >= 3 for p in shifted)
+    assert corrected(r, (9, 0, 0, 0), 0, 3, -0.5) == (9, 0, 0, 0)  # nothing to take
+
+
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
 def test_bids_and_trumps_are_legal_in_every_variant(variant_id: str) -> None:
     r = VARIANTS[variant_id]

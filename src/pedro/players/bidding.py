@@ -55,6 +55,7 @@ the same auction cost only the scoring.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -223,22 +224,26 @@ class Estimator:
 def corrected(
     rules: Ruleset, points: Sequence[int], side: int, index: int, fraction: float = OPTIMISM
 ) -> tuple[int, ...]:
-    """``points`` with ``fraction`` of the points in play moved from ``side`` to its best opponent.
+    """``points`` with ``fraction`` of the points in play moved from ``side`` to its best opponent
+    (a negative ``fraction``: from the best opponent to ``side``).
 
     The shift is fractional on average: sample ``index`` moves the floor or the
     ceiling so that the samples together move the exact amount.
     """
     shift = fraction * rules.total_points
-    whole = int(shift)
+    whole = math.floor(shift)
     frac = shift - whole
     # a low-discrepancy sequence spreads the extra point evenly over the samples
     move = whole + (1 if (index * 0.6180339887) % 1.0 < frac else 0)
-    move = min(move, points[side])
     out = list(points)
-    out[side] -= move
     others = [s for s in range(len(out)) if s != side]
-    if others:
-        out[max(others, key=lambda s: out[s])] += move
+    if not others:
+        out[side] -= min(move, points[side])
+        return tuple(out)
+    best = max(others, key=lambda s: out[s])
+    move = min(move, points[side]) if move >= 0 else -min(-move, points[best])
+    out[side] -= move
+    out[best] += move
     return tuple(out)
 
 

@@ -40,7 +40,11 @@ from pedro.variants.model import Ruleset
 #: points in play, which ``DEFAULT_BIAS`` stands for. King Pedro (Canadian) and 83 are not
 #: measured yet and take ``DEFAULT_BIAS`` too (the solver's value less a heuristic rollout of
 #: the same exchanged hands was 0.2% and 2.7% of their points in play).
-DECLARER_BIAS: dict[str, float] = {"pidro": 0.0}
+#: Where everyone plays alone the bias runs the other way: the solver plays the other seats as
+#: one side that sees every card, which real opponents are not (``--hands 60``: Pedro Sancho
+#: -0.85 points, -1.56 to -0.14, -0.047 of the points in play; Dom Pedro -1.43, -2.54 to -0.32,
+#: -0.040). Uncorrected, the expert passed where ``heuristic`` bid (docs/strength.md).
+DECLARER_BIAS: dict[str, float] = {"pidro": 0.0, "pedro_sancho": -0.047, "dom_pedro": -0.040}
 DEFAULT_BIAS = 0.03
 
 
