@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import CARD_BITS, PASS
@@ -261,13 +261,14 @@ class ExpertPlayer(HeuristicPlayer):
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
         most = max(count, self.until_clear or 0)
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
+        weighed: Iterable[tuple[World, float]]
         if model is not None and self.resample > 1:
             weighed = resampled(sample_worlds(obs, most * self.resample, rng), model, most, rng)
-        else:
-            weighed = [
+        else:  # weighed as they are reached: a time limit or a clear choice leaves the rest unweighed
+            weighed = (
                 (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
                 for w in sample_worlds(obs, most, rng)
-            ]
+            )
         sums = dict.fromkeys(distinct, 0.0)
         total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
@@ -285,7 +286,8 @@ class ExpertPlayer(HeuristicPlayer):
             for a in distinct:
                 sums[a] += weight * values[a]
             total_weight += weight
-            seen.append((weight, values))
+            if self.until_clear:
+                seen.append((weight, values))
             used += 1
         self.last_worlds = used
         if not used or total_weight <= 0:
