@@ -16,7 +16,9 @@ tournament would need thousands of deals to tell apart.
 
 A player is any name ``pedro`` accepts; ``/noread`` turns off the expert's
 reading of the opponents' play, ``/score`` makes it value plays by the hand's
-score for its side instead of its points. ``--measure score`` counts a loss
+score for its side instead of its points, ``/resampleK``, ``/clearN`` and
+``/nodesN`` set the expert's ``resample``, ``until_clear`` and ``max_nodes``
+(``/nodes0``: no cap). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
 printed is how much of the first player's loss each player removes.
@@ -86,9 +88,12 @@ def player(spec: str) -> Player:
         made.resample = int(flag[8:])
     elif flag.startswith("clear") and flag[5:].isdigit():
         made.until_clear = int(flag[5:])
+    elif flag.startswith("nodes") and flag[5:].isdigit():
+        made.max_nodes = int(flag[5:]) or None
     elif flag:
         raise SystemExit(
-            f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK and /clearN"
+            f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN"
+            " and /nodesN (0: no cap)"
         )
     return made
 

@@ -20,7 +20,15 @@ from pedro.players import (
     make_player,
 )
 from pedro.players.base import RandomPlayer, StateAwarePlayer
-from pedro.players.expert import _clear, play_classes, resampled, score_of_points, world_values
+from pedro.players.expert import (
+    MIN_WORLDS,
+    _clear,
+    play_classes,
+    resampled,
+    score_of_points,
+    solved_world,
+    world_values,
+)
 from pedro.players.games import play_game
 from pedro.players.last_exchange import applies
 from pedro.players.sampling import World, knowledge, replay, sample_worlds
@@ -270,12 +278,31 @@ def test_drawing_more_worlds_stops_once_the_best_play_is_clear() -> None:
     assert _clear([(1.0, {1: 3.0})], {1: 3.0})
     used = set()
     for state in positions("cinch", 3):
-        expert = ExpertPlayer(seed=1, samples=10, max_solves=None)
+        expert = ExpertPlayer(seed=1, samples=10, max_solves=None, max_nodes=None)
         expert.until_clear = 40
         expert.evaluate(state.observation(state.current_player))
         assert expert.last_worlds in (10, 20, 30, 40), expert.last_worlds
         used.add(expert.last_worlds)
     assert len(used) > 1, used
+
+
+def test_the_node_cap_stops_new_worlds_but_never_below_the_fewest() -> None:
+    """``max_nodes``: once the decision's solves have searched that many nodes no new world is
+    valued, but ``MIN_WORLDS`` always are; without a cap every world drawn is valued."""
+    first_leads = [s.clone() for s in positions("cinch", 4) if not s.observation(s.current_player).tricks][:3]
+    assert first_leads
+    for state in first_leads:
+        obs = state.observation(state.current_player)
+        tight = ExpertPlayer(seed=1, samples=40, max_solves=None, max_nodes=1)
+        tight.evaluate(obs)
+        assert tight.last_worlds == MIN_WORLDS
+        free = ExpertPlayer(seed=1, samples=40, max_solves=None, max_nodes=None)
+        free.evaluate(obs)
+        assert free.last_worlds == 40
+        world = next(iter(sample_worlds(obs, 1, random.Random(0))))
+        actions = list(obs.legal)
+        values, searched = solved_world(obs, world, actions)
+        assert values == world_values(obs, world, actions) and searched > 0
 
 
 def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:

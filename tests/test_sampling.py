@@ -318,3 +318,29 @@ def test_a_seat_that_passed_trumps_to_its_partner_holds_only_trumps() -> None:
             for w in sample_worlds(obs, 3, rng):
                 assert w.hands[s] & ~trumps == 0
     assert givers > 10
+
+
+def test_a_seat_that_can_hold_no_more_non_trumps_is_dealt_trumps_first() -> None:
+    """Where hands are cut to six (every trump in a hand), a seat void in every plain suit it
+    could still hold must fill its places with trumps: the draw gives it those first, so nearly
+    every draw fits (placing trumps blindly, most such draws were thrown away)."""
+    rng = random.Random(5)
+    seen = 0
+    for _, obs in play_observations("king_pedro_canadian", {}, 30, bidders=True):
+        k = knowledge(obs, likely=True)
+        assert obs.trump is not None
+        non_trumps = k.pool & ~obs.rules.tables(obs.trump).trump_mask
+        short = [
+            s
+            for s in range(4)
+            if s != obs.seat and k.need[s] > (non_trumps & k.allowed[s]).bit_count() and k.thrown
+        ]
+        if not short:
+            continue
+        seen += 1
+        drawn = [sample_hands(k, rng) for _ in range(20)]
+        fitting = [h for h in drawn if h is not None]
+        assert len(fitting) >= 15, (len(fitting), short)
+        for hands in fitting:
+            assert all(hands[s].bit_count() - k.fixed[s].bit_count() == k.need[s] for s in short)
+    assert seen >= 3

@@ -117,7 +117,7 @@ def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
     text = rest[0]
     if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {text!r}")
-    return ExpertPlayer(seed, samples=int(text), max_solves=None, own_bidding=own_bidding)
+    return ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, own_bidding=own_bidding)
 
 
 __all__ = [

@@ -35,7 +35,11 @@ cards between them are in this hand or gone). Identical worlds are solved
 once. ``samples`` fixes the number of worlds (deterministic: the draw is
 seeded by the player's seed and the decision); ``max_solves`` lowers it for
 plays with many distinct choices (the default player: 120 worlds, at most
-720 solves, at least 10 worlds; ``expert:N`` is N worlds always). An
+720 solves, at least 10 worlds; ``expert:N`` is N worlds always).
+``max_nodes`` stops valuing new worlds once the solves of the decision have
+searched that many positions (the solver's nodes), still after ``MIN_WORLDS``:
+a few first leads in cinch and 83 search ten times the usual, and the cap
+keeps them within the decision-time target on any machine alike. An
 optional ``time_limit`` stops valuing new worlds once that many seconds
 have passed (then the result depends on the machine's speed).
 
@@ -79,6 +83,9 @@ from pedro.variants.tables import TrumpTables
 DEFAULT_SAMPLES = 120
 DEFAULT_MAX_SOLVES = 720
 MIN_WORLDS = 10
+#: The default ``expert``'s cap on the solver's nodes per decision: about half a second of solving
+#: on one core (docs/players.md, "Decision time").
+DEFAULT_MAX_NODES = 3_000_000
 #: The expert's bidding: deals added at a time while the best call is not clear, the most deals,
 #: and how many standard errors make the best call clear (``ExpertPlayer.call_values``).
 BID_SAMPLES_STEP = 20
@@ -112,6 +119,7 @@ class ExpertPlayer(HeuristicPlayer):
         time_limit: float | None = None,
         max_solves: int | None = DEFAULT_MAX_SOLVES,
         read_play: bool = True,
+        max_nodes: int | None = DEFAULT_MAX_NODES,
         own_bidding: bool = True,
     ) -> None:
         super().__init__(seed)
@@ -123,6 +131,8 @@ class ExpertPlayer(HeuristicPlayer):
         #: heuristic's own bidding settings)
         self.worlds = samples
         self.max_solves = max_solves
+        #: the solver's nodes after which no new world is valued (None: no cap)
+        self.max_nodes = max_nodes
         self.expert_seed = seed
         self.play_time_limit = time_limit
         #: whether worlds are weighed by the other side's plays (``pedro.players.inference``)
@@ -273,16 +283,20 @@ class ExpertPlayer(HeuristicPlayer):
         total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
         seen: list[tuple[float, dict[int, float]]] = []
-        used = 0
+        used = nodes = 0
         for world, weight in weighed:
             limit = self.play_time_limit
             if limit is not None and used >= 2 and time.perf_counter() - start > limit:
+                break
+            if self.max_nodes is not None and used >= MIN_WORLDS and nodes >= self.max_nodes:
                 break
             if used >= count and (used - count) % 10 == 0 and _clear(seen, sums):
                 break
             values = done.get(world.hands)
             if values is None:
-                values = done[world.hands] = world_values(obs, world, distinct, self.play_for_score)
+                values, searched = solved_world(obs, world, distinct, self.play_for_score)
+                done[world.hands] = values
+                nodes += searched
             for a in distinct:
                 sums[a] += weight * values[a]
             total_weight += weight
@@ -525,6 +539,13 @@ def world_values(
 ) -> dict[int, float]:
     """Each action's points for the seat's side in one world, with best play afterwards; with
     ``for_score``, what those points make of the hand for the seat's side (``score_of_points``)."""
+    return solved_world(obs, world, actions, for_score)[0]
+
+
+def solved_world(
+    obs: Observation, world: World, actions: list[int], for_score: bool = False
+) -> tuple[dict[int, float], int]:
+    """``world_values`` and the nodes its solves searched (the cost ``max_nodes`` counts)."""
     rules = obs.rules
     assert obs.bidder is not None
     bidder_side = rules.side_of(obs.bidder)
@@ -539,20 +560,23 @@ def world_values(
     total = sum(_points(obs, base, [TrickCards(obs.bidder, ((obs.bidder, everything),))]))
     out: dict[int, float] = {}
     solved = False
+    nodes = 0
     for action in actions:
         m = base.copy()
         m.play(action)
         if m.prepare():
             # each play's solve reuses what the solves of this world's other plays found
-            value = solve(position_of(obs, m), same_deal=solved).value
+            result = solve(position_of(obs, m), same_deal=solved)
+            value = result.value
+            nodes += result.nodes
             solved = True
         else:
             done = [TrickCards(t.winner, tuple((s, a & CARD_BITS) for s, a in t.plays)) for t in m.tricks]
             value = _points(obs, m, done)[bidder_side]
         out[action] = float(value if mine else total - value)
     if for_score:
-        return score_of_points(obs, bidder_side, total, out)
-    return out
+        return score_of_points(obs, bidder_side, total, out), nodes
+    return out, nodes
 
 
 def score_of_points(

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import PASS, Verb, arg_of, play_action, verb_of
+from pedro.engine.draws import sample
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import effective_suit, legal_play_mask, normal_hand_size, stack_plays
@@ -617,6 +618,16 @@ def _deal_as_exchanged(
     """
     trump_mask = k.tt.trump_mask
     trumps = remaining & trump_mask
+    for s in seats:  # a seat with fewer non-trumps it may hold than places holds trumps in the rest
+        short = need[s] - (remaining & ~trump_mask & k.allowed[s]).bit_count()
+        if short > 0:
+            cand = cards_of(k.allowed[s] & trumps)
+            if len(cand) < short:
+                return None
+            for c in sample(rng, cand, short):
+                hands[s] |= 1 << c
+                trumps &= ~(1 << c)
+            need[s] -= short
     placed = _place(k, rng, hands, need, trumps, seats, 0)
     if placed is None:
         return None
@@ -631,11 +642,18 @@ def _deal_as_exchanged(
         pool = cards_of(rest)
         kept: list[int] | None = None
         if r + d <= len(pool):
+            # the pool ranked once: a deal's cards sort by their places in it (best first)
+            ranked = sorted(pool, key=keep_rank, reverse=True)
+            place = {c: i for i, c in enumerate(ranked)}
+            # cards it may keep (no void shown), and how far down a laid-aside card may rank
+            allowed = k.allowed[s]
+            lowest = sum(1 for c in ranked if keep_rank(c) >= k.kept_min[s])
             for _ in range(_KEEP_TRIES):
-                dealt = sorted(rng.sample(pool, r + d), key=keep_rank, reverse=True)
-                if all(k.allowed[s] >> c & 1 for c in dealt[:r]) and (
-                    r == len(dealt) or keep_rank(dealt[r]) < k.kept_min[s]
-                ):
+                places = sorted([place[c] for c in sample(rng, pool, r + d)])
+                if r < len(places) and places[r] < lowest:
+                    continue  # a laid-aside card outranks a non-trump it played
+                dealt = [ranked[i] for i in places]
+                if all(allowed >> c & 1 for c in dealt[:r]):
                     kept = dealt[:r]
                     rest &= ~mask_of(dealt)
                     break

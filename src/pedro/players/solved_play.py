@@ -44,7 +44,18 @@ from pedro.variants.model import Ruleset
 #: one side that sees every card, which real opponents are not (``--hands 60``: Pedro Sancho
 #: -0.85 points, -1.56 to -0.14, -0.047 of the points in play; Dom Pedro -1.43, -2.54 to -0.32,
 #: -0.040). Uncorrected, the expert passed where ``heuristic`` bid (docs/strength.md).
-DECLARER_BIAS: dict[str, float] = {"pidro": 0.0, "pedro_sancho": -0.047, "dom_pedro": -0.040}
+#: Measured the same way since (``--hands 60 --seed 50000``): King Pedro +0.03 points (-0.86 to
+#: +0.93), none to correct (``DEFAULT_BIAS`` took 1.3 of its 44 points off every contract);
+#: Sixty-Three +2.40 (+0.54 to +4.26), 0.038; the Russian Petro, each on his own, -0.18 (-0.32 to
+#: -0.05), -0.013.
+DECLARER_BIAS: dict[str, float] = {
+    "pidro": 0.0,
+    "pedro_sancho": -0.047,
+    "dom_pedro": -0.040,
+    "king_pedro": 0.0,
+    "sixty_three": 0.038,
+    "petro_russian": -0.013,
+}
 DEFAULT_BIAS = 0.03
 
 
