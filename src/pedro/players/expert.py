@@ -46,7 +46,8 @@ have passed (then the result depends on the machine's speed).
 **Settings tried and not taken** (off by default; docs/players.md gives their
 measurements): ``play_for_score`` values plays by the hand's score instead of
 its points, ``resample`` solves worlds drawn in proportion to their weight,
-``until_clear`` draws more worlds while the best play is in doubt.
+``until_clear`` draws more worlds while the best play is in doubt,
+``bid_temper`` sets how much the auction weighs the worlds.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.resample = 1
         #: if set, go on past the usual worlds, up to this many, until the best play is clear
         self.until_clear: int | None = None
+        #: the power of the auction's evidence on a world's weight (None: ``sampling``'s own)
+        self.bid_temper: float | None = None
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -273,11 +276,12 @@ class ExpertPlayer(HeuristicPlayer):
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
         weighed: Iterable[tuple[World, float]]
         if model is not None and self.resample > 1:
-            weighed = resampled(sample_worlds(obs, most * self.resample, rng), model, most, rng)
+            drawn = sample_worlds(obs, most * self.resample, rng, temper=self.bid_temper)
+            weighed = resampled(drawn, model, most, rng)
         else:  # weighed as they are reached: a time limit or a clear choice leaves the rest unweighed
             weighed = (
                 (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
-                for w in sample_worlds(obs, most, rng)
+                for w in sample_worlds(obs, most, rng, temper=self.bid_temper)
             )
         sums = dict.fromkeys(distinct, 0.0)
         total_weight = 0.0
