@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -320,3 +321,19 @@ def test_a_line_that_would_start_a_list_is_joined_to_the_one_before() -> None:
     assert " ".join(wrapped.split()) == " ".join(text.split()), "no word lost or moved out of order"
     for line in wrapped.splitlines()[1:]:
         assert not _BLOCK_START.match(line), line
+
+
+def test_on_a_narrow_terminal_no_option_name_or_value_is_cut() -> None:
+    """An 80-column terminal: each option is a block of wrapped lines, not a table whose columns
+    cut the values a user must type (``cinch_min6_fo…``); every name and value is there whole."""
+    for rules in VARIANTS.values():
+        narrow = Console(record=True, width=80)
+        assert show_options(narrow, rules.id, lang="en") == 0
+        text = narrow.export_text()
+        assert "…" not in text, rules.id
+        wide = Console(record=True, width=400)
+        assert show_options(wide, rules.id, lang="en") == 0
+        table = wide.export_text()
+        typed = set(re.findall(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", table))
+        assert typed and all(re.search(rf"\b{word}\b", text) for word in typed), rules.id
+        assert "┃" in table and "┃" not in text  # a table only where it fits

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markdown import Markdown
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from pedro import i18n
 from pedro.i18n import _
@@ -153,24 +155,60 @@ def show_options(console: Console, variant_id: str, *, lang: str | None = None) 
         except UnknownVariantError as error:
             _error(console, str(error))
             return USAGE_ERROR
-        console.print(_options_table(rules))
+        wide = console.width >= WIDE_OPTIONS
+        console.print(_options_table(rules) if wide else _options_list(rules))
     return 0
 
 
-def _options_table(rules: Ruleset) -> Table:
-    """The options of ``rules``' variant in the language in use."""
+#: Columns from which the options are a table; narrower, a table's columns cut the long option
+#: values a user must type ("cinch_min6_fo…"), so each option is a block of wrapped lines.
+WIDE_OPTIONS = 120
+
+
+def _option_rows(rules: Ruleset) -> list[tuple[str, str, str, str]]:
+    """(name, allowed values, default, effect) of each option of ``rules``' variant, in the
+    language in use."""
     current = option_values(rules)
-    table = Table(title=_("Options for {variant} ({id})", variant=rules.name, id=rules.id))
+    return [
+        (
+            name,
+            i18n.translate(spec.allowed_text()),
+            "" if name == "preset" else option_text(current.get(name)),
+            i18n.translate(spec.description),
+        )
+        for name, spec in OPTIONS.items()
+        if spec.applies_to(rules.id)
+    ]
+
+
+def _options_title(rules: Ruleset) -> str:
+    return _("Options for {variant} ({id})", variant=rules.name, id=rules.id)
+
+
+def _options_table(rules: Ruleset) -> Table:
+    """The options of ``rules``' variant in the language in use, one row each."""
+    table = Table(title=_options_title(rules))
     table.add_column(_("option"), style="bold cyan", no_wrap=True)
     table.add_column(_("allowed"))
     table.add_column(_("default"), no_wrap=True)
     table.add_column(_("effect"))
-    for name, spec in OPTIONS.items():
-        if not spec.applies_to(rules.id):
-            continue
-        default = "" if name == "preset" else option_text(current.get(name))
-        table.add_row(name, i18n.translate(spec.allowed_text()), default, i18n.translate(spec.description))
+    for row in _option_rows(rules):
+        table.add_row(*row)
     return table
+
+
+def _options_list(rules: Ruleset) -> Group:
+    """The same as ``_options_table`` for a narrow terminal: each option a block, lines wrapped
+    between words, so no value is cut."""
+    lines: list[RenderableType] = [Text(_options_title(rules), style="bold")]
+    for name, allowed, default, effect in _option_rows(rules):
+        head = Text("\n" + name, style="bold cyan")
+        if default:
+            head.append(f"  {_('default')}: {default}", style="default")
+        lines.append(head)
+        lines.append(Padding(Text(f"{_('allowed')}: {allowed}"), (0, 0, 0, 2)))
+        lines.append(Padding(Text(effect), (0, 0, 0, 2)))
+    return Group(*lines)
 
 
 def _error(console: Console, message: str) -> None:
