@@ -610,7 +610,10 @@ def _deal_as_exchanged(
 ) -> list[int] | None:
     """Every trump into a hand, then each seat's non-trumps as the best of a random deal of them.
 
-    A seat with ``r`` places for non-trumps that laid ``d`` aside is dealt
+    A seat that may hold fewer of the unplaced non-trumps than it has places for
+    (voids shown in play) gets that many of its allowed trumps first: placed at
+    random, the trumps would seldom fill it so, and the draw would be thrown
+    away. A seat with ``r`` places for non-trumps that laid ``d`` aside is dealt
     ``r + d`` of the unplaced non-trumps and keeps the best ``r``; the deal is
     redrawn while a kept card is one it cannot hold (a void shown in play) or a
     laid-aside card outranks a non-trump it played. A seat no such deal fits is
