@@ -10,7 +10,10 @@ values it: by ``expert`` with its own seed (``--analysis-seed``, 0 as in
 ``pedro analyze``), so on samples other than the caller's. A call is *wild*
 when that analysis puts it ``--margin`` points (5 unless told) or more below
 passing, in the expert's unit for calls: the expected score change of the
-side less the opponents'. Prints per variant the auctions, the bids made
+side less the opponents'. ``--analysis-deals N`` values each call on N deals
+instead (the analysis's own first): on its usual 20 to 40 deals the
+analysis's value of a call less passing moves by several points from one
+draw to the next, as much as the margin (docs/strength.md). Prints per variant the auctions, the bids made
 (calls other than pass), the wild ones and the worst, and each wild call with
 its auction, seat, hand and values.
 """
@@ -21,14 +24,29 @@ import argparse
 
 from pedro.cards import format_cards
 from pedro.engine.actions import PASS, action_words
+from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import ExpertPlayer, choose, make_player
+from pedro.players.bidding import evaluate_calls
 from pedro.variants.options import make_ruleset
 
 
+def analysed_calls(analyst: ExpertPlayer, obs: Observation, action: int, deals: int) -> dict[int, float]:
+    """Each call's value by the analysis: ``pedro analyze``'s own (``deals`` 0), or on that
+    many deals (the analysis's first ones kept)."""
+    if not deals:
+        est = analyst.estimates(obs, include=(action,))
+        return dict(est.values) if est is not None else {}
+    assert isinstance(obs.legal, tuple)
+    analyst.call_values(obs, obs.legal)  # the analysis's own deals, then more of them
+    estimator = analyst.estimator(obs)
+    estimator.extend(obs, max(0, deals - len(estimator.samples)))
+    return {c.action: c.value for c in evaluate_calls(estimator, obs, obs.legal)}
+
+
 def wild_calls(
-    variant: str, spec: str, seed: int, analyst: ExpertPlayer, margin: float
+    variant: str, spec: str, seed: int, analyst: ExpertPlayer, margin: float, deals: int = 0
 ) -> tuple[int, list[tuple[float, str]]]:
     """(bids made, [(how far below passing, description)] of the wild ones) in one auction."""
     rules = make_ruleset(variant)
@@ -43,9 +61,9 @@ def wild_calls(
         if len(legal) > 1 and action != PASS and PASS in legal:
             bids += 1
             obs = state.observation(seat)
-            est = analyst.estimates(obs, include=(action,))
-            if est is not None and action in est.values and PASS in est.values:
-                below = est.values[PASS] - est.values[action]
+            values = analysed_calls(analyst, obs, action, deals)
+            if action in values and PASS in values:
+                below = values[PASS] - values[action]
                 if below >= margin:
                     calls = " ".join(f"{s}:{action_words(a, rules.max_bid)}" for s, a in obs.calls)
                     wild.append(
@@ -53,7 +71,7 @@ def wild_calls(
                             below,
                             f"seed {seed} seat {seat} hand {format_cards(obs.hand)} after [{calls}] "
                             f"scores {list(obs.scores)}: {action_words(action, rules.max_bid)} "
-                            f"{est.values[action]:+.2f} vs pass {est.values[PASS]:+.2f}",
+                            f"{values[action]:+.2f} vs pass {values[PASS]:+.2f}",
                         )
                     )
         state.apply(action)
@@ -68,14 +86,19 @@ def main() -> None:
     parser.add_argument("--player", default="expert")
     parser.add_argument("--analysis-seed", type=int, default=0)
     parser.add_argument("--margin", type=float, default=5.0)
+    parser.add_argument("--analysis-deals", type=int, default=0, help="0: the analysis's own deals")
     args = parser.parse_args()
-    print(f"player {args.player}, analysis by expert seed {args.analysis_seed}, margin {args.margin}")
+    deals = f"{args.analysis_deals} deals" if args.analysis_deals else "its own deals"
+    analysis = f"analysis by expert seed {args.analysis_seed} on {deals}"
+    print(f"player {args.player}, {analysis}, margin {args.margin}")
     for variant in args.variants.split(","):
         analyst = ExpertPlayer(args.analysis_seed)
         bids = 0
         wild: list[tuple[float, str]] = []
         for k in range(args.auctions):
-            made, found = wild_calls(variant, args.player, args.seed + k, analyst, args.margin)
+            made, found = wild_calls(
+                variant, args.player, args.seed + k, analyst, args.margin, args.analysis_deals
+            )
             bids += made
             wild += found
         worst = max((w for w, _ in wild), default=0.0)
