@@ -13,9 +13,9 @@ passing, in the expert's unit for calls: the expected score change of the
 side less the opponents'. ``--analysis-deals N`` values each call on N deals
 instead (the analysis's own first): on its usual 20 to 40 deals the
 analysis's value of a call less passing moves by several points from one
-draw to the next, as much as the margin (docs/strength.md). Prints per variant the auctions, the bids made
-(calls other than pass), the wild ones and the worst, and each wild call with
-its auction, seat, hand and values.
+draw to the next, as much as the margin (docs/strength.md). Prints per
+variant the auctions, the bids made (calls other than pass), the wild ones
+and the worst, and each wild call with its auction, seat, hand and values.
 """
 
 from __future__ import annotations
