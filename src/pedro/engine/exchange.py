@@ -285,6 +285,9 @@ class _NontrumpsOut:
     hand: int
     trump_mask: int
     keep_nontrumps: bool
+    #: the refusal of a set that keeps a non-trump, written once: listing the cards for each set
+    #: that ``CardChoice.masks`` turns down took most of the time of a cinch hand's exchange
+    keeps_a_nontrump: str
 
     def __call__(self, mask: int) -> str | None:
         kept = self.hand & ~mask
@@ -292,9 +295,7 @@ class _NontrumpsOut:
             if kept.bit_count() > SIX and kept & ~self.trump_mask:
                 return N_("keep at most {six} cards unless all of them are trumps").format(six=SIX)
         elif kept & ~self.trump_mask:
-            return N_("every non-trump must be discarded ({cards})").format(
-                cards=_fmt(self.hand & ~self.trump_mask)
-            )
+            return self.keeps_a_nontrump
         return None
 
 
@@ -435,7 +436,9 @@ def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
     if throw_trumps:
         rule = N_("{rule}; trumps may be thrown away too").format(rule=rule)
     sizes = list(range(pool.bit_count() + 1))
-    return _card_choice(Verb.DISCARD, pool, sizes, rule, _NontrumpsOut(hand, tt.trump_mask, keep_rule))
+    keeps_a_nontrump = N_("every non-trump must be discarded ({cards})").format(cards=_fmt(nontrumps))
+    check = _NontrumpsOut(hand, tt.trump_mask, keep_rule, keeps_a_nontrump)
+    return _card_choice(Verb.DISCARD, pool, sizes, rule, check)
 
 
 def _card_choice(
