@@ -77,10 +77,16 @@ def _losses(state: GameState, seat: int, score: bool) -> dict[int, float] | None
 
 
 def player(spec: str) -> Player:
-    name, _, flag = spec.partition("/")
+    name, *flags = spec.split("/")
     made = make_player(name, "card-play-loss")
-    if flag and not isinstance(made, ExpertPlayer):
-        raise SystemExit(f"/{flag} applies to the expert only, got {spec!r}")
+    if flags and not isinstance(made, ExpertPlayer):
+        raise SystemExit(f"/{flags[0]} applies to the expert only, got {spec!r}")
+    for flag in flags:
+        _set(made, flag, spec)
+    return made
+
+
+def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
     if flag == "noread":
         made.read_play = False
     elif flag == "score":
@@ -91,14 +97,15 @@ def player(spec: str) -> Player:
         made.until_clear = int(flag[5:])
     elif flag.startswith("nodes") and flag[5:].isdigit():
         made.max_nodes = int(flag[5:]) or None
+    elif flag == "ahead":
+        made.lookahead = True
     elif flag.startswith("temper") and flag[6:].replace(".", "", 1).isdigit():
         made.bid_temper = float(flag[6:])
     elif flag:
         raise SystemExit(
             f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap) and /temperX"
+            " /nodesN (0: no cap), /temperX and /ahead"
         )
-    return made
 
 
 def main() -> None:
