@@ -19,7 +19,8 @@ reading of the opponents' play, ``/score`` makes it value plays by the hand's
 score for its side instead of its points, ``/resampleK``, ``/clearN`` and
 ``/nodesN`` set the expert's ``resample``, ``until_clear`` and ``max_nodes``
 (``/nodes0``: no cap), ``/temperX`` the power of the auction's evidence on
-its worlds (``/temper0`` ignores the auction). ``--measure score`` counts a loss
+its worlds (``/temper0`` ignores the auction); flags combine
+(``expert/nodes0/temper0``). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
 printed is how much of the first player's loss each player removes.
@@ -97,14 +98,12 @@ def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
         made.until_clear = int(flag[5:])
     elif flag.startswith("nodes") and flag[5:].isdigit():
         made.max_nodes = int(flag[5:]) or None
-    elif flag == "ahead":
-        made.lookahead = True
     elif flag.startswith("temper") and flag[6:].replace(".", "", 1).isdigit():
         made.bid_temper = float(flag[6:])
     elif flag:
         raise SystemExit(
             f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap), /temperX and /ahead"
+            " /nodesN (0: no cap) and /temperX"
         )
 
 

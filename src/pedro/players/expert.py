@@ -150,8 +150,6 @@ class ExpertPlayer(HeuristicPlayer):
         self.until_clear: int | None = None
         #: the power of the auction's evidence on a world's weight (None: ``sampling``'s own)
         self.bid_temper: float | None = None
-        #: value each play with the seat's next play chosen once for the worlds it cannot tell apart
-        self.lookahead = False
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -289,7 +287,6 @@ class ExpertPlayer(HeuristicPlayer):
         total_weight = 0.0
         done: dict[tuple[int, ...], dict[int, float]] = {}
         seen: list[tuple[float, dict[int, float]]] = []
-        grouped: dict[int, dict[tuple[int, ...], dict[int, float]]] = {a: {} for a in distinct}
         used = nodes = 0
         for world, weight in weighed:
             limit = self.play_time_limit
@@ -299,16 +296,6 @@ class ExpertPlayer(HeuristicPlayer):
                 break
             if used >= count and (used - count) % 10 == 0 and _clear(seen, sums):
                 break
-            if self.lookahead:
-                ahead, searched = next_decisions(obs, world, distinct)
-                nodes += searched
-                for a, (key, nexts) in ahead.items():
-                    group = grouped[a].setdefault(key, {})
-                    for b, v in nexts.items():
-                        group[b] = group.get(b, 0.0) + weight * v
-                total_weight += weight
-                used += 1
-                continue
             values = done.get(world.hands)
             if values is None:
                 values, searched = solved_world(obs, world, distinct, self.play_for_score)
@@ -323,9 +310,6 @@ class ExpertPlayer(HeuristicPlayer):
         self.last_worlds = used
         if not used or total_weight <= 0:
             return {}
-        if self.lookahead:
-            for a in distinct:
-                sums[a] = sum(max(g.values()) for g in grouped[a].values())
         return {a: sums[reps[a]] / total_weight for a in legal}
 
 
@@ -596,64 +580,6 @@ def solved_world(
         out[action] = float(value if mine else total - value)
     if for_score:
         return score_of_points(obs, bidder_side, total, out), nodes
-    return out, nodes
-
-
-def _side_value(
-    obs: Observation, m: PlayMachine, total: int, mine: bool, same_deal: bool
-) -> tuple[float, int, list[int]]:
-    """The seat's side's points with best play from ``m`` (moved on to its next turn here), the
-    nodes searched, and the best plays of the seat to move (empty when the play is over)."""
-    assert obs.bidder is not None
-    bidder_side = obs.rules.side_of(obs.bidder)
-    if m.prepare():
-        result = solve(position_of(obs, m), same_deal=same_deal)
-        value, nodes, best = result.value, result.nodes, sorted(result.best)
-    else:
-        done = [TrickCards(t.winner, tuple((s, a & CARD_BITS) for s, a in t.plays)) for t in m.tricks]
-        value, nodes, best = _points(obs, m, done)[bidder_side], 0, []
-    return float(value if mine else total - value), nodes, best
-
-
-def next_decisions(
-    obs: Observation, world: World, actions: list[int]
-) -> tuple[dict[int, tuple[tuple[int, ...], dict[int, float]]], int]:
-    """For each action: the plays the others make (best play in this world) up to the seat's next
-    turn, and each of the seat's plays there -> its side's points with best play after it."""
-    rules = obs.rules
-    assert obs.bidder is not None
-    mine = rules.side_of(obs.seat) == rules.side_of(obs.bidder)
-    base = world.machine
-    everything = 0
-    for h in base.hands:
-        everything |= h
-    for p in played_by(obs):
-        everything |= p
-    total = sum(_points(obs, base, [TrickCards(obs.bidder, ((obs.bidder, everything),))]))
-    out: dict[int, tuple[tuple[int, ...], dict[int, float]]] = {}
-    nodes = 0
-    solved = False
-    for action in actions:
-        m = base.copy()
-        m.play(action)
-        seen: list[int] = []
-        value, searched, best = _side_value(obs, m, total, mine, solved)
-        nodes += searched
-        solved = solved or bool(best)
-        while best and m.current_player != obs.seat:
-            seen.append(best[0])
-            m.play(best[0])
-            value, searched, best = _side_value(obs, m, total, mine, solved)
-            nodes += searched
-        nexts = {-1: value}
-        if best and len(m.legal()) > 1:
-            nexts = {}
-            for b in m.legal():
-                mb = m.copy()
-                mb.play(b)
-                nexts[b], searched, _ = _side_value(obs, mb, total, mine, True)
-                nodes += searched
-        out[action] = (tuple(seen), nexts)
     return out, nodes
 
 
