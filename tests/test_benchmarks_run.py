@@ -39,7 +39,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "expert:4",
                 "expert:4/score",
                 "expert:4/resample2",
-                "expert:4/clear8",
+                "expert:4/clear8/noread",
             ],
             "Loss per deal by the tricks finished",
         ),
