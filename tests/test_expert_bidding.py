@@ -24,7 +24,7 @@ from pedro.players import (
     make_player,
     samples_of,
 )
-from pedro.players.bidding import CallValue, Estimator, evaluate_calls, trump_values
+from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, trump_values
 from pedro.players.expert import DEFAULT_SAMPLES, calls_are_clear
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
@@ -185,6 +185,17 @@ def test_declarer_bias_moves_points_off_the_seats_own_contracts() -> None:
     high = {c.action: c.value for c in evaluate_calls(plain, obs, legal)}
     bids = [a for a in legal if a != PASS]
     assert bids and all(low[a] < high[a] for a in bids)
+
+
+def test_the_experts_own_calls_take_no_winners_curse_share_off_its_contracts() -> None:
+    """Its own calls are guarded by more deals and the bid-over-pass rule; ``OPTIMISM`` on top of
+    them passed hands worth a bid. With ``heuristic``'s calls the share stays, so that setting calls
+    exactly as ``heuristic`` does."""
+    obs = auction_position("pidro", "AS KS JS 5S 2S 9H 4H 3D 7C", [], seat=1)
+    bias = declarer_bias(obs.rules)
+    assert make_player("expert", 1).estimator(obs).own_shift == bias
+    assert make_player("expert:bid=heuristic", 1).estimator(obs).own_shift == OPTIMISM
+    assert HeuristicPlayer(1).estimator(obs).own_shift == OPTIMISM
 
 
 def test_declarer_bias_is_measured_per_variant_with_a_default() -> None:

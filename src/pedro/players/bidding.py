@@ -131,6 +131,7 @@ class Estimator:
         samples: int = SAMPLES,
         valuation: PlayValuation = play_out,
         declarer_bias: float = 0.0,
+        optimism: float = OPTIMISM,
     ) -> None:
         self.rules = obs.rules
         #: how a contract's hand is valued (module docstring), and the share of the points in play
@@ -138,7 +139,7 @@ class Estimator:
         self.valuation = valuation
         self.declarer_bias = declarer_bias
         #: the share moved from the seat's own contracts: the winner's curse and the declarer's bias
-        self.own_shift = OPTIMISM + declarer_bias
+        self.own_shift = optimism + declarer_bias
         self.seat = obs.seat
         self.dealer = obs.dealer
         self.hand = tuple(obs.hand)

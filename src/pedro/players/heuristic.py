@@ -63,7 +63,7 @@ from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
 from pedro.players.base import Player
 from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
-from pedro.players.bidding import SAMPLES, CallValue, Estimator, choose_trump, evaluate_calls
+from pedro.players.bidding import OPTIMISM, SAMPLES, CallValue, Estimator, choose_trump, evaluate_calls
 from pedro.players.simulation import PlayValuation, play_out
 from pedro.variants.model import (
     AuctionModel,
@@ -166,6 +166,11 @@ class HeuristicPlayer(BasicPlayer):
         a rollout of the policy, unbiased (``players.bidding``)."""
         return play_out, 0.0
 
+    def optimism(self) -> float:
+        """The share of the points in play taken off the seat's own contracts against the winner's
+        curse of choosing the best-looking call (``bidding.OPTIMISM``)."""
+        return OPTIMISM
+
     def estimator(self, obs: Observation) -> Estimator:
         """Sampled deals and rollouts for this hand, kept while the other seats make no new call
         (and for naming trumps).
@@ -184,7 +189,8 @@ class HeuristicPlayer(BasicPlayer):
             seed += f":{len(obs.calls)}"
         key = (*hand, others)
         valuation, bias = self.play_valuation(obs.rules)
-        est = Estimator(obs, self.rollout_policy(obs.rules), seed, self.samples, valuation, bias)
+        policy = self.rollout_policy(obs.rules)
+        est = Estimator(obs, policy, seed, self.samples, valuation, bias, self.optimism())
         self._estimator = (key, est)
         return est
 
