@@ -5,7 +5,9 @@ sampled deals that fit the calls heard, every legal call scored by the engine's
 own scoring against the game score), but each contract's hand is valued the
 way the expert will play it: after the exchange (the players' own exchange
 choices), by the exact solver on the sampled world, less the measured
-declarer's bias of that perfect-information value (``players.solved_play``).
+declarer's bias of that perfect-information value (``players.solved_play``);
+more deals while the best call is unclear and a guard on bidding over passing
+stand in for ``heuristic``'s winner's-curse share (``optimism``).
 With ``own_bidding=False`` (``expert:bid=heuristic``) it calls exactly as
 ``heuristic`` does, which measures what its own bidding is worth. The
 exchange is ``heuristic``'s.
