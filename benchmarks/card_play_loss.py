@@ -88,6 +88,7 @@ def player(spec: str) -> Player:
 
 
 def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
+    """One ``/flag`` of ``spec`` set on the expert (module docstring)."""
     if flag == "noread":
         made.read_play = False
     elif flag == "score":

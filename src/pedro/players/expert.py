@@ -193,9 +193,9 @@ class ExpertPlayer(HeuristicPlayer):
         return call
 
     def optimism(self) -> float:
-        """None on its own calls: more deals while the best call is unclear (``call_values``) and
-        the bid-over-pass guard (``_bid``) answer the winner's curse already, and ``OPTIMISM`` on
-        top of them passed hands worth a bid (docs/strength.md, "The expert's own calls")."""
+        """No share on its own calls: more deals while the best call is unclear (``call_values``)
+        and the bid-over-pass guard (``_bid``) answer the winner's curse already, and ``OPTIMISM``
+        on top of them passed hands worth a bid (docs/strength.md, "The expert's own calls")."""
         return super().optimism() if not self.own_bidding else 0.0
 
     def play_valuation(self, rules: Ruleset) -> tuple[PlayValuation, float]:
