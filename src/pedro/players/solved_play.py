@@ -47,7 +47,8 @@ from pedro.variants.model import Ruleset
 #: Measured the same way since (``--hands 60 --seed 50000``): King Pedro +0.03 points (-0.86 to
 #: +0.93), none to correct (``DEFAULT_BIAS`` took 1.3 of its 44 points off every contract);
 #: Sixty-Three +2.40 (+0.54 to +4.26), 0.038; the Russian Petro, each on his own, -0.18 (-0.32 to
-#: -0.05), -0.013.
+#: -0.05), -0.013. Pidro again on 400 hands: +0.20 (+0.02 to +0.39), 0.014; taking that off made the
+#: expert pass more and lose score on the same deals (docs/strength.md), so pidro stays at none.
 DECLARER_BIAS: dict[str, float] = {
     "pidro": 0.0,
     "pedro_sancho": -0.047,
