@@ -5,7 +5,8 @@ A name may carry a setting after a colon: ``expert:N`` is the expert with
 fewer for plays with many choices; see ``pedro.players.expert``), and
 ``expert:bid=heuristic`` (or ``expert:N:bid=heuristic``) the expert calling
 and naming trumps as ``heuristic`` does, to measure what its own bidding is
-worth with the same card play.
+worth with the same card play, and ``expert:exchange=heuristic`` the same for
+its exchange decisions.
 ``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
 (``cmd@SECONDS:COMMAND`` with a time limit per decision; see
 ``pedro.players.external`` and docs/bots.md).
@@ -48,7 +49,8 @@ DESCRIPTIONS: dict[str, str] = {
 SETTINGS = {
     "expert": (
         f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}; "
-        "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does"
+        "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does, "
+        "expert:exchange=heuristic exchanges as heuristic does (the two may go together)"
     ),
     "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
 }
@@ -101,23 +103,26 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
     return _expert(name, setting, seed)
 
 
-#: The ``expert`` setting that makes it call as ``heuristic`` does.
+#: The ``expert`` settings that make it call, or exchange, as ``heuristic`` does.
 HEURISTIC_BIDDING = "bid=heuristic"
+HEURISTIC_EXCHANGE = "exchange=heuristic"
 
 
 def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
-    """``expert:N``, ``expert:bid=heuristic`` or ``expert:N:bid=heuristic``."""
+    """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, or any of them together
+    (``expert:N:bid=heuristic:exchange=heuristic``), each at most once."""
     parts = [part.strip() for part in setting.split(":")]
-    own_bidding = HEURISTIC_BIDDING not in parts
-    rest = [part for part in parts if part != HEURISTIC_BIDDING]
-    if len(parts) > 2 or len(rest) > 1 or len(rest) == len(parts) == 2:
+    flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE)]
+    rest = [part for part in parts if part not in flags]
+    if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags):
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
+    own = {"own_bidding": HEURISTIC_BIDDING not in flags, "own_exchange": HEURISTIC_EXCHANGE not in flags}
     if not rest:
-        return ExpertPlayer(seed, own_bidding=own_bidding)
+        return ExpertPlayer(seed, **own)
     text = rest[0]
     if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {text!r}")
-    return ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, own_bidding=own_bidding)
+    return ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, **own)
 
 
 __all__ = [

@@ -98,17 +98,19 @@ def exchange_values(
 ) -> dict[int, float]:
     """Each of ``choices`` -> mean points the seat's side takes in the hand; empty when too few
     sampled deals lead to this decision (or the hand has no contract to set up)."""
-    return exchange_estimate(obs, policy, seed, choices, samples)[0]
+    return {a: sum(v) / len(v) for a, v in exchange_worlds(obs, policy, seed, choices, samples)[0].items()}
 
 
-def exchange_estimate(
+def exchange_worlds(
     obs: Observation,
     policy: Sequence[Player],
     seed: str,
     choices: Sequence[int],
     samples: int = 20,
-) -> tuple[dict[int, float], str]:
-    """``exchange_values``, and when it is empty a plain sentence saying why."""
+) -> tuple[dict[int, list[float]], str]:
+    """Each of ``choices`` -> the points the seat's side takes on each sampled deal that reaches
+    the decision (the same deals, in the same order, for every choice), and when there are none
+    a plain sentence saying why."""
     if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
         return {}, N_("the hand has no contract to simulate yet")
     rules = obs.rules
@@ -117,7 +119,7 @@ def exchange_estimate(
         est = Estimator(obs, policy, seed, samples)
     except ValueError:
         return {}, NOT_FIRST_DEAL
-    sums = dict.fromkeys(choices, 0.0)
+    per_world: dict[int, list[float]] = {a: [] for a in choices}
     worlds = 0
     for sample in est.samples:
         deals = SampledDeals(rules, obs.dealer, obs.seat, obs.hand, random.Random(sample.deals_seed))
@@ -128,13 +130,13 @@ def exchange_estimate(
         for action in choices:
             trial = state.clone()
             trial.apply(action)
-            sums[action] += play_out(trial, policy)[side]
+            per_world[action].append(play_out(trial, policy)[side])
     if worlds < min(MIN_WORLDS, samples):
         return {}, (
             f"only {worlds} of {len(est.samples)} sampled deals lead to this very decision "
             f"(at least {min(MIN_WORLDS, samples)} are needed)"
         )
-    return {a: total / worlds for a, total in sums.items()}, ""
+    return per_world, ""
 
 
-__all__ = ["MAX_CANDIDATES", "candidates", "exchange_estimate", "exchange_values"]
+__all__ = ["MAX_CANDIDATES", "candidates", "exchange_values", "exchange_worlds"]

@@ -9,7 +9,15 @@ declarer's bias of that perfect-information value (``players.solved_play``);
 more deals while the best call is unclear and a guard on bidding over passing
 stand in for ``heuristic``'s winner's-curse share (``optimism``).
 With ``own_bidding=False`` (``expert:bid=heuristic``) it calls exactly as
-``heuristic`` does, which measures what its own bidding is worth. The
+``heuristic`` does, which measures what its own bidding is worth.
+
+**Exchange decisions** (discard, keep, kill, give, fold, claim) are valued by
+simulation (``players.exchange_values``: sampled deals played on from the
+decision by ``heuristic``'s rollout; the exchange's last decision by solving
+worlds at the first lead, ``players.last_exchange``), and the best is taken
+over ``heuristic``'s rule when it leads that choice by ``EXCHANGE_OVER_RULE_Z``
+standard errors on the same deals; where nothing can be valued, the rule
+decides. With ``own_exchange=False`` (``expert:exchange=heuristic``) the
 exchange is ``heuristic``'s.
 
 For a play the expert draws worlds consistent with what its seat has seen
@@ -67,11 +75,11 @@ from pedro.engine.scoring import TrickCards, count_points
 from pedro.i18n import N_
 from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, held_contract, trump_values, utility
 from pedro.players.estimates import POINTS, SCORE, Estimates
-from pedro.players.exchange_values import TOO_MANY, candidates, exchange_estimate
+from pedro.players.exchange_values import TOO_MANY, candidates, exchange_worlds
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
 from pedro.players.last_exchange import MAX_CHOICES as LAST_MAX_CHOICES
-from pedro.players.last_exchange import applies, last_exchange_values
+from pedro.players.last_exchange import applies, last_exchange_worlds
 from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
 from pedro.players.solved_play import declarer_bias, solved_points
@@ -97,6 +105,9 @@ CLEAR_Z = 2.0
 #: A bid is made over passing only when it leads passing by this many standard errors on the
 #: deals drawn (``ExpertPlayer._bid``).
 BID_OVER_PASS_Z = 1.0
+#: An exchange choice other than ``heuristic``'s is made only when it leads that one by this many
+#: standard errors over the same sampled deals (``ExpertPlayer._exchange``).
+EXCHANGE_OVER_RULE_Z = 2.0
 #: Bounds of the ``expert:N`` setting.
 MAX_SAMPLES = 1000
 _TIE = 1e-9
@@ -110,8 +121,8 @@ _COUNT_LIMIT = 4096
 
 
 class ExpertPlayer(HeuristicPlayer):
-    """Calls valued by solving sampled deals after the exchange; ``heuristic``'s exchange; card play
-    by sampled worlds solved exactly."""
+    """Calls valued by solving sampled deals after the exchange; exchange choices by simulated value;
+    card play by sampled worlds solved exactly."""
 
     name = "expert"
 
@@ -124,6 +135,7 @@ class ExpertPlayer(HeuristicPlayer):
         read_play: bool = True,
         max_nodes: int | None = DEFAULT_MAX_NODES,
         own_bidding: bool = True,
+        own_exchange: bool = True,
     ) -> None:
         super().__init__(seed)
         if not 1 <= samples <= MAX_SAMPLES:
@@ -144,6 +156,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.last_worlds = 0
         #: value contracts by the solver after the exchange (False: bid as ``heuristic``)
         self.own_bidding = own_bidding
+        #: choose exchange decisions by simulated value (False: by ``heuristic``'s rule)
+        self.own_exchange = own_exchange
         #: value card plays by the hand's score for the seat's side, not its points
         self.play_for_score = False
         #: worlds drawn per world solved, the solved ones kept by their weight (``resampled``)
@@ -209,7 +223,41 @@ class ExpertPlayer(HeuristicPlayer):
             values = self.evaluate(obs)
             if values:
                 return self._pick(obs, values)
+        if obs.phase == Phase.EXCHANGE and obs.my_turn and self.own_exchange and legal_count(obs) > 1:
+            return self._exchange(obs)
         return super().act(obs)
+
+    def _exchange(self, obs: Observation) -> int:
+        """``heuristic``'s choice, unless another valued choice leads it by ``EXCHANGE_OVER_RULE_Z``
+        standard errors over the same deals.
+
+        The values are the simulation's (``exchange_worlds``, or ``last_exchange_worlds`` for the
+        exchange's last decision) on a few dozen deals, so among close choices the best mean is
+        as often the noise's pick as the hand's; the rule's choice is a sound default there."""
+        rule = super().act(obs)
+        worlds, _ = self.exchange_worlds(obs)
+        if rule not in worlds or not worlds[rule]:
+            return rule
+        means = {a: sum(v) / len(v) for a, v in worlds.items()}
+        best = max(worlds, key=lambda a: (means[a], a == rule))
+        if means[best] <= means[rule] + _TIE or _lead(worlds[best], worlds[rule]) < EXCHANGE_OVER_RULE_Z:
+            return rule
+        return best
+
+    def exchange_worlds(
+        self, obs: Observation, include: Sequence[int] = ()
+    ) -> tuple[dict[int, list[float]], str]:
+        """The exchange choices valued (module ``exchange_values``; at the exchange's last decision
+        ``last_exchange``), each with its points on every deal valued, and why none were when empty."""
+        choices = candidates(obs, super().act(obs), include)
+        seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
+        policy = self.rollout_policy(obs.rules)
+        worlds, why = exchange_worlds(obs, policy, seed, choices, self.samples)
+        if not worlds and applies(obs):  # the last decision of the exchange: valued at the first lead
+            if legal_count(obs) <= LAST_MAX_CHOICES:
+                choices = list(obs.legal)  # type: ignore[arg-type]
+            worlds = {a: v for a, v in last_exchange_worlds(obs, choices, seed).items() if v}
+        return worlds, why
 
     def _pick(self, obs: Observation, values: Mapping[int, float]) -> int:
         """The best action; among equals, ``heuristic``'s choice when it is one of them."""
@@ -235,14 +283,8 @@ class ExpertPlayer(HeuristicPlayer):
             return None
         legal = legal_count(obs)
         if obs.phase == Phase.EXCHANGE:
-            choices = candidates(obs, super().act(obs), include)
-            seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
-            policy = self.rollout_policy(obs.rules)
-            exchange, why = exchange_estimate(obs, policy, seed, choices, self.samples)
-            if not exchange and applies(obs):  # the last decision of the exchange: valued at the first lead
-                if legal <= LAST_MAX_CHOICES:
-                    choices = list(obs.legal)
-                exchange = last_exchange_values(obs, choices, seed)
+            worlds, why = self.exchange_worlds(obs, include)
+            exchange = {a: sum(v) / len(v) for a, v in worlds.items()}
             if exchange and len(exchange) < legal:
                 why = TOO_MANY
             return Estimates(POINTS, exchange, legal, why)

@@ -62,6 +62,12 @@ def applies(obs: Observation) -> bool:
 
 def last_exchange_values(obs: Observation, choices: Sequence[int], seed: str) -> dict[int, float]:
     """Each keep choice -> expected points of the seat's side in the hand (module docstring)."""
+    return {a: sum(v) / len(v) for a, v in last_exchange_worlds(obs, choices, seed).items() if v}
+
+
+def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) -> dict[int, list[float]]:
+    """Each keep choice -> the points of the seat's side in each world, the same worlds in the same
+    order for every choice (a world that cannot be set up for one choice is left out for all)."""
     rules = obs.rules
     assert obs.trump is not None and obs.bidder is not None and isinstance(obs.legal, CardChoice)
     tt = rules.tables(obs.trump)
@@ -74,15 +80,15 @@ def last_exchange_values(obs: Observation, choices: Sequence[int], seed: str) ->
     trumps = cards_of(unseen & tt.trump_mask)
     plain = cards_of(unseen & ~tt.trump_mask)
     slots = sum(obs.hand_sizes[s] for s in others)
+    per_world: dict[int, list[float]] = {a: [] for a in choices}
     if len(trumps) > slots or len(trumps) + len(plain) < slots:
-        return {}
+        return per_world
     rng = random.Random(seed)
     count = max(MIN_WORLDS, min(MAX_WORLDS, MAX_SOLVES // max(1, len(choices))))
     status = [Status(s) for s in obs.statuses]
     side = rules.side_of(me)
     bidder_side = rules.side_of(obs.bidder)
     shift = declarer_bias(rules) * rules.total_points
-    sums = dict.fromkeys(choices, 0.0)
     for _ in range(count):
         places = [s for s in others for _ in range(obs.hand_sizes[s])]
         rng.shuffle(places)
@@ -93,11 +99,12 @@ def last_exchange_values(obs: Observation, choices: Sequence[int], seed: str) ->
         deck += rest[: slots - len(trumps)]
         for card, seat in zip(deck, places, strict=True):
             hands[seat] |= 1 << card
+        world: dict[int, float] = {}
         for action in choices:
             hands[me] = mask_of(obs.hand) | arg_of(action) if verb_of(action) == Verb.KEEP else 0
             machine = PlayMachine(rules, tt, obs.bidder, list(hands), list(status))
             if not machine.prepare():
-                continue
+                break
             pos = machine.play_position(obs.trump, obs.bidder, (0,) * rules.num_sides, 0, -1)
             everything = 0
             for h in hands:
@@ -105,8 +112,11 @@ def last_exchange_values(obs: Observation, choices: Sequence[int], seed: str) ->
             one = [TrickCards(obs.bidder, ((obs.bidder, everything),))]
             total = sum(count_points(rules, tt, one, {}, {}, [0] * rules.num_sides, 0)[0])
             value = max(0.0, solve(pos).value - shift)
-            sums[action] += value if side == bidder_side else total - value
-    return {a: total / count for a, total in sums.items()}
+            world[action] = value if side == bidder_side else total - value
+        else:
+            for action, value in world.items():
+                per_world[action].append(value)
+    return per_world
 
 
-__all__ = ["MAX_CHOICES", "NOT_LAST", "applies", "last_exchange_values"]
+__all__ = ["MAX_CHOICES", "NOT_LAST", "applies", "last_exchange_values", "last_exchange_worlds"]
