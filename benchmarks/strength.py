@@ -12,9 +12,12 @@ change per deal with 95% intervals, and each player's bids made and set.
 
 ``--report`` only prints the tables of the files already there. The second
 table is the share of the heuristic→omniscient gap that the expert's card
-play recovers (see ``recovered``); the third, for runs of the bidding pair
-(``expert`` − ``expert:bid=heuristic``), each player's contracts made and
-the points its side took per contract it held (see ``contracts``).
+play recovers (see ``recovered``; the expert there is
+``expert:bid=heuristic:exchange=heuristic``, its card play alone); the third, for
+runs of the bidding pair (``expert`` − ``expert:bid=heuristic``), each player's
+contracts made and the points its side took per contract it held (see
+``contracts``). ``benchmarks/paired.py`` compares two runs of the same deals
+deal by deal.
 """
 
 from __future__ import annotations
@@ -32,11 +35,15 @@ from pedro.tournament.report import merge, write_json
 from pedro.variants.options import make_ruleset
 
 VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
-#: The pairs whose ratio measures the expert's card play (bidding and exchange are heuristic's in all three).
-CARD_PLAY_PAIRS = ("expert,heuristic", "omniscient,heuristic")
-#: The pair that measures the expert's own calls: the same card play, heuristic's calls on side B.
+#: The pairs whose ratio measures the expert's card play: calls, trumps and exchange are heuristic's
+#: on every side (``omniscient`` takes them from heuristic; the expert is told to).
+CARD_PLAY_EXPERT = "expert:bid=heuristic:exchange=heuristic"
+CARD_PLAY_PAIRS = (f"{CARD_PLAY_EXPERT},heuristic", "omniscient,heuristic")
+#: The pairs that measure the expert's own calls and its own exchange: the same card play on both
+#: sides, heuristic's calls (or exchange) on side B.
 BIDDING_PAIR = "expert,expert:bid=heuristic"
-PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS, BIDDING_PAIR)
+EXCHANGE_PAIR = "expert,expert:exchange=heuristic"
+PAIRS = ("heuristic,basic", *CARD_PLAY_PAIRS, BIDDING_PAIR, EXCHANGE_PAIR)
 
 
 def result_path(out: Path, variant: str, pair: str, deals: int, seed: int) -> Path:
@@ -94,8 +101,8 @@ def recovered(expert: dict[str, Any], omniscient: dict[str, Any], rounds: int = 
     """Share of the heuristic→omniscient gap in points per deal that the expert's card play recovers.
 
     Both runs play the same deals against ``heuristic`` (same seed and count), with
-    bidding and the exchange identical on both sides (expert and omniscient take
-    them from heuristic), so the deals pair up: the ratio of the mean differences,
+    bidding and the exchange identical on both sides (``CARD_PLAY_EXPERT`` and omniscient
+    take them from heuristic), so the deals pair up: the ratio of the mean differences,
     with a 95% interval from resampling the deals (the pairs kept together).
     """
     de = [d["points"]["A"] - d["points"]["B"] for d in expert["deals"]]

@@ -51,3 +51,34 @@ def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[s
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() and prints in result.stdout, result.stdout[-2000:]
+
+
+def test_paired_comparison_finds_no_change_in_a_run_against_itself_and_the_change_of_a_player(
+    tmp_path: Path,
+) -> None:
+    runs = {}
+    for label, players in (("same", "basic,random"), ("other", "basic,basic")):
+        runs[label] = tmp_path / f"{label}.json"
+        command = [sys.executable, "-m", "pedro.cli.main", "tournament", "--variant", "cinch"]
+        command += ["--players", players, "--deals", "6", "--seed", "5", "--out", str(runs[label])]
+        subprocess.run(command, check=True, capture_output=True, timeout=300)
+
+    def paired(old: Path, new: Path) -> str:
+        command = [sys.executable, str(BENCHMARKS / "paired.py"), str(old), str(new)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result.stdout
+
+    itself = paired(runs["same"], runs["same"])
+    assert "6 deals in both runs (seeds 5 to 10), 0 changed" in itself
+    assert "score change per deal, new lead less old: +0.000 (+0.000 to +0.000)" in itself
+    # random's seats become basic's: the deals change, and basic against itself leads by nothing
+    changed = paired(runs["same"], runs["other"])
+    assert "6 deals in both runs" in changed and ", 0 changed" not in changed
+    missing = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "paired.py"), str(tmp_path / "none-*.json"), str(runs["same"])],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert missing.returncode == 2 and "no result file matches" in missing.stderr
