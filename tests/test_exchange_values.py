@@ -10,7 +10,7 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.players import ExpertPlayer
 from pedro.players.exchange_values import MAX_CANDIDATES, candidates
-from pedro.players.last_exchange import applies, last_exchange_values
+from pedro.players.last_exchange import applies, last_exchange_worlds
 
 
 def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
@@ -74,10 +74,11 @@ def test_the_exchanges_last_decision_is_valued_at_the_first_lead_and_only_there(
     d = last[0]
     assert d.seat == d.obs.dealer and len(d.obs.hand) < 6
     legal = list(d.obs.legal)  # type: ignore[arg-type]
-    values = last_exchange_values(d.obs, legal, "seed")
-    assert set(values) == set(legal)
-    assert all(0 <= v <= d.obs.rules.total_points for v in values.values())
-    assert values == last_exchange_values(d.obs, legal, "seed")
+    worlds = last_exchange_worlds(d.obs, legal, "seed")
+    assert set(worlds) == set(legal)
+    assert len({len(v) for v in worlds.values()}) == 1 and worlds[legal[0]]  # the same worlds for each
+    assert all(0 <= v <= d.obs.rules.total_points for values in worlds.values() for v in values)
+    assert worlds == last_exchange_worlds(d.obs, legal, "seed")
     # not the last decision: a seat that still has to draw (its hand is short of six and others are too)
     record = played_record("nicaragua", seed=3, hands=1, player="heuristic")
     early = [x for x in decisions(record) if x.phase == Phase.EXCHANGE and needs_choice(x)]

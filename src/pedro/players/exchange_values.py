@@ -89,18 +89,6 @@ def _reach_decision(state: GameState, obs: Observation, policy: Sequence[Player]
     return now.hand == obs.hand and now.legal == obs.legal and now.face_up == obs.face_up
 
 
-def exchange_values(
-    obs: Observation,
-    policy: Sequence[Player],
-    seed: str,
-    choices: Sequence[int],
-    samples: int = 20,
-) -> dict[int, float]:
-    """Each of ``choices`` -> mean points the seat's side takes in the hand; empty when too few
-    sampled deals lead to this decision (or the hand has no contract to set up)."""
-    return {a: sum(v) / len(v) for a, v in exchange_worlds(obs, policy, seed, choices, samples)[0].items()}
-
-
 def exchange_worlds(
     obs: Observation,
     policy: Sequence[Player],
@@ -139,4 +127,4 @@ def exchange_worlds(
     return per_world, ""
 
 
-__all__ = ["MAX_CANDIDATES", "candidates", "exchange_values", "exchange_worlds"]
+__all__ = ["MAX_CANDIDATES", "candidates", "exchange_worlds"]

@@ -60,14 +60,10 @@ def applies(obs: Observation) -> bool:
     return len(obs.hand) + legal.sizes[0] == size and all(n == size for n in others)
 
 
-def last_exchange_values(obs: Observation, choices: Sequence[int], seed: str) -> dict[int, float]:
-    """Each keep choice -> expected points of the seat's side in the hand (module docstring)."""
-    return {a: sum(v) / len(v) for a, v in last_exchange_worlds(obs, choices, seed).items() if v}
-
-
 def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) -> dict[int, list[float]]:
-    """Each keep choice -> the points of the seat's side in each world, the same worlds in the same
-    order for every choice (a world that cannot be set up for one choice is left out for all)."""
+    """Each keep choice -> the points of the seat's side in each world (module docstring), the same
+    worlds in the same order for every choice (a world that cannot be set up for one choice is left
+    out for all)."""
     rules = obs.rules
     assert obs.trump is not None and obs.bidder is not None and isinstance(obs.legal, CardChoice)
     tt = rules.tables(obs.trump)
@@ -119,4 +115,4 @@ def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) ->
     return per_world
 
 
-__all__ = ["MAX_CHOICES", "NOT_LAST", "applies", "last_exchange_values", "last_exchange_worlds"]
+__all__ = ["MAX_CHOICES", "NOT_LAST", "applies", "last_exchange_worlds"]
