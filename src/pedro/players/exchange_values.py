@@ -29,7 +29,7 @@ from pedro.engine.state import GameState
 from pedro.i18n import N_
 from pedro.players.base import Player
 from pedro.players.bidding import Estimator
-from pedro.players.simulation import SampledDeals, contract_state, play_out
+from pedro.players.simulation import PlayValuation, SampledDeals, contract_state, play_out
 
 #: Choices valued at one decision (each costs one rollout per sampled deal).
 MAX_CANDIDATES = 16
@@ -95,10 +95,13 @@ def exchange_worlds(
     seed: str,
     choices: Sequence[int],
     samples: int = 20,
+    valuation: PlayValuation = play_out,
 ) -> tuple[dict[int, list[float]], str]:
     """Each of ``choices`` -> the points the seat's side takes on each sampled deal that reaches
     the decision (the same deals, in the same order, for every choice), and when there are none
-    a plain sentence saying why."""
+    a plain sentence saying why. The hand is played on from the choice by ``valuation`` (a
+    rollout of ``policy``, or ``solved_play.solved_points``: the exchange by ``policy``, then
+    the solver)."""
     if obs.phase != Phase.EXCHANGE or obs.bidder is None or obs.bid is None or obs.trump is None:
         return {}, N_("the hand has no contract to simulate yet")
     rules = obs.rules
@@ -118,7 +121,7 @@ def exchange_worlds(
         for action in choices:
             trial = state.clone()
             trial.apply(action)
-            per_world[action].append(play_out(trial, policy)[side])
+            per_world[action].append(valuation(trial, policy)[side])
     if worlds < min(MIN_WORLDS, samples):
         return {}, (
             f"only {worlds} of {len(est.samples)} sampled deals lead to this very decision "

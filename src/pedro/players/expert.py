@@ -228,21 +228,28 @@ class ExpertPlayer(HeuristicPlayer):
         return super().act(obs)
 
     def _exchange(self, obs: Observation) -> int:
-        """``heuristic``'s choice, unless another valued choice leads it by ``EXCHANGE_OVER_RULE_Z``
-        standard errors over the same deals.
+        """``heuristic``'s choice, unless the rollouts' best choice clearly leads it on the same deals
+        valued by the solver (``solved_points``, as the expert values a contract; ``_clear_leader``);
+        at the exchange's last decision, the best of the solved worlds alone.
 
-        The values are the simulation's (``exchange_worlds``, or ``last_exchange_worlds`` for the
-        exchange's last decision) on a few dozen deals, so among close choices the best mean is
-        as often the noise's pick as the hand's; the rule's choice is a sound default there."""
+        The rollouts (cheap: every candidate) play the hand as ``heuristic`` does, and the expert
+        does not: a discard that suits the rollout's play can look best there and not in the
+        expert's hands, and a choice worth several points can lead the rule's by less than a
+        standard error of the rollouts' noise. So they only name the challenger, and the solver
+        (two choices, the same deals) decides."""
         rule = super().act(obs)
-        worlds, _ = self.exchange_worlds(obs)
-        if rule not in worlds or not worlds[rule]:
-            return rule
-        means = {a: sum(v) / len(v) for a, v in worlds.items()}
-        best = max(worlds, key=lambda a: (means[a], a == rule))
-        if means[best] <= means[rule] + _TIE or _lead(worlds[best], worlds[rule]) < EXCHANGE_OVER_RULE_Z:
-            return rule
-        return best
+        seed, policy = self._exchange_seed(obs), self.rollout_policy(obs.rules)
+        choices = candidates(obs, rule)
+        worlds, _ = exchange_worlds(obs, policy, seed, choices, self.samples)
+        if worlds:
+            means = {a: sum(v) / len(v) for a, v in worlds.items()}
+            best = max(means, key=lambda a: (means[a], a == rule))
+            if best == rule:
+                return rule
+            worlds, _ = exchange_worlds(obs, policy, seed, [rule, best], self.samples, solved_points)
+        elif applies(obs):
+            worlds = last_exchange_worlds(obs, self._last_choices(obs, choices), seed)
+        return _clear_leader(worlds, rule) or rule
 
     def exchange_worlds(
         self, obs: Observation, include: Sequence[int] = ()
@@ -250,14 +257,23 @@ class ExpertPlayer(HeuristicPlayer):
         """The exchange choices valued (module ``exchange_values``; at the exchange's last decision
         ``last_exchange``), each with its points on every deal valued, and why none were when empty."""
         choices = candidates(obs, super().act(obs), include)
-        seed = f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
-        policy = self.rollout_policy(obs.rules)
-        worlds, why = exchange_worlds(obs, policy, seed, choices, self.samples)
+        seed = self._exchange_seed(obs)
+        worlds, why = exchange_worlds(obs, self.rollout_policy(obs.rules), seed, choices, self.samples)
         if not worlds and applies(obs):  # the last decision of the exchange: valued at the first lead
-            if legal_count(obs) <= LAST_MAX_CHOICES:
-                choices = list(obs.legal)  # type: ignore[arg-type]
-            worlds = {a: v for a, v in last_exchange_worlds(obs, choices, seed).items() if v}
+            worlds = {
+                a: v
+                for a, v in last_exchange_worlds(obs, self._last_choices(obs, choices), seed).items()
+                if v
+            }
         return worlds, why
+
+    def _exchange_seed(self, obs: Observation) -> str:
+        return f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
+
+    @staticmethod
+    def _last_choices(obs: Observation, choices: list[int]) -> list[int]:
+        """Every legal choice at the exchange's last decision when they are few, else ``choices``."""
+        return list(obs.legal) if legal_count(obs) <= LAST_MAX_CHOICES else choices  # type: ignore[arg-type]
 
     def _pick(self, obs: Observation, values: Mapping[int, float]) -> int:
         """The best action; among equals, ``heuristic``'s choice when it is one of them."""
@@ -406,6 +422,18 @@ def resampled(
             out.append((world, 1.0))
             point += step
     return out
+
+
+def _clear_leader(worlds: Mapping[int, Sequence[float]], rule: int) -> int | None:
+    """The choice with the best mean when it leads ``rule``'s by ``EXCHANGE_OVER_RULE_Z`` standard
+    errors on the same deals; None when none does (or ``rule`` was not valued)."""
+    if not worlds.get(rule):
+        return None
+    means = {a: sum(v) / len(v) for a, v in worlds.items() if v}
+    best = max(means, key=lambda a: (means[a], a == rule))
+    if means[best] <= means[rule] + _TIE or _lead(worlds[best], worlds[rule]) < EXCHANGE_OVER_RULE_Z:
+        return None
+    return best
 
 
 def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
