@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 from tests.helpers import played_record
 
 from pedro.analysis import Decision, decisions, needs_choice
-from pedro.engine.actions import arg_of, cards_action
+from pedro.engine.actions import Verb, arg_of, cards_action
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase
 from pedro.players import ExpertPlayer
 from pedro.players.exchange_values import MAX_CANDIDATES, candidates
 from pedro.players.last_exchange import applies, last_exchange_worlds
+from pedro.players.simulation import SampledDeals, contract_state
 
 
 def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
@@ -83,3 +86,32 @@ def test_the_exchanges_last_decision_is_valued_at_the_first_lead_and_only_there(
     record = played_record("nicaragua", seed=3, hands=1, player="heuristic")
     early = [x for x in decisions(record) if x.phase == Phase.EXCHANGE and needs_choice(x)]
     assert early and not any(applies(x.obs) for x in early[:1])
+
+
+def test_a_hand_after_the_second_deal_is_dealt_again_to_its_own_seat() -> None:
+    # King Pedro (Canadian): nine cards each, then four more each from the stock in turn from the
+    # dealer's left; a sampled deal must give each seat its own packet of four, not the first seat's
+    seats = set()
+    for d in _exchange_decisions("king_pedro_canadian", 4):
+        obs = d.obs
+        if len(obs.hand) != obs.rules.first_deal_size + obs.rules.second_deal:
+            continue
+        assert obs.bidder is not None and obs.bid is not None and obs.trump is not None
+        deals = SampledDeals(obs.rules, obs.dealer, obs.seat, obs.hand, random.Random(d.seat))
+        sampled = contract_state(obs.rules, deals, obs.bidder, obs.bid, obs.trump)
+        assert sampled is not None and sampled.observation(obs.seat).hand == obs.hand
+        seats.add(obs.seat)
+    assert len(seats) == 4
+
+
+def test_later_seats_exchange_decisions_are_valued_after_the_second_deal() -> None:
+    # every seat's discard from its thirteen cards, not only the first seat's
+    valued = set()
+    player = ExpertPlayer(seed=2)
+    for d in _exchange_decisions("king_pedro_canadian", 4):
+        if isinstance(d.obs.legal, CardChoice) and d.obs.legal.verb == Verb.DISCARD:
+            est = player.estimates(d.obs, include=(d.action,))
+            if est is not None and est.values:
+                assert d.action in est.values
+                valued.add(d.seat)
+    assert len(valued) == 4, valued

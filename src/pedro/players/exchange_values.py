@@ -79,14 +79,21 @@ def _neighbours(choice: CardChoice, mask: int, limit: int) -> list[int]:
 
 
 def _reach_decision(state: GameState, obs: Observation, policy: Sequence[Player]) -> bool:
-    """Let the other seats act until the seat's turn; True when it faces the observed decision."""
+    """Let the other seats act until the seat's turn; True when it faces the observed decision with
+    the same cards face up and the same seats folded. (How many cards each seat laid aside is not
+    asked: where that depends on the hand, as in Nicaraguan Pedro, few deals would match.)"""
     while state.phase == Phase.EXCHANGE and not state.results and state.current_player != obs.seat:
         seat = state.current_player
         state.apply(policy[seat].act(state.observation(seat)))
     if state.phase != Phase.EXCHANGE or state.results or state.current_player != obs.seat:
         return False
     now = state.observation(obs.seat)
-    return now.hand == obs.hand and now.legal == obs.legal and now.face_up == obs.face_up
+    return (
+        now.hand == obs.hand
+        and now.legal == obs.legal
+        and now.face_up == obs.face_up
+        and now.statuses == obs.statuses
+    )
 
 
 def exchange_worlds(

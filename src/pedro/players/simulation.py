@@ -27,7 +27,8 @@ from pedro.variants.model import Ruleset
 
 
 class SampledDeals:
-    """A deal source whose first hand gives ``seat`` exactly ``hand`` and shuffles the rest.
+    """A deal source whose first hand gives ``seat`` exactly ``hand`` (its first deal, with the kitty
+    it took or its packet of the second deal) and shuffles the rest.
 
     Later hands (the engine deals the next one when a hand ends) and the wash
     are plain seeded shuffles: the simulation never looks at them.
@@ -42,10 +43,15 @@ class SampledDeals:
         self._dealer = dealer
         packets = (1,) if rules.deal_all_out else rules.packets
         positions = deal_positions(rules.players, dealer, rules.first_deal_size, tuple(packets))[seat]
-        # a bidder who already took the kitty holds it too: those cards go back to the kitty
+        # a hand after the second deal holds its packet of it, from the stock's top in turn from the
+        # dealer's left (``GameState._name_trump``); a bidder who took the kitty holds it too: those
+        # cards go back to the kitty
         first_deal = rules.players * rules.first_deal_size
-        kitty = range(first_deal, first_deal + max(0, len(hand) - len(positions)))
-        wanted = set(positions) | set(kitty)
+        extra = max(0, len(hand) - len(positions))
+        second = rules.second_deal if extra >= rules.second_deal else 0
+        kitty = range(first_deal, first_deal + extra - second)
+        packet = first_deal + rules.kitty_size + (seat - dealer - 1) % rules.players * second
+        wanted = set(positions) | set(kitty) | set(range(packet, packet + second))
         if len(wanted) != len(hand):
             raise ValueError(f"a hand of {len(hand)} cards is not one seat's first deal (and kitty)")
         mine = set(hand)
