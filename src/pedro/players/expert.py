@@ -13,12 +13,14 @@ With ``own_bidding=False`` (``expert:bid=heuristic``) it calls exactly as
 
 **Exchange decisions** (discard, keep, kill, give, fold, claim) are valued by
 simulation (``players.exchange_values``: sampled deals played on from the
-decision by ``heuristic``'s rollout; the exchange's last decision by solving
-worlds at the first lead, ``players.last_exchange``), and the best is taken
-over ``heuristic``'s rule when it leads that choice by ``EXCHANGE_OVER_RULE_Z``
-standard errors on the same deals; where nothing can be valued, the rule
-decides. With ``own_exchange=False`` (``expert:exchange=heuristic``) the
-exchange is ``heuristic``'s.
+decision by ``heuristic``'s rollout, which names the best candidate; that one
+and ``heuristic``'s own choice are valued again on the same deals by the
+solver, ``solved_points``; the exchange's last decision by solving worlds at
+the first lead, ``players.last_exchange``). The candidate replaces the rule's
+choice only when the solver puts it ``EXCHANGE_OVER_RULE_Z`` standard errors
+ahead; where nothing can be valued, the rule decides. With
+``own_exchange=False`` (``expert:exchange=heuristic``) the exchange is
+``heuristic``'s.
 
 For a play the expert draws worlds consistent with what its seat has seen
 (``pedro.players.sampling``: hands, voids shown in play, statuses, what the
