@@ -20,7 +20,11 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("observation.py", ["--hands", "4", "--block", "2"], ""),
         ("envs.py", ["--variants", "cinch", "--steps", "50"], ""),
         ("solver.py", ["--deals", "3", "--variants", "cinch"], ""),
-        ("call_time.py", ["--exchange", "--hands", "1", "--seed", "3", "--variants", "nicaragua"], "nicaragua"),
+        (
+            "call_time.py",
+            ["--exchange", "--hands", "1", "--seed", "3", "--variants", "nicaragua"],
+            "nicaragua",
+        ),
         (
             "one_against_field.py",
             ["--variant", "pedro_sancho", "--players", "heuristic,basic", "--deals", "3"],
