@@ -256,6 +256,8 @@ class Room:
         s.away_since = self.active_at = self.clock()
         self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
+        if s.client is None:  # claimed but not connected: it counts as away in ``away_seconds``
+            self._schedule_away_check()
         self.broadcast()
         self.kick()
 
