@@ -49,11 +49,16 @@ from pedro.variants.model import Ruleset
 #: Sixty-Three +2.40 (+0.54 to +4.26), 0.038; the Russian Petro, each on his own, -0.18 (-0.32 to
 #: -0.05), -0.013. Pidro again on 400 hands: +0.20 (+0.02 to +0.39), 0.014; taking that off made the
 #: expert pass more and lose score on the same deals (docs/strength.md), so pidro stays at none.
+#: King Pedro (Canadian) the same way: +1.34 points (+0.63 to +2.06) on 381 hands, 0.022, near the
+#: default; yet with none taken off, the expert's own calls against ``heuristic``'s took 5.8 points
+#: a deal more on deals 900001-900175 (+2.9 to +8.8; score change +2.0, -1.7 to +5.7), where with
+#: the default it held 411 contracts in 1,000 plays to ``heuristic``'s calls' 513 (docs/strength.md).
 DECLARER_BIAS: dict[str, float] = {
     "pidro": 0.0,
     "pedro_sancho": -0.047,
     "dom_pedro": -0.040,
     "king_pedro": 0.0,
+    "king_pedro_canadian": 0.0,
     "sixty_three": 0.038,
     "petro_russian": -0.013,
 }
