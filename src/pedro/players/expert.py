@@ -240,17 +240,14 @@ class ExpertPlayer(HeuristicPlayer):
         standard error of the rollouts' noise. So they only name the challenger, and the solver
         (two choices, the same deals) decides."""
         rule = super().act(obs)
-        seed, policy = self._exchange_seed(obs), self.rollout_policy(obs.rules)
-        choices = candidates(obs, rule)
-        worlds, _ = exchange_worlds(obs, policy, seed, choices, self.samples)
-        if worlds:
+        worlds, _, solved = self._valued_exchange(obs, candidates(obs, rule))
+        if worlds and not solved:
             means = {a: sum(v) / len(v) for a, v in worlds.items()}
             best = max(means, key=lambda a: (means[a], a == rule))
             if best == rule:
                 return rule
+            seed, policy = self._exchange_seed(obs), self.rollout_policy(obs.rules)
             worlds, _ = exchange_worlds(obs, policy, seed, [rule, best], self.samples, solved_points)
-        elif applies(obs):
-            worlds = last_exchange_worlds(obs, self._last_choices(obs, choices), seed)
         return _clear_leader(worlds, rule) or rule
 
     def exchange_worlds(
@@ -258,16 +255,20 @@ class ExpertPlayer(HeuristicPlayer):
     ) -> tuple[dict[int, list[float]], str]:
         """The exchange choices valued (module ``exchange_values``; at the exchange's last decision
         ``last_exchange``), each with its points on every deal valued, and why none were when empty."""
-        choices = candidates(obs, super().act(obs), include)
+        worlds, why, _ = self._valued_exchange(obs, candidates(obs, super().act(obs), include))
+        return worlds, why
+
+    def _valued_exchange(
+        self, obs: Observation, choices: list[int]
+    ) -> tuple[dict[int, list[float]], str, bool]:
+        """``choices`` valued by the rollouts, or at the exchange's last decision by solved worlds
+        (the flag); why none were when empty."""
         seed = self._exchange_seed(obs)
         worlds, why = exchange_worlds(obs, self.rollout_policy(obs.rules), seed, choices, self.samples)
-        if not worlds and applies(obs):  # the last decision of the exchange: valued at the first lead
-            worlds = {
-                a: v
-                for a, v in last_exchange_worlds(obs, self._last_choices(obs, choices), seed).items()
-                if v
-            }
-        return worlds, why
+        if worlds or not applies(obs):
+            return worlds, why, False
+        last = last_exchange_worlds(obs, self._last_choices(obs, choices), seed)
+        return {a: v for a, v in last.items() if v}, why, True
 
     def _exchange_seed(self, obs: Observation) -> str:
         return f"exchange:{self.expert_seed}:{obs.hand_index}:{obs.seat}:{len(obs.own_discards)}"
