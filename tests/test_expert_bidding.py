@@ -198,9 +198,12 @@ def test_the_experts_own_calls_take_no_winners_curse_share_off_its_contracts() -
     assert HeuristicPlayer(1).estimator(obs).own_shift == OPTIMISM
 
 
-def test_declarer_bias_is_measured_per_variant_with_a_default() -> None:
-    assert declarer_bias(make_ruleset("pidro")) == DECLARER_BIAS["pidro"]
-    assert declarer_bias(make_ruleset("nicaragua")) == DEFAULT_BIAS
+def test_declarer_bias_is_taken_off_only_where_measured_and_not_shown_to_cost() -> None:
+    """Where everyone plays alone the solver understates the declarer and the measured share is
+    moved back; in the partnership games taking the measured share off passed hands worth a bid."""
+    assert declarer_bias(make_ruleset("pedro_sancho")) == DECLARER_BIAS["pedro_sancho"] < 0
+    for variant in ("pidro", "cinch", "king_pedro", "king_pedro_canadian", "nicaragua"):
+        assert declarer_bias(make_ruleset(variant)) == DEFAULT_BIAS == 0
 
 
 # ---------------------------------------------------------------- a continuing auction's later calls

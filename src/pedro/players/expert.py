@@ -204,9 +204,7 @@ class ExpertPlayer(HeuristicPlayer):
         chosen, passing = values.get(call), values.get(PASS)
         if chosen is None or passing is None:
             return call
-        if _lead(chosen.per_sample, passing.per_sample) < BID_OVER_PASS_Z:
-            return PASS
-        return call
+        return call if bid_beats_pass(chosen, passing) else PASS
 
     def optimism(self) -> float:
         """No share on its own calls: more deals while the best call is unclear (``call_values``)
@@ -437,6 +435,12 @@ def _clear_leader(worlds: Mapping[int, Sequence[float]], rule: int) -> int | Non
     if means[best] <= means[rule] + _TIE or _lead(worlds[best], worlds[rule]) < EXCHANGE_OVER_RULE_Z:
         return None
     return best
+
+
+def bid_beats_pass(bid: CallValue, passing: CallValue) -> bool:
+    """Whether ``bid`` leads passing by ``BID_OVER_PASS_Z`` standard errors on the same deals: the
+    expert's own calls pass a best bid that does not (``ExpertPlayer._bid``)."""
+    return _lead(bid.per_sample, passing.per_sample) >= BID_OVER_PASS_Z
 
 
 def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
