@@ -202,7 +202,7 @@ def test_declarer_bias_is_taken_off_only_where_measured_and_not_shown_to_cost() 
     """Where everyone plays alone the solver understates the declarer and the measured share is
     moved back; in the partnership games taking the measured share off passed hands worth a bid."""
     assert declarer_bias(make_ruleset("pedro_sancho")) == DECLARER_BIAS["pedro_sancho"] < 0
-    for variant in ("pidro", "cinch", "king_pedro", "king_pedro_canadian", "nicaragua"):
+    for variant in ("pidro", "cinch", "king_pedro", "king_pedro_canadian", "sixty_three", "nicaragua"):
         assert declarer_bias(make_ruleset(variant)) == DEFAULT_BIAS == 0
 
 

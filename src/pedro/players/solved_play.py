@@ -38,22 +38,20 @@ from pedro.variants.model import Ruleset
 #: others. ``benchmarks/declarer_bias.py`` measures how far the solver's value at the first lead
 #: overstates what the declarer's side takes when ``expert`` plays every seat (hands bid and
 #: exchanged by ``heuristic``). In the partnership games it is small: pidro 0.014 of the points in
-#: play (400 hands), King Pedro (Canadian) 0.022 (381 hands), cinch 0.034 (40 hands), King Pedro
-#: none (60 hands). Yet taking it off made the expert pass hands worth a bid, and on the same deals
+#: play (400 hands), King Pedro (Canadian) 0.022 (381 hands), cinch 0.034 (40 hands), Sixty-Three
+#: 0.038 (60 hands), King Pedro none (60 hands). Yet taking it off made the expert pass hands worth a bid, and on the same deals
 #: its own calls did better with none taken off: pidro +0.60 score change a deal (225 deals),
 #: King Pedro from -12.2 points a deal behind ``heuristic`` to +4.7 ahead (500 deals), King Pedro
-#: (Canadian) +6.0 points (200 deals), cinch +1.4 points and +0.8 score change (200 deals; all in
-#: docs/strength.md). So ``DEFAULT_BIAS`` is none; 83 takes it unmeasured.
+#: (Canadian) +6.0 points (200 deals), cinch +1.4 points and +0.8 score change (200 deals),
+#: Sixty-Three +8.0 points (100 deals; all in docs/strength.md). So ``DEFAULT_BIAS`` is none; 83 takes it unmeasured.
 #: Where everyone plays alone the bias runs the other way: the solver plays the other seats as
 #: one side that sees every card, which real opponents are not (``--hands 60 --seed 50000``:
 #: Pedro Sancho -0.85 points, -1.56 to -0.14; Dom Pedro -1.43, -2.54 to -0.32; the Russian Petro
 #: -0.18, -0.32 to -0.05). Uncorrected, the expert passed where ``heuristic`` bid, so the measured
-#: shares are taken off. Sixty-Three measured +2.40 points (+0.54 to +4.26) and keeps its share:
-#: whether it bids better with none there is not measured.
+#: shares are taken off.
 DECLARER_BIAS: dict[str, float] = {
     "pedro_sancho": -0.047,
     "dom_pedro": -0.040,
-    "sixty_three": 0.038,
     "petro_russian": -0.013,
 }
 DEFAULT_BIAS = 0.0
