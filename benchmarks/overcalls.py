@@ -13,14 +13,23 @@ passing, in the expert's unit for calls: the expected score change of the
 side less the opponents'. ``--analysis-deals N`` values each call on N deals
 instead (the analysis's own first): on its usual 20 to 40 deals the
 analysis's value of a call less passing moves by several points from one
-draw to the next, as much as the margin (docs/strength.md). Prints per
-variant the auctions, the bids made (calls other than pass), the wild ones
-and the worst, and each wild call with its auction, seat, hand and values.
+draw to the next, as much as the margin (docs/strength.md). Those deals cost
+seconds a call, so for the long counts ``--screen-z Z`` draws them only for a
+call whose own deals leave it possibly wild: passing's lead over it there,
+plus Z standard errors of that lead, reaches the margin. Prints per variant
+the auctions, the bids made (calls other than pass), how many were valued on
+the more deals, the wild ones and the worst, and each wild call with its
+auction, seat, hand and values. ``--jobs`` plays that many auctions at once.
+
+    python benchmarks/overcalls.py --auctions 2000 --variants cinch --analysis-deals 100 --screen-z 2 --jobs 2
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
+import time
 
 from pedro.cards import format_cards
 from pedro.engine.actions import PASS, action_words
@@ -28,31 +37,63 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import ExpertPlayer, choose, make_player
-from pedro.players.bidding import evaluate_calls
+from pedro.players.bidding import CallValue, evaluate_calls
 from pedro.variants.options import make_ruleset
 
 
-def analysed_calls(analyst: ExpertPlayer, obs: Observation, action: int, deals: int) -> dict[int, float]:
+def could_be_wild(values: dict[int, CallValue], action: int, margin: float, z: float) -> bool:
+    """Whether passing could lead ``action`` by ``margin`` points: the mean lead over the same
+    deals plus ``z`` standard errors reaches it (a call without per-deal values could)."""
+    call, passing = values.get(action), values.get(PASS)
+    if call is None or passing is None or len(call.per_sample) < 2:
+        return True
+    leads = [p - c for p, c in zip(passing.per_sample, call.per_sample, strict=True)]
+    n = len(leads)
+    mean = sum(leads) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in leads) / (n - 1) / n)
+    return mean + z * spread >= margin
+
+
+def analysed_calls(
+    analyst: ExpertPlayer,
+    obs: Observation,
+    action: int,
+    deals: int,
+    screen: tuple[float, float] | None = None,
+) -> tuple[dict[int, float], bool]:
     """Each call's value by the analysis: ``pedro analyze``'s own (``deals`` 0), or on that
-    many deals (the analysis's first ones kept)."""
+    many deals (the analysis's first ones kept), and whether those more deals were drawn.
+
+    With ``screen`` (margin, z) the more deals are drawn only for a call that the analysis's own
+    deals leave a chance of being wild (``could_be_wild``): the rest are valued on its own."""
     if not deals:
         est = analyst.estimates(obs, include=(action,))
-        return dict(est.values) if est is not None else {}
+        return (dict(est.values) if est is not None else {}), False
     assert isinstance(obs.legal, tuple)
-    analyst.call_values(obs, obs.legal)  # the analysis's own deals, then more of them
-    estimator = analyst.estimator(obs)
+    own = {c.action: c for c in analyst.call_values(obs, obs.legal)}
+    if screen is not None and not could_be_wild(own, action, *screen):
+        return {a: c.value for a, c in own.items()}, False
+    estimator = analyst.estimator(obs)  # the analysis's own deals, then more of them
     estimator.extend(obs, max(0, deals - len(estimator.samples)))
-    return {c.action: c.value for c in evaluate_calls(estimator, obs, obs.legal)}
+    return {c.action: c.value for c in evaluate_calls(estimator, obs, obs.legal)}, True
 
 
 def wild_calls(
-    variant: str, spec: str, seed: int, analyst: ExpertPlayer, margin: float, deals: int = 0
-) -> tuple[int, list[tuple[float, str]]]:
-    """(bids made, [(how far below passing, description)] of the wild ones) in one auction."""
+    variant: str,
+    spec: str,
+    seed: int,
+    analyst: ExpertPlayer,
+    margin: float,
+    deals: int = 0,
+    screen_z: float = 0.0,
+) -> tuple[int, int, list[tuple[float, str]]]:
+    """(bids made, bids valued on the more deals, [(how far below passing, description)] of the
+    wild ones) in one auction."""
     rules = make_ruleset(variant)
     state = GameState(rules, seed=seed)
     seats = [make_player(spec, seed * 16 + s) for s in range(rules.players)]
-    bids = 0
+    bids = extended = 0
+    screen = (margin, screen_z) if screen_z > 0 else None
     wild: list[tuple[float, str]] = []
     while not state.is_over and state.hand_index == 0 and state.phase == Phase.AUCTION:
         seat = state.current_player
@@ -61,7 +102,8 @@ def wild_calls(
         if len(legal) > 1 and action != PASS and PASS in legal:
             bids += 1
             obs = state.observation(seat)
-            values = analysed_calls(analyst, obs, action, deals)
+            values, more = analysed_calls(analyst, obs, action, deals, screen)
+            extended += more
             if action in values and PASS in values:
                 below = values[PASS] - values[action]
                 if below >= margin:
@@ -75,7 +117,12 @@ def wild_calls(
                         )
                     )
         state.apply(action)
-    return bids, wild
+    return bids, extended, wild
+
+
+def _auction(job: tuple[str, str, int, int, float, int, float]) -> tuple[int, int, list[tuple[float, str]]]:
+    variant, spec, seed, analysis_seed, margin, deals, screen_z = job
+    return wild_calls(variant, spec, seed, ExpertPlayer(analysis_seed), margin, deals, screen_z)
 
 
 def main() -> None:
@@ -87,24 +134,45 @@ def main() -> None:
     parser.add_argument("--analysis-seed", type=int, default=0)
     parser.add_argument("--margin", type=float, default=5.0)
     parser.add_argument("--analysis-deals", type=int, default=0, help="0: the analysis's own deals")
+    parser.add_argument(
+        "--screen-z",
+        type=float,
+        default=0.0,
+        help="value a call on --analysis-deals only if its own deals leave passing within this many "
+        "standard errors of leading it by the margin (0: every call)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="auctions played at once")
     args = parser.parse_args()
     deals = f"{args.analysis_deals} deals" if args.analysis_deals else "its own deals"
-    analysis = f"analysis by expert seed {args.analysis_seed} on {deals}"
-    print(f"player {args.player}, {analysis}, margin {args.margin}")
+    if args.analysis_deals and args.screen_z > 0:
+        deals += f" where its own leave it possible at {args.screen_z} standard errors"
+    print(
+        f"player {args.player}, analysis by expert seed {args.analysis_seed} on {deals}, margin {args.margin}"
+    )
     for variant in args.variants.split(","):
-        analyst = ExpertPlayer(args.analysis_seed)
-        bids = 0
-        wild: list[tuple[float, str]] = []
-        for k in range(args.auctions):
-            made, found = wild_calls(
-                variant, args.player, args.seed + k, analyst, args.margin, args.analysis_deals
+        start = time.perf_counter()
+        jobs = [
+            (
+                variant,
+                args.player,
+                args.seed + k,
+                args.analysis_seed,
+                args.margin,
+                args.analysis_deals,
+                args.screen_z,
             )
-            bids += made
-            wild += found
+            for k in range(args.auctions)
+        ]
+        with multiprocessing.Pool(args.jobs) as pool:
+            auctions = pool.map(_auction, jobs, chunksize=1)
+        bids = sum(b for b, _, _ in auctions)
+        extended = sum(e for _, e, _ in auctions)
+        wild = [w for _, _, found in auctions for w in found]
         worst = max((w for w, _ in wild), default=0.0)
+        more = f", {extended} of them valued on {args.analysis_deals} deals" if args.analysis_deals else ""
         print(
-            f"{variant}: {args.auctions} auctions, {bids} bids, {len(wild)} wild "
-            f"(≥ {args.margin} below passing), worst {worst:.2f}",
+            f"{variant}: {args.auctions} auctions, {bids} bids{more}, {len(wild)} wild "
+            f"(≥ {args.margin} below passing), worst {worst:.2f} ({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
         for _, text in sorted(wild, reverse=True):

@@ -31,6 +31,22 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
             "relative score change",
         ),
         (
+            "overcalls.py",
+            [
+                "--auctions",
+                "2",
+                "--variants",
+                "pidro",
+                "--player",
+                "heuristic",
+                "--analysis-deals",
+                "30",
+                "--screen-z",
+                "2",
+            ],
+            "valued on 30 deals",
+        ),
+        (
             "card_play_loss.py",
             [
                 "--variant",
