@@ -39,11 +39,12 @@ from pedro.variants.model import Ruleset
 #: overstates what the declarer's side takes when ``expert`` plays every seat (hands bid and
 #: exchanged by ``heuristic``). In the partnership games it is small: pidro 0.014 of the points in
 #: play (400 hands), King Pedro (Canadian) 0.022 (381 hands), cinch 0.034 (40 hands), Sixty-Three
-#: 0.038 (60 hands), King Pedro none (60 hands). Yet taking it off made the expert pass hands worth a bid, and on the same deals
-#: its own calls did better with none taken off: pidro +0.60 score change a deal (225 deals),
-#: King Pedro from -12.2 points a deal behind ``heuristic`` to +4.7 ahead (500 deals), King Pedro
-#: (Canadian) +6.0 points (200 deals), cinch +1.4 points and +0.8 score change (200 deals),
-#: Sixty-Three +8.0 points (100 deals; all in docs/strength.md). So ``DEFAULT_BIAS`` is none; 83 takes it unmeasured.
+#: 0.038 (60 hands), King Pedro none (60 hands). Yet taking it off made the expert pass hands worth
+#: a bid, and on the same deals its own calls did better with none taken off: pidro +0.60 score
+#: change a deal (225 deals), King Pedro from -12.2 points a deal behind ``heuristic`` to +4.7
+#: ahead (500 deals), King Pedro (Canadian) +6.0 points (200 deals), cinch +1.4 points and +0.8
+#: score change (200 deals), Sixty-Three +8.0 points (100 deals; all in docs/strength.md). So
+#: ``DEFAULT_BIAS`` is none; 83 takes it unmeasured.
 #: Where everyone plays alone the bias runs the other way: the solver plays the other seats as
 #: one side that sees every card, which real opponents are not (``--hands 60 --seed 50000``:
 #: Pedro Sancho -0.85 points, -1.56 to -0.14; Dom Pedro -1.43, -2.54 to -0.32; the Russian Petro
