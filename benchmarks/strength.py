@@ -4,8 +4,11 @@ Runs ``pedro tournament`` for each pair in each variant, in parts of
 ``--part`` deals (deal ``i`` of seed ``S`` is the deal of seed ``S + i`` in any
 run, so the parts joined are the whole run, deal for deal); a part or a run
 whose file already exists is skipped, so an interrupted run resumes where it
-stopped. Then it prints one table row per run: A − B in points and in score
-change per deal with 95% intervals, and each player's bids made and set.
+stopped. Several processes may run the same command at once (one per core): each
+part is claimed by a ``.playing`` file that names the process playing it, the others
+skip it, and the last to finish joins the parts; a claim whose process is gone is
+taken over. Then it prints one table row per run: A − B in points and in score change
+per deal with 95% intervals, and each player's bids made and set.
 
     python benchmarks/strength.py --deals 2000 --jobs 2 --out strength-results
     python benchmarks/strength.py --pairs expert,heuristic --variants cinch --deals 300
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -62,19 +66,41 @@ def run(variant: str, pair: str, deals: int, seed: int, jobs: int, path: Path) -
     return time.perf_counter() - start
 
 
+def claim(part: Path) -> bool:
+    """Claim ``part`` for this process; False when a living process has claimed it."""
+    marker = part.with_suffix(".playing")
+    try:
+        with marker.open("x") as file:
+            file.write(str(os.getpid()))
+        return True
+    except FileExistsError:
+        try:
+            os.kill(int(marker.read_text() or 0), 0)
+            return False
+        except (ProcessLookupError, ValueError):
+            marker.write_text(str(os.getpid()))  # its process is gone: take the part over
+            return True
+
+
 def play_in_parts(variant: str, pair: str, args: argparse.Namespace, path: Path) -> None:
-    """Play the run as parts of ``args.part`` deals, then join them into ``path``."""
+    """Play the run's parts of ``args.part`` deals not yet played or claimed, then join them into ``path``."""
     folder = args.out / "parts"
     folder.mkdir(exist_ok=True)
     parts = []
     for first in range(0, args.deals, args.part):
         deals = min(args.part, args.deals - first)
         part = result_path(folder, variant, pair, deals, args.seed + first)
-        if not part.exists():
-            seconds = run(variant, pair, deals, args.seed + first, args.jobs, part)
+        parts.append(part)
+        if not part.exists() and claim(part):
+            partial = part.with_suffix(".partial")  # renamed when whole: another process may join
+            seconds = run(variant, pair, deals, args.seed + first, args.jobs, partial)
+            partial.replace(part)
+            part.with_suffix(".playing").unlink()
             print(f"  {seconds:.0f} s", flush=True)
-        parts.append(json.loads(part.read_text()))
-    write_json(path, merge(parts))
+    if all(part.exists() for part in parts):
+        write_json(path, merge([json.loads(part.read_text()) for part in parts]))
+    else:
+        print(f"  {path.name}: parts still played by another process; run again when they end", flush=True)
 
 
 def estimate(e: dict[str, Any]) -> str:

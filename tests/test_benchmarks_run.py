@@ -3,6 +3,7 @@ the store with an old signature, and nothing noticed until its figures were want
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,21 @@ def test_paired_comparison_finds_no_change_in_a_run_against_itself_and_the_chang
         timeout=300,
     )
     assert missing.returncode == 2 and "no result file matches" in missing.stderr
+
+
+def test_two_strength_processes_share_a_run_part_by_part_and_take_over_a_dead_claim(tmp_path: Path) -> None:
+    command = [sys.executable, str(BENCHMARKS / "strength.py"), "--pairs", "basic,random", "--variants"]
+    command += ["cinch", "--deals", "8", "--part", "2", "--jobs", "1", "--out", str(tmp_path)]
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    (parts / "cinch-basic-vs-random-2-s3.playing").write_bytes(dead.stdout.strip())  # a killed run's claim
+    both = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    printed = "".join(process.communicate(timeout=300)[0] for process in both)
+    assert [process.returncode for process in both] == [0, 0]
+    assert printed.count("$ pedro tournament") == 4, printed  # each part played once, by one of them
+    assert sorted(path.name for path in parts.iterdir()) == [
+        f"cinch-basic-vs-random-2-s{seed}.json" for seed in (1, 3, 5, 7)
+    ]
+    joined = json.loads((tmp_path / "cinch-basic-vs-random-8-s1.json").read_text())
+    assert [deal["seed"] for deal in joined["deals"]] == list(range(1, 9))
