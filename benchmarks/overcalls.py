@@ -20,16 +20,23 @@ plus Z standard errors of that lead, reaches the margin. Prints per variant
 the auctions, the bids made (calls other than pass), how many were valued on
 the more deals, the wild ones and the worst, and each wild call with its
 auction, seat, hand and values. ``--jobs`` plays that many auctions at once.
+``--out DIR`` keeps each auction's result as a line of a file per variant and
+setting, and skips the auctions already there, so a count of hours can be
+stopped and resumed; every hundred auctions a line tells how far it is.
 
-    python benchmarks/overcalls.py --auctions 2000 --variants cinch --analysis-deals 100 --screen-z 2 --jobs 2
+    python benchmarks/overcalls.py --auctions 2000 --variants cinch --analysis-deals 100 --screen-z 2 \
+        --jobs 2 --out overcall-results
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import time
+from pathlib import Path
+from typing import Any
 
 from pedro.cards import format_cards
 from pedro.engine.actions import PASS, action_words
@@ -120,9 +127,35 @@ def wild_calls(
     return bids, extended, wild
 
 
-def _auction(job: tuple[str, str, int, int, float, int, float]) -> tuple[int, int, list[tuple[float, str]]]:
+Auction = tuple[int, int, list[tuple[float, str]]]
+
+
+def _auction(job: tuple[str, str, int, int, float, int, float]) -> tuple[int, Auction]:
     variant, spec, seed, analysis_seed, margin, deals, screen_z = job
-    return wild_calls(variant, spec, seed, ExpertPlayer(analysis_seed), margin, deals, screen_z)
+    return seed, wild_calls(variant, spec, seed, ExpertPlayer(analysis_seed), margin, deals, screen_z)
+
+
+def results_file(out: Path, variant: str, args: argparse.Namespace) -> Path:
+    """One file per variant and setting: an auction's result holds only for the setting it had."""
+    setting = f"{args.player}-a{args.analysis_seed}-m{args.margin}-d{args.analysis_deals}-z{args.screen_z}"
+    return out / f"{variant}-{setting.replace(':', '-').replace('=', '-')}.jsonl"
+
+
+def recorded(path: Path | None) -> dict[int, Auction]:
+    """The auctions already in ``path`` by seed (a line cut short by a stop is played again)."""
+    done: dict[int, Auction] = {}
+    text = path.read_text() if path is not None and path.exists() else ""
+    if path is not None and text and not text.endswith("\n"):
+        with path.open("a") as file:
+            file.write("\n")  # the next result starts a line of its own
+    lines = text.splitlines()
+    for line in lines:
+        try:
+            doc: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        done[doc["seed"]] = (doc["bids"], doc["extended"], [(w, text) for w, text in doc["wild"]])
+    return done
 
 
 def main() -> None:
@@ -142,7 +175,10 @@ def main() -> None:
         "standard errors of leading it by the margin (0: every call)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="auctions played at once")
+    parser.add_argument("--out", type=Path, help="folder that keeps each auction's result, to resume")
     args = parser.parse_args()
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
     deals = f"{args.analysis_deals} deals" if args.analysis_deals else "its own deals"
     if args.analysis_deals and args.screen_z > 0:
         deals += f" where its own leave it possible at {args.screen_z} standard errors"
@@ -151,20 +187,30 @@ def main() -> None:
     )
     for variant in args.variants.split(","):
         start = time.perf_counter()
-        jobs = [
-            (
-                variant,
-                args.player,
-                args.seed + k,
-                args.analysis_seed,
-                args.margin,
-                args.analysis_deals,
-                args.screen_z,
+        path = results_file(args.out, variant, args) if args.out is not None else None
+        seeds = range(args.seed, args.seed + args.auctions)
+        done = recorded(path)
+        if done:
+            print(
+                f"  {variant}: {sum(seed in done for seed in seeds)} auctions already in {path}", flush=True
             )
-            for k in range(args.auctions)
+        jobs = [
+            (variant, args.player, seed, args.analysis_seed, args.margin, args.analysis_deals, args.screen_z)
+            for seed in seeds
+            if seed not in done
         ]
         with multiprocessing.Pool(args.jobs) as pool:
-            auctions = pool.map(_auction, jobs, chunksize=1)
+            for seed, found in pool.imap_unordered(_auction, jobs):
+                done[seed] = found
+                if path is not None:
+                    line = {"seed": seed, "bids": found[0], "extended": found[1], "wild": found[2]}
+                    with path.open("a") as file:
+                        file.write(json.dumps(line) + "\n")
+                if len(done) % 100 == 0:
+                    print(
+                        f"  {variant}: {len(done)} auctions ({time.perf_counter() - start:.0f} s)", flush=True
+                    )
+        auctions = [done[seed] for seed in seeds]
         bids = sum(b for b, _, _ in auctions)
         extended = sum(e for _, e, _ in auctions)
         wild = [w for _, _, found in auctions for w in found]

@@ -122,3 +122,21 @@ def test_two_strength_processes_share_a_run_part_by_part_and_take_over_a_dead_cl
     ]
     joined = json.loads((tmp_path / "cinch-basic-vs-random-8-s1.json").read_text())
     assert [deal["seed"] for deal in joined["deals"]] == list(range(1, 9))
+
+
+def test_the_wild_call_count_keeps_each_auction_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    def count(auctions: int) -> str:
+        command = [sys.executable, str(BENCHMARKS / "overcalls.py"), "--variants", "pidro", "--player"]
+        command += ["heuristic", "--auctions", str(auctions), "--out", str(tmp_path)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result.stdout
+
+    count(2)
+    (kept,) = tmp_path.iterdir()
+    with kept.open("a") as file:
+        file.write('{"seed": 70002, "bi')  # a line cut short by a stop
+    again = count(3)
+    assert "pidro: 2 auctions already in" in again and "pidro: 3 auctions," in again
+    lines = kept.read_text().splitlines()
+    assert [json.loads(line)["seed"] for line in lines if line.endswith("}")] == [70000, 70001, 70002]
