@@ -14,6 +14,13 @@ differs. A deal's figure is the mean over the seats; the figures are averaged ov
 with a 95% interval.
 
     python benchmarks/one_against_field.py --variant pedro_sancho --players expert,heuristic --deals 100
+
+``--also A2`` seats a second candidate the same way on the same deals, and prints A2 − B
+and A2 − A deal by deal (paired: the field's games are the same, so the interval is the
+narrow one of the difference): the way to test a setting of A.
+
+    python benchmarks/one_against_field.py --variant petro_russian --players expert,heuristic \
+        --also expert:defend=alone --deals 200
 """
 
 from __future__ import annotations
@@ -40,29 +47,48 @@ class SeatResult:
     made_b: bool
 
 
-def play_deal(job: tuple[str, str, str, int]) -> list[SeatResult]:
-    variant, a, b, seed = job
+def play_deal(job: tuple[str, tuple[str, ...], str, int]) -> list[list[SeatResult]]:
+    """Per candidate, each seat's result with the candidate in it and ``b`` in the others."""
+    variant, candidates, b, seed = job
     rules = ruleset(variant, {})
     n = rules.players
     if rules.num_sides != n:
         raise SystemExit(f"{variant} is played in partnerships: use pedro tournament")
     base = play_hands(rules, [b] * n, seed, max_hands=1).results[0]
     out = []
-    for seat in range(n):
-        names = [b] * n
-        names[seat] = a
-        with_a = play_hands(rules, names, seed, max_hands=1).results[0]
-        out.append(
-            SeatResult(
-                change=relative_change(with_a.change, seat) - relative_change(base.change, seat),
-                points=with_a.points[seat] - base.points[seat],
-                bid_a=with_a.bidder == seat,
-                made_a=with_a.bidder == seat and bool(with_a.made),
-                bid_b=base.bidder == seat,
-                made_b=base.bidder == seat and bool(base.made),
+    for a in candidates:
+        seats = []
+        for seat in range(n):
+            names = [b] * n
+            names[seat] = a
+            with_a = play_hands(rules, names, seed, max_hands=1).results[0]
+            seats.append(
+                SeatResult(
+                    change=relative_change(with_a.change, seat) - relative_change(base.change, seat),
+                    points=with_a.points[seat] - base.points[seat],
+                    bid_a=with_a.bidder == seat,
+                    made_a=with_a.bidder == seat and bool(with_a.made),
+                    bid_b=base.bidder == seat,
+                    made_b=base.bidder == seat and bool(base.made),
+                )
             )
-        )
+        out.append(seats)
     return out
+
+
+#: The figures of a seat: ``SeatResult`` attribute and its name in the table.
+MEASURES = (("change", "relative score change"), ("points", "points"))
+
+
+def mean_of(deals: list[list[SeatResult]], what: str) -> list[float]:
+    """Each deal's mean over its seats of ``what`` (``change`` or ``points``)."""
+    return [sum(getattr(s, what) for s in deal) / len(deal) for deal in deals]
+
+
+def print_rows(rows: list[tuple[str, list[float]]]) -> None:
+    for name, values in rows:
+        e = estimate(values)
+        print(f"| {name} | {e.mean:+.3f} ({e.low:+.3f} to {e.high:+.3f}) |")
 
 
 def main() -> None:
@@ -72,26 +98,33 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--also", help="a second candidate for the seat, compared with A deal by deal")
     args = parser.parse_args()
     a, b = args.players.split(",")
-    jobs = [(args.variant, a, b, args.seed + i) for i in range(args.deals)]
+    candidates = (a,) if args.also is None else (a, args.also)
+    jobs = [(args.variant, candidates, b, args.seed + i) for i in range(args.deals)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
-        deals = pool.map(play_deal, jobs, chunksize=1)
-    seats = [s for deal in deals for s in deal]
-    change = estimate([sum(s.change for s in deal) / len(deal) for deal in deals])
-    points = estimate([sum(s.points for s in deal) / len(deal) for deal in deals])
-    print(f"{args.variant}: {a} in one seat against {b} in the others, {args.deals} deals", end="")
-    print(f" (seeds {args.seed} on)")
-    print(f"| what, per seat and deal | {a} − {b} (95% CI) |")
-    print("|---|---|")
-    for name, e in (("relative score change", change), ("points", points)):
-        print(f"| {name} | {e.mean:+.3f} ({e.low:+.3f} to {e.high:+.3f}) |")
-    for who, bid, made in ((a, "bid_a", "made_a"), (b, "bid_b", "made_b")):
-        held = sum(getattr(s, bid) for s in seats)
-        won = sum(getattr(s, made) for s in seats)
-        share = f"{won / held:.0%}" if held else "-"
-        print(f"| {who} in the seat: auctions won | {held} of {len(seats)}, {won} made ({share}) |")
+        played = pool.map(play_deal, jobs, chunksize=1)
+    for k, who in enumerate(candidates):
+        deals = [deal[k] for deal in played]
+        seats = [s for deal in deals for s in deal]
+        print(f"{args.variant}: {who} in one seat against {b} in the others, {args.deals} deals", end="")
+        print(f" (seeds {args.seed} on)")
+        print(f"| what, per seat and deal | {who} − {b} (95% CI) |")
+        print("|---|---|")
+        print_rows([(label, mean_of(deals, what)) for what, label in MEASURES])
+        for name, bid, made in ((who, "bid_a", "made_a"), (b, "bid_b", "made_b")):
+            held = sum(getattr(s, bid) for s in seats)
+            won = sum(getattr(s, made) for s in seats)
+            share = f"{won / held:.0%}" if held else "-"
+            print(f"| {name} in the seat: auctions won | {held} of {len(seats)}, {won} made ({share}) |")
+    if args.also is not None:
+        first, second = [deal[0] for deal in played], [deal[1] for deal in played]
+        print(f"| {args.also} − {a}, deal by deal | |")
+        for what, label in MEASURES:
+            diffs = [y - x for x, y in zip(mean_of(first, what), mean_of(second, what), strict=True)]
+            print_rows([(label, diffs)])
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

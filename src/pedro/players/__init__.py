@@ -6,7 +6,9 @@ fewer for plays with many choices; see ``pedro.players.expert``), and
 ``expert:bid=heuristic`` (or ``expert:N:bid=heuristic``) the expert calling
 and naming trumps as ``heuristic`` does, to measure what its own bidding is
 worth with the same card play, and ``expert:exchange=heuristic`` the same for
-its exchange decisions.
+its exchange decisions. ``expert:defend=alone`` plays, where everyone plays alone, each
+hand it did not win for its own points rather than with the other non-bidders against the
+bidder.
 ``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
 (``cmd@SECONDS:COMMAND`` with a time limit per decision; see
 ``pedro.players.external`` and docs/bots.md).
@@ -50,7 +52,8 @@ SETTINGS = {
     "expert": (
         f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}; "
         "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does, "
-        "expert:exchange=heuristic exchanges as heuristic does (the two may go together)"
+        "expert:exchange=heuristic exchanges as heuristic does, "
+        "expert:defend=alone defends for its own points where everyone plays alone (they may go together)"
     ),
     "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
 }
@@ -106,23 +109,28 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
 #: The ``expert`` settings that make it call, or exchange, as ``heuristic`` does.
 HEURISTIC_BIDDING = "bid=heuristic"
 HEURISTIC_EXCHANGE = "exchange=heuristic"
+DEFEND_ALONE = "defend=alone"
 
 
 def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
-    """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, or any of them together
-    (``expert:N:bid=heuristic:exchange=heuristic``), each at most once."""
+    """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, ``expert:defend=alone``,
+    or any of them together (``expert:N:bid=heuristic:exchange=heuristic``), each at most once."""
     parts = [part.strip() for part in setting.split(":")]
-    flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE)]
+    flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE, DEFEND_ALONE)]
     rest = [part for part in parts if part not in flags]
     if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags):
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
     own = {"own_bidding": HEURISTIC_BIDDING not in flags, "own_exchange": HEURISTIC_EXCHANGE not in flags}
     if not rest:
-        return ExpertPlayer(seed, **own)
-    text = rest[0]
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
-        raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']} (e.g. expert:40), got {text!r}")
-    return ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, **own)
+        player = ExpertPlayer(seed, **own)
+    else:
+        text = rest[0]
+        if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
+            example = f"{SETTINGS['expert']} (e.g. expert:40), got {text!r}"
+            raise UnknownPlayerError(f"bad player {name!r}: {example}")
+        player = ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, **own)
+    player.defend_alone = DEFEND_ALONE in flags
+    return player
 
 
 __all__ = [

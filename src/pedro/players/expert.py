@@ -68,6 +68,7 @@ import math
 import random
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from pedro.cards import cards_of, mask_of
 from pedro.engine.actions import CARD_BITS, PASS
@@ -168,6 +169,9 @@ class ExpertPlayer(HeuristicPlayer):
         self.until_clear: int | None = None
         #: the power of the auction's evidence on a world's weight (None: ``sampling``'s own)
         self.bid_temper: float | None = None
+        #: where everyone plays alone, a non-bidder plays for its own points against every other
+        #: seat instead of for the non-bidders' points together (``solved_world``)
+        self.defend_alone = False
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -365,7 +369,7 @@ class ExpertPlayer(HeuristicPlayer):
                 break
             values = done.get(world.hands)
             if values is None:
-                values, searched = solved_world(obs, world, distinct, self.play_for_score)
+                values, searched = solved_world(obs, world, distinct, self.play_for_score, self.defend_alone)
                 done[world.hands] = values
                 nodes += searched
             for a in distinct:
@@ -624,21 +628,30 @@ def _points(obs: Observation, machine: PlayMachine, tricks: list[TrickCards]) ->
 
 
 def world_values(
-    obs: Observation, world: World, actions: list[int], for_score: bool = False
+    obs: Observation, world: World, actions: list[int], for_score: bool = False, alone: bool = False
 ) -> dict[int, float]:
     """Each action's points for the seat's side in one world, with best play afterwards; with
-    ``for_score``, what those points make of the hand for the seat's side (``score_of_points``)."""
-    return solved_world(obs, world, actions, for_score)[0]
+    ``for_score``, what those points make of the hand for the seat's side (``score_of_points``);
+    with ``alone``, a non-bidder's own points where more than two sides play (``solved_world``)."""
+    return solved_world(obs, world, actions, for_score, alone)[0]
 
 
 def solved_world(
-    obs: Observation, world: World, actions: list[int], for_score: bool = False
+    obs: Observation, world: World, actions: list[int], for_score: bool = False, alone: bool = False
 ) -> tuple[dict[int, float], int]:
-    """``world_values`` and the nodes its solves searched (the cost ``max_nodes`` counts)."""
+    """``world_values`` and the nodes its solves searched (the cost ``max_nodes`` counts).
+
+    ``alone``: in a game of more than two sides, a non-bidder's solves maximize its own points
+    against a coalition of every other seat, the bidder's and the other non-bidders' ("paranoid"
+    for itself): where the bidder makes his contract a seat's share of the score is its own points,
+    which the non-bidders' coalition leaves to chance. ``for_score`` does not apply then."""
     rules = obs.rules
     assert obs.bidder is not None
     bidder_side = rules.side_of(obs.bidder)
     mine = rules.side_of(obs.seat) == bidder_side
+    alone = alone and not mine and rules.num_sides > 2
+    # the solver maximizes the points of its position's ``bidder`` side: alone, the seat's own
+    maximized = rules.side_of(obs.seat) if alone else bidder_side
     base = world.machine
     # every point the world's cards can score: one trick holding every card in play
     everything = 0
@@ -654,16 +667,17 @@ def solved_world(
         m = base.copy()
         m.play(action)
         if m.prepare():
+            position = position_of(obs, m)
             # each play's solve reuses what the solves of this world's other plays found
-            result = solve(position_of(obs, m), same_deal=solved)
+            result = solve(replace(position, bidder=obs.seat) if alone else position, same_deal=solved)
             value = result.value
             nodes += result.nodes
             solved = True
         else:
             done = [TrickCards(t.winner, tuple((s, a & CARD_BITS) for s, a in t.plays)) for t in m.tricks]
-            value = _points(obs, m, done)[bidder_side]
-        out[action] = float(value if mine else total - value)
-    if for_score:
+            value = _points(obs, m, done)[maximized]
+        out[action] = float(value if mine or alone else total - value)
+    if for_score and not alone:
         return score_of_points(obs, bidder_side, total, out), nodes
     return out, nodes
 
