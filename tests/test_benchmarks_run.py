@@ -28,8 +28,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ),
         (
             "one_against_field.py",
-            ["--variant", "pedro_sancho", "--players", "heuristic,basic", "--deals", "3"],
-            "relative score change",
+            ["--variant", "pedro_sancho", "--players", "heuristic,basic", "--also", "random", "--deals", "3"],
+            "| random − heuristic, deal by deal |",
         ),
         (
             "overcalls.py",

@@ -427,3 +427,76 @@ def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
             assert again is not None and again.values == est.values  # seeded: the same worlds
         state.apply(choose(player, state))
     assert seen == {Phase.TRUMP, Phase.EXCHANGE}
+
+
+# ---------------------------------------------------------------- defending alone
+
+
+def own_points_minimax(state: GameState, seat: int, done: int) -> int:
+    """The points ``seat`` takes in the hand when it plays for them and every other seat plays
+    to keep them from it: the engine's play, searched exhaustively (only for the last tricks)."""
+    if len(state.results) > done:
+        return state.results[done].points[state.rules.side_of(seat)]
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append(own_points_minimax(child, seat, done))
+    return max(values) if state.current_player == seat else min(values)
+
+
+@pytest.mark.parametrize("variant", ["pedro_sancho", "petro_russian"])
+def test_a_non_bidder_defending_alone_is_valued_by_its_own_points_against_every_other_seat(
+    variant: str,
+) -> None:
+    """Where everyone plays alone, ``alone`` values a non-bidder's play by the points the seat
+    itself takes against all three others: the engine's exhaustive search agrees in the last
+    tricks, and it is never more than the non-bidders' coalition takes together."""
+    checked = below = 0
+    for state in positions(variant, 12):
+        assert state.contract is not None
+        seat = state.current_player
+        if seat == state.contract.bidder or state.hands[seat].bit_count() > 3:
+            continue
+        obs = state.observation(seat)
+        machine = replay(obs, tuple(state.hands))
+        assert machine is not None
+        world = World(tuple(state.hands), 1.0, machine)
+        alone = world_values(obs, world, state.legal_actions(), alone=True)
+        together = world_values(obs, world, state.legal_actions())
+        done = len(state.results)
+        for action, value in alone.items():
+            child = state.clone()
+            child.apply(action)
+            assert value == own_points_minimax(child, seat, done)
+            assert value <= together[action]
+            below += value < together[action]
+        checked += 1
+    assert checked >= 10 and below > 0
+
+
+@pytest.mark.parametrize("variant", ["cinch", "pedro_sancho"])
+def test_defending_alone_changes_nothing_for_the_bidder_or_in_a_partnership_game(variant: str) -> None:
+    checked = 0
+    for state in positions(variant, 3):
+        assert state.contract is not None
+        if variant == "pedro_sancho" and state.current_player != state.contract.bidder:
+            continue
+        obs = state.observation(state.current_player)
+        machine = replay(obs, tuple(state.hands))
+        assert machine is not None
+        world = World(tuple(state.hands), 1.0, machine)
+        actions = state.legal_actions()
+        assert world_values(obs, world, actions, alone=True) == world_values(obs, world, actions)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_defend_alone_setting_is_registered_and_goes_with_the_others() -> None:
+    player = make_player("expert:40:bid=heuristic:defend=alone", 3)
+    assert isinstance(player, ExpertPlayer) and player.defend_alone and not player.own_bidding
+    assert player.worlds == 40
+    default = make_player("expert", 3)
+    assert isinstance(default, ExpertPlayer) and not default.defend_alone
+    with pytest.raises(UnknownPlayerError, match="defend=alone"):
+        check_player("expert:defend=alone:defend=alone")
