@@ -19,7 +19,8 @@ reading of the opponents' play, ``/score`` makes it value plays by the hand's
 score for its side instead of its points, ``/resampleK``, ``/clearN`` and
 ``/nodesN`` set the expert's ``resample``, ``until_clear`` and ``max_nodes``
 (``/nodes0``: no cap), ``/temperX`` the power of the auction's evidence on
-its worlds (``/temper0`` ignores the auction); flags combine
+its worlds (``/temper0`` ignores the auction), ``/raceZ`` the expert's
+``race`` (plays trailing by Z standard errors are solved no more); flags combine
 (``expert/nodes0/temper0``). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
@@ -101,10 +102,12 @@ def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
         made.max_nodes = int(flag[5:]) or None
     elif flag.startswith("temper") and flag[6:].replace(".", "", 1).isdigit():
         made.bid_temper = float(flag[6:])
+    elif flag.startswith("race") and flag[4:].replace(".", "", 1).isdigit():
+        made.race = float(flag[4:])
     elif flag:
         raise SystemExit(
             f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap) and /temperX"
+            " /nodesN (0: no cap), /temperX and /raceZ"
         )
 
 

@@ -24,6 +24,7 @@ from pedro.players.base import RandomPlayer, StateAwarePlayer
 from pedro.players.expert import (
     MIN_WORLDS,
     _clear,
+    _still_racing,
     bid_beats_pass,
     play_classes,
     resampled,
@@ -500,3 +501,29 @@ def test_the_defend_alone_setting_is_registered_and_goes_with_the_others() -> No
     assert isinstance(default, ExpertPlayer) and not default.defend_alone
     with pytest.raises(UnknownPlayerError, match="defend=alone"):
         check_player("expert:defend=alone:defend=alone")
+
+
+# ---------------------------------------------------------------- racing the plays
+
+
+def test_racing_stops_solving_a_play_the_best_leads_clearly_and_keeps_a_close_one() -> None:
+    # play 1 is best; play 2 trails by 3 points in every world but one; play 3 is level give or take
+    seen = [(1.0, {1: 5.0 + (i % 2), 2: 2.0 + (i % 2) + (i == 0), 3: 5.0 + ((i + 1) % 2)}) for i in range(20)]
+    sums = {a: sum(w * v[a] for w, v in seen) for a in (1, 2, 3)}
+    assert _still_racing(seen, sums, [1, 2, 3], 2.0) == [1, 3]
+    assert _still_racing(seen, sums, [1, 2, 3], 1000.0) == [1, 2, 3]
+
+
+def test_a_racing_expert_values_every_play_and_spends_saved_solves_on_more_worlds() -> None:
+    more = 0
+    for k, state in enumerate(positions("cinch", 2)):
+        if k % 4:
+            continue
+        obs = state.observation(state.current_player)
+        usual = ExpertPlayer(5, samples=20, max_solves=60)
+        racing = ExpertPlayer(5, samples=20, max_solves=60)
+        racing.race = 2.0
+        values = racing.evaluate(obs)
+        assert set(values) == set(state.legal_actions()) == set(usual.evaluate(obs))
+        more += racing.last_worlds > usual.last_worlds
+    assert more > 0

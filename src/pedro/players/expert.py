@@ -59,7 +59,9 @@ have passed (then the result depends on the machine's speed).
 measurements): ``play_for_score`` values plays by the hand's score instead of
 its points, ``resample`` solves worlds drawn in proportion to their weight,
 ``until_clear`` draws more worlds while the best play is in doubt,
-``bid_temper`` sets how much the auction weighs the worlds.
+``bid_temper`` sets how much the auction weighs the worlds, ``race`` stops
+solving the plays that fall clearly behind and spends their solves on more
+worlds for the rest.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.inference import PlayModel
 from pedro.players.last_exchange import MAX_CHOICES as LAST_MAX_CHOICES
 from pedro.players.last_exchange import applies, last_exchange_worlds
-from pedro.players.sampling import PlayMachine, World, played_by, sample_worlds
+from pedro.players.sampling import PlayMachine, World, iter_worlds, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
 from pedro.players.solved_play import declarer_bias, solved_points
 from pedro.solver import PlayPosition, solve
@@ -169,6 +171,10 @@ class ExpertPlayer(HeuristicPlayer):
         self.until_clear: int | None = None
         #: the power of the auction's evidence on a world's weight (None: ``sampling``'s own)
         self.bid_temper: float | None = None
+        #: if set, a play that trails the best by this many standard errors (paired over the worlds
+        #: valued, every ``RACE_EVERY`` worlds) is solved no more; the solves the usual worlds would
+        #: have cost then buy more worlds for the plays left (``evaluate``)
+        self.race: float | None = None
         #: where everyone plays alone, a non-bidder plays for its own points against every other
         #: seat instead of for the non-bidders' points together (``solved_world``)
         self.defend_alone = False
@@ -344,6 +350,9 @@ class ExpertPlayer(HeuristicPlayer):
         if self.max_solves is not None:
             count = min(count, max(MIN_WORLDS, self.max_solves // len(distinct)))
         most = max(count, self.until_clear or 0)
+        budget = count * len(distinct)  # racing spends the solves of the plays it drops on more worlds
+        if self.race is not None:
+            most, count = most * RACE_WORLDS, most * RACE_WORLDS
         model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
         weighed: Iterable[tuple[World, float]]
         if model is not None and self.resample > 1:
@@ -352,36 +361,74 @@ class ExpertPlayer(HeuristicPlayer):
         else:  # weighed as they are reached: a time limit or a clear choice leaves the rest unweighed
             weighed = (
                 (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
-                for w in sample_worlds(obs, most, rng, temper=self.bid_temper)
+                for w in iter_worlds(obs, most, rng, temper=self.bid_temper)
             )
         sums = dict.fromkeys(distinct, 0.0)
-        total_weight = 0.0
+        weights = dict.fromkeys(distinct, 0.0)  # the worlds' weight each play was valued on
+        racing = list(distinct)  # the plays still solved (all of them unless ``race``)
         done: dict[tuple[int, ...], dict[int, float]] = {}
         seen: list[tuple[float, dict[int, float]]] = []
-        used = nodes = 0
+        used = nodes = solves = 0
         for world, weight in weighed:
             limit = self.play_time_limit
             if limit is not None and used >= 2 and time.perf_counter() - start > limit:
                 break
             if self.max_nodes is not None and used >= MIN_WORLDS and nodes >= self.max_nodes:
                 break
-            if used >= count and (used - count) % 10 == 0 and _clear(seen, sums):
+            if used >= count and (used - count) % 10 == 0 and _clear(seen, {a: sums[a] for a in racing}):
+                break
+            if self.race is not None and solves + len(racing) > budget and used >= MIN_WORLDS:
                 break
             values = done.get(world.hands)
             if values is None:
-                values, searched = solved_world(obs, world, distinct, self.play_for_score, self.defend_alone)
+                values, searched = solved_world(obs, world, racing, self.play_for_score, self.defend_alone)
                 done[world.hands] = values
                 nodes += searched
-            for a in distinct:
+                solves += len(racing)
+            for a in racing:
                 sums[a] += weight * values[a]
-            total_weight += weight
-            if self.until_clear:
+                weights[a] += weight
+            if self.until_clear or self.race is not None:
                 seen.append((weight, values))
             used += 1
+            if self.race is not None and used >= MIN_WORLDS and used % RACE_EVERY == 0:
+                racing = _still_racing(seen, sums, racing, self.race)
+                if len(racing) == 1:
+                    break
         self.last_worlds = used
-        if not used or total_weight <= 0:
+        if not used or weights[distinct[0]] <= 0:
             return {}
-        return {a: sums[reps[a]] / total_weight for a in legal}
+        return {a: sums[reps[a]] / weights[reps[a]] for a in legal}
+
+
+#: How often (in worlds valued) ``ExpertPlayer.race`` looks for plays to stop solving, and how many
+#: times the usual worlds it may value with the solves saved.
+RACE_EVERY = 10
+RACE_WORLDS = 4
+
+
+def _still_racing(
+    seen: list[tuple[float, dict[int, float]]], sums: Mapping[int, float], racing: list[int], z: float
+) -> list[int]:
+    """The plays of ``racing`` that the best of them does not lead by ``z`` standard errors of the
+    weighted paired difference over the worlds seen (each was valued in all of them)."""
+    best = max(racing, key=lambda a: sums[a])
+    return [a for a in racing if a == best or _weighted_lead(seen, best, a) < z]
+
+
+def _weighted_lead(seen: list[tuple[float, dict[int, float]]], first: int, second: int) -> float:
+    """How many standard errors ``first`` leads ``second`` by in the worlds ``seen`` (weighted,
+    paired; infinite without spread)."""
+    total = sum(w for w, _ in seen)
+    if total <= 0:
+        return 0.0
+    diffs = [(w, v[first] - v[second]) for w, v in seen]
+    mean = sum(w * d for w, d in diffs) / total
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+    effective = total**2 / sum(w * w for w, _ in diffs)
+    if var <= 0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / effective)
 
 
 #: How many standard errors the best play must lead the next to stop drawing worlds early.

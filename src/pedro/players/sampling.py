@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pedro.cards import cards_of, mask_of
@@ -758,14 +758,22 @@ def sample_worlds(
     The first half of the draws use the almost sure floors too; if they find nothing the
     second half does without them.
     """
+    return list(iter_worlds(obs, count, rng, tries, temper))
+
+
+def iter_worlds(
+    obs: Observation, count: int, rng: random.Random, tries: int = 40, temper: float | None = None
+) -> Iterator[World]:
+    """``sample_worlds`` one at a time: a player that stops early draws no more (the worlds it
+    takes are the same, as long as nothing else draws from ``rng`` meanwhile)."""
     likely = knowledge(obs, likely=True)
-    out: list[World] = []
+    found = 0
     draws = max(2, tries * count)
     k = likely
     for i in range(draws):
-        if len(out) >= count:
+        if found >= count:
             break
-        if i == draws // 2 and not out:
+        if i == draws // 2 and not found:
             k = knowledge(obs, likely=False)
         hands = sample_hands(k, rng)
         if hands is None:
@@ -773,8 +781,8 @@ def sample_worlds(
         machine = _replay_if_consistent(obs, hands)
         if machine is None:
             continue
-        out.append(World(tuple(hands), bid_weight(obs, hands, temper), machine))
-    return out
+        found += 1
+        yield World(tuple(hands), bid_weight(obs, hands, temper), machine)
 
 
 # ---------------------------------------------------------------- bids as evidence
