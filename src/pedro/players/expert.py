@@ -366,6 +366,7 @@ class ExpertPlayer(HeuristicPlayer):
         sums = dict.fromkeys(distinct, 0.0)
         weights = dict.fromkeys(distinct, 0.0)  # the worlds' weight each play was valued on
         racing = list(distinct)  # the plays still solved (all of them unless ``race``)
+        behind: dict[int, float] = {}  # a dropped play: how far it trailed the leader then
         done: dict[tuple[int, ...], dict[int, float]] = {}
         seen: list[tuple[float, dict[int, float]]] = []
         used = nodes = solves = 0
@@ -392,13 +393,22 @@ class ExpertPlayer(HeuristicPlayer):
                 seen.append((weight, values))
             used += 1
             if self.race is not None and used >= MIN_WORLDS and used % RACE_EVERY == 0:
-                racing = _still_racing(seen, sums, racing, self.race)
+                kept = _still_racing(seen, sums, racing, self.race)
+                leader = max(kept, key=lambda a: sums[a])
+                for a in set(racing) - set(kept):
+                    behind[a] = (sums[leader] - sums[a]) / weights[a]
+                racing = kept
                 if len(racing) == 1:
                     break
         self.last_worlds = used
         if not used or weights[distinct[0]] <= 0:
             return {}
-        return {a: sums[reps[a]] / weights[reps[a]] for a in legal}
+        means = {a: sums[a] / weights[a] for a in distinct}
+        # a dropped play is valued by how far it trailed the leader on the same worlds, from the
+        # best play left: its own mean, from fewer worlds, may since have passed theirs
+        top = max(means[a] for a in racing)
+        means.update({a: top - lead for a, lead in behind.items()})
+        return {a: means[reps[a]] for a in legal}
 
 
 #: How often (in worlds valued) ``ExpertPlayer.race`` looks for plays to stop solving, and how many
