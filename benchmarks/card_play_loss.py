@@ -20,7 +20,9 @@ score for its side instead of its points, ``/resampleK``, ``/clearN`` and
 ``/nodesN`` set the expert's ``resample``, ``until_clear`` and ``max_nodes``
 (``/nodes0``: no cap), ``/temperX`` the power of the auction's evidence on
 its worlds (``/temper0`` ignores the auction), ``/raceZ`` the expert's
-``race`` (plays trailing by Z standard errors are solved no more); flags combine
+``race`` (plays trailing by Z standard errors are solved no more), ``/worldsN``
+and ``/solvesN`` its worlds and its cap on solves per decision (``/solves0``:
+no cap); flags combine
 (``expert/nodes0/temper0``). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
@@ -104,10 +106,14 @@ def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
         made.bid_temper = float(flag[6:])
     elif flag.startswith("race") and flag[4:].replace(".", "", 1).isdigit():
         made.race = float(flag[4:])
+    elif flag.startswith("worlds") and flag[6:].isdigit():
+        made.worlds = int(flag[6:])
+    elif flag.startswith("solves") and flag[6:].isdigit():
+        made.max_solves = int(flag[6:]) or None
     elif flag:
         raise SystemExit(
             f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap), /temperX and /raceZ"
+            " /nodesN (0: no cap), /temperX, /raceZ, /worldsN and /solvesN (0: no cap)"
         )
 
 
