@@ -451,14 +451,7 @@ def _clear(seen: list[tuple[float, dict[int, float]]], sums: Mapping[int, float]
     if len(sums) < 2:
         return True
     best, second = sorted(sums, key=lambda a: sums[a], reverse=True)[:2]
-    total = sum(w for w, _ in seen)
-    if total <= 0:
-        return False
-    diffs = [(w, v[best] - v[second]) for w, v in seen]
-    mean = sum(w * d for w, d in diffs) / total
-    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
-    effective = total**2 / sum(w * w for w, _ in diffs)
-    return mean > 0 and mean * mean * effective >= CLEAR_PLAY_Z**2 * var
+    return _weighted_lead(seen, best, second) >= CLEAR_PLAY_Z
 
 
 def resampled(
