@@ -337,3 +337,14 @@ def test_on_a_narrow_terminal_no_option_name_or_value_is_cut() -> None:
         typed = set(re.findall(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", table))
         assert typed and all(re.search(rf"\b{word}\b", text) for word in typed), rules.id
         assert "┃" in table and "┃" not in text  # a table only where it fits
+
+
+def test_the_narrow_options_list_has_no_trailing_spaces() -> None:
+    """Copied or piped, the list's lines end where their words do, not at the terminal's edge."""
+    for width in (40, 80):
+        narrow = Console(record=True, width=width)
+        assert show_options(narrow, "cinch", lang="en") == 0
+        lines = narrow.export_text().splitlines()
+        assert [line for line in lines if line != line.rstrip()] == [], width
+        assert "  allowed: one of single_round," in "\n".join(lines)  # still indented
+        assert all(len(line) <= width for line in lines)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markdown import Markdown
 from rich.markup import escape
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -205,10 +204,25 @@ def _options_list(rules: Ruleset) -> Group:
         head = Text("\n" + name, style="bold cyan")
         if default:
             head.append(f"  {_('default')}: {default}", style="default")
-        lines.append(head)
-        lines.append(Padding(Text(f"{_('allowed')}: {allowed}"), (0, 0, 0, 2)))
-        lines.append(Padding(Text(effect), (0, 0, 0, 2)))
+        lines.append(_Wrapped(head))
+        lines.append(_Wrapped(Text(f"{_('allowed')}: {allowed}"), indent=2))
+        lines.append(_Wrapped(Text(effect), indent=2))
     return Group(*lines)
+
+
+class _Wrapped:
+    """Text wrapped ``indent`` columns in, each line ending at its last word. A rich ``Padding``
+    would pad every line to the terminal's width, and a plain wrap leaves the space it broke at;
+    both come along when the list is copied or piped."""
+
+    def __init__(self, text: Text, indent: int = 0) -> None:
+        self.text = text
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.text.wrap(console, max(options.max_width - self.indent, 1)):
+            line.rstrip()
+            yield Text(" " * self.indent).append_text(line)
 
 
 def _error(console: Console, message: str) -> None:
