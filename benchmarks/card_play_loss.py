@@ -1,7 +1,8 @@
 """Card-play quality on fixed positions: how many points each player's choice gives up.
 
 Positions are every card play with a choice that matters (not every legal
-play has the same value) in games between ``heuristic`` players. A choice's
+play has the same value) in games between ``heuristic`` players (``--table
+A,B``: A's positions in games of A's side against B). A choice's
 loss is how many points it gives up against the best play, both valued with
 perfect play afterwards in the true deal (the exact solver); the
 ``omniscient`` player loses nothing by definition. Every player is asked on
@@ -22,7 +23,8 @@ score for its side instead of its points, ``/resampleK``, ``/clearN`` and
 its worlds (``/temper0`` ignores the auction), ``/raceZ`` the expert's
 ``race`` (plays trailing by Z standard errors are solved no more), ``/worldsN``
 and ``/solvesN`` its worlds and its cap on solves per decision (``/solves0``:
-no cap); flags combine
+no cap), ``/partnerX`` reads the partner's plays too, each surprise weighing
+a world by X; flags combine
 (``expert/nodes0/temper0``). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Sequence
 
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
@@ -46,16 +49,25 @@ from pedro.variants.options import make_ruleset
 Position = tuple[Observation, dict[int, float]]
 
 
-def positions(variant: str, deals: int, seed: int, score: bool = False) -> list[Position]:
-    """Each card play with a choice that matters, and each legal play's loss in points (or score)."""
+def positions(
+    variant: str, deals: int, seed: int, score: bool = False, table: Sequence[str] = ("heuristic",)
+) -> list[Position]:
+    """Each card play with a choice that matters, and each legal play's loss in points (or score).
+
+    ``table`` names who plays the games: one player at every seat, or two, the first for the
+    side of seat 0 (whose positions alone are kept) and the second for the others.
+    """
     rules = make_ruleset(variant, {})
     out: list[Position] = []
+    ours, theirs = table[0], table[-1]
     for deal in range(deals):
         state = GameState(rules, seed=seed + deal)
-        players = [make_player("heuristic", (seed + deal) * 16 + s) for s in range(rules.players)]
+        names = [ours if rules.side_of(s) == rules.side_of(0) else theirs for s in range(rules.players)]
+        players = [make_player(name, (seed + deal) * 16 + s) for s, name in enumerate(names)]
         while not state.results:
             seat = state.current_player
-            if state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
+            kept = len(table) == 1 or names[seat] == ours
+            if kept and state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
                 loss = _losses(state, seat, score)
                 if loss is not None and any(loss.values()):
                     out.append((state.observation(seat), loss))
@@ -110,10 +122,12 @@ def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
         made.worlds = int(flag[6:])
     elif flag.startswith("solves") and flag[6:].isdigit():
         made.max_solves = int(flag[6:]) or None
+    elif flag.startswith("partner") and flag[7:].replace(".", "", 1).isdigit():
+        made.read_partner = float(flag[7:])
     elif flag:
         raise SystemExit(
             f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap), /temperX, /raceZ, /worldsN and /solvesN (0: no cap)"
+            " /nodesN (0: no cap), /temperX, /raceZ, /worldsN, /solvesN (0: no cap) and /partnerX"
         )
 
 
@@ -126,11 +140,21 @@ def main() -> None:
     parser.add_argument(
         "--measure", choices=["points", "score"], default="points", help="what a loss is counted in"
     )
+    parser.add_argument(
+        "--table",
+        default="heuristic",
+        help="who plays the games the positions come from: one player at every seat, or A,B: A "
+        "for the side of seat 0, whose positions alone are kept, and B for the others",
+    )
     args = parser.parse_args()
+    table = args.table.split(",")
+    if len(table) > 2:
+        raise SystemExit(f"--table takes one player or two (A,B), got {args.table!r}")
     start = time.perf_counter()
-    found = positions(args.variant, args.deals, args.seed, args.measure == "score")
+    found = positions(args.variant, args.deals, args.seed, args.measure == "score", table)
     print(
-        f"{args.variant}: {len(found)} positions where the choice matters, from {args.deals} deals "
+        f"{args.variant}: {len(found)} positions where the choice matters, from {args.deals} deals of "
+        f"{' against '.join(table)} "
         f"({time.perf_counter() - start:.0f} s)"
     )
     losses: dict[str, list[float]] = {}

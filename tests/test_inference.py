@@ -87,3 +87,23 @@ def test_heuristic_opponents_make_the_true_world_likelier_than_sampled_ones(vari
     assert sum(w == 1.0 for w in true_weights) >= 0.9 * len(true_weights)
     # and the play seen tells worlds apart: the sampled ones explain it clearly worse
     assert sum(sampled_weights) / len(sampled_weights) < 0.8 * sum(true_weights) / len(true_weights)
+
+
+def test_reading_the_partner_too_tells_more_worlds_apart_and_keeps_the_true_one() -> None:
+    """``partner_miss``: the partner's surprises weigh a world down as well, never up; with
+    heuristic partners the true world still explains the play."""
+    policy = [HeuristicPlayer(f"model:{s}", simulated=False) for s in range(4)]
+    fewer = more = 0
+    true_weights: list[float] = []
+    for seed in range(3):
+        for hands, obs in heuristic_game("pidro", seed)[6::3]:
+            alone, both = PlayModel(obs, policy), PlayModel(obs, policy, partner_miss=0.5)
+            true_weights.append(both.weight(hands))
+            assert true_weights[-1] <= alone.weight(hands)
+            for world in sample_worlds(obs, 10, random.Random(seed)):
+                with_partner, without = both.weight(world.hands), alone.weight(world.hands)
+                assert with_partner <= without
+                fewer += with_partner < without
+                more += 1
+    assert 0 < fewer < more
+    assert sum(w == 1.0 for w in true_weights) >= 0.9 * len(true_weights)

@@ -157,6 +157,8 @@ class ExpertPlayer(HeuristicPlayer):
         self.play_time_limit = time_limit
         #: whether worlds are weighed by the other side's plays (``pedro.players.inference``)
         self.read_play = read_play
+        #: if set, the partner's plays are read too (``PlayModel``'s ``partner_miss``)
+        self.read_partner: float | None = None
         #: worlds valued at the last decision (for measurements)
         self.last_worlds = 0
         #: value contracts by the solver after the exchange (False: bid as ``heuristic``)
@@ -353,7 +355,11 @@ class ExpertPlayer(HeuristicPlayer):
         budget = count * len(distinct)  # racing spends the solves of the plays it drops on more worlds
         if self.race is not None:
             most, count = most * RACE_WORLDS, most * RACE_WORLDS
-        model = PlayModel(obs, self.rollout_policy(obs.rules)) if self.read_play else None
+        model = (
+            PlayModel(obs, self.rollout_policy(obs.rules), partner_miss=self.read_partner)
+            if self.read_play
+            else None
+        )
         weighed: Iterable[tuple[World, float]]
         if model is not None and self.resample > 1:
             drawn = sample_worlds(obs, most * self.resample, rng, temper=self.bid_temper)

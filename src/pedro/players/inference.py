@@ -10,8 +10,9 @@ model would also have made keeps the world's weight; any other play
 multiplies it by ``miss``, so a world survives a surprise or two but worlds
 that explain the play well count most.
 
-Only the other side is read: a partner is assumed to play like oneself,
-whom this model would not describe. The model's view lacks the opponent's
+Only the other side is read by default: a partner is assumed to play like
+oneself, whom this model would not describe; ``partner_miss`` reads the
+partner too, with a factor of its own. The model's view lacks the opponent's
 own discards and what else it saw in the exchange (the world does not hold
 them); its choices are cached per seat, trick position and hand, so worlds
 that agree on a hand share the work.
@@ -59,23 +60,31 @@ def seat_view(obs: Observation, m: PlayMachine, seat: int, legal: Sequence[int])
 class PlayModel:
     """Weighs worlds by the other side's plays (module docstring); one per decision."""
 
-    def __init__(self, obs: Observation, players: Sequence[Player], miss: float = MISS) -> None:
+    def __init__(
+        self,
+        obs: Observation,
+        players: Sequence[Player],
+        miss: float = MISS,
+        partner_miss: float | None = None,
+    ) -> None:
         self.obs = obs
         self.players = players
         self.miss = miss
+        self.partner_miss = partner_miss
         self._side = obs.rules.side_of(obs.seat)
         self._choices: dict[tuple[int, int, int], int] = {}
 
     def weight(self, hands: Sequence[int]) -> float:
         """The world's weight from the plays: ``miss`` for each the model would not have made."""
         rules = self.obs.rules
-        misses = 0
+        misses = partner_misses = 0
         step = 0
 
         def on_play(m: PlayMachine, seat: int, action: int) -> None:
-            nonlocal misses, step
+            nonlocal misses, partner_misses, step
             step += 1
-            if rules.side_of(seat) == self._side:
+            partner = rules.side_of(seat) == self._side
+            if seat == self.obs.seat or (partner and self.partner_miss is None):
                 return
             legal = m.legal()
             if len(legal) < 2:
@@ -85,10 +94,13 @@ class PlayModel:
             if choice is None:
                 choice = self._choices[key] = self.players[seat].act(seat_view(self.obs, m, seat, legal))
             if choice != action:
-                misses += 1
+                if partner:
+                    partner_misses += 1
+                else:
+                    misses += 1
 
         replay(self.obs, list(hands), on_play)
-        return self.miss**misses
+        return self.miss**misses * (self.partner_miss or 1.0) ** partner_misses
 
 
 __all__ = ["MISS", "PlayModel", "seat_view"]
