@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 from tests.helpers import played_record
@@ -25,7 +26,13 @@ from pedro.players import (
     samples_of,
 )
 from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, trump_values
-from pedro.players.expert import DEFAULT_SAMPLES, calls_are_clear
+from pedro.players.expert import (
+    DEFAULT_SAMPLES,
+    JUDGE_DEALS,
+    JUDGE_ERROR,
+    MAX_BID_SAMPLES,
+    calls_are_clear,
+)
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
 from pedro.solver import solve
@@ -69,6 +76,35 @@ def test_expert_does_not_bid_eight_over_seven_with_three_small_spades() -> None:
         estimates = expert.estimates(obs)
         assert estimates is not None
         assert all(estimates.values[PASS] > v for a, v in estimates.values.items() if a != PASS)
+
+
+def test_a_review_values_a_call_that_trails_the_best_on_more_deals_until_its_cost_is_clear() -> None:
+    """``pedro analyze`` judges the call made (``include``): one that trails the best on the deals
+    it was made on is valued on more deals, until its cost's standard error is small, it is the
+    best after all, or the most deals are drawn; a best call costs no more deals."""
+    obs = auction_position("pidro", NO_POINTS, [PASS, bid_action(9)], seat=3)
+    judged_more = 0
+    for seed in range(4):
+        plain = ExpertPlayer(seed)
+        before = plain.estimates(obs)
+        assert before is not None
+        drawn = len(plain.estimator(obs).samples)
+        for call in (PASS, bid_action(10)):
+            judged = ExpertPlayer(seed)
+            review = judged.estimates(obs, include=(call,))
+            assert review is not None and set(review.values) == set(before.values)
+            deals = len(judged.estimator(obs).samples)
+            if before.values[call] >= before.best():
+                assert deals == drawn  # a best call is judged on the deals it was made on
+                continue
+            judged_more += 1
+            assert drawn <= MAX_BID_SAMPLES < deals <= JUDGE_DEALS
+            calls = {c.action: c for c in evaluate_calls(judged.estimator(obs), obs, obs.legal or ())}
+            best = max(calls.values(), key=lambda c: c.value)
+            diffs = [a - b for a, b in zip(best.per_sample, calls[call].per_sample, strict=True)]
+            error = statistics.stdev(diffs) / len(diffs) ** 0.5
+            assert best.action == call or error <= JUDGE_ERROR or deals == JUDGE_DEALS
+    assert judged_more  # the position has a call that trails on some draws
 
 
 def test_calls_are_clear_only_when_passing_and_bidding_are_apart_on_common_deals() -> None:

@@ -107,6 +107,12 @@ DEFAULT_MAX_NODES = 3_000_000
 BID_SAMPLES_STEP = 20
 MAX_BID_SAMPLES = 40
 CLEAR_Z = 2.0
+#: A review of a call made (``estimates`` with the call in ``include``): more deals, this many at
+#: a time, while the call trails the best and its cost's standard error is above ``JUDGE_ERROR``
+#: points of score, up to ``JUDGE_DEALS`` deals (``ExpertPlayer._judged_calls``).
+JUDGE_STEP = 40
+JUDGE_ERROR = 0.75
+JUDGE_DEALS = 240
 #: A bid is made over passing only when it leads passing by this many standard errors on the
 #: deals drawn (``ExpertPlayer._bid``).
 BID_OVER_PASS_Z = 1.0
@@ -323,7 +329,7 @@ class ExpertPlayer(HeuristicPlayer):
             if not self.simulated:
                 return Estimates(SCORE, {}, legal, NOT_SIMULATED)
             self.call_values(obs, obs.legal)  # draws the deals this player's own call is made on
-            calls = evaluate_calls(self.estimator(obs), obs, obs.legal)
+            calls = self._judged_calls(obs, obs.legal, include)
             return Estimates(SCORE, {c.action: c.value for c in calls}, legal, NO_CONTRACT)
         if obs.phase == Phase.TRUMP:
             if not self.simulated:
@@ -335,6 +341,29 @@ class ExpertPlayer(HeuristicPlayer):
             return Estimates(POINTS, {}, legal, N_("this kind of decision has no estimate"))
         values = self.evaluate(obs)
         return Estimates(POINTS, values, legal, NO_WORLD)
+
+    def _judged_calls(
+        self, obs: Observation, legal: Sequence[int], include: Sequence[int]
+    ) -> list[CallValue]:
+        """Every legal call's value; a call in ``include`` (the one a record made, under review)
+        that trails the best is valued on more deals, ``JUDGE_STEP`` at a time, until the
+        standard error of its cost is at most ``JUDGE_ERROR`` or ``JUDGE_DEALS`` deals are drawn.
+
+        On the 20 to 40 deals a call is made on, a call's value less the best moves by several
+        points from one draw to the next (docs/strength.md, "Wild calls"): a review would blame
+        good calls for the draw's noise. Calls that are best on those deals cost nothing more."""
+        est = self.estimator(obs)
+        calls = evaluate_calls(est, obs, legal)
+        while len(est.samples) < JUDGE_DEALS:
+            best = max(calls, key=lambda c: c.value)
+            made = next((c for c in calls if c.action in include), None)
+            if made is None or made.value >= best.value - _TIE:
+                break
+            if _paired(best.per_sample, made.per_sample)[1] <= JUDGE_ERROR:
+                break
+            est.extend(obs, min(JUDGE_STEP, JUDGE_DEALS - len(est.samples)))
+            calls = evaluate_calls(est, obs, legal)
+        return calls
 
     def evaluate(self, obs: Observation) -> dict[int, float]:
         """Each legal play -> expected points its seat's side takes in this hand (module docstring).
@@ -527,15 +556,20 @@ def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
 def _lead(first: Sequence[float], second: Sequence[float]) -> float:
     """How many standard errors ``first`` leads ``second`` by, deal by deal (infinite without
     per-deal values or spread)."""
+    mean, error = _paired(first, second)
+    return mean / error if error > 0 else math.inf
+
+
+def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``first`` less ``second``, deal by deal, and its standard error (0, 0 without
+    per-deal values)."""
     if not first or len(first) != len(second):
-        return math.inf
+        return 0.0, 0.0
     diffs = [a - b for a, b in zip(first, second, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    if var <= 0:
-        return math.inf
-    return mean / math.sqrt(var / n)
+    return mean, math.sqrt(var / n)
 
 
 def legal_count(obs: Observation) -> int:
