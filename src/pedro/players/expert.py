@@ -311,7 +311,8 @@ class ExpertPlayer(HeuristicPlayer):
         bids by (including the calls and suits its own choice leaves out as not worth
         simulating); exchange choices by the same simulation from the decision on
         (``exchange_values``: all of them when few, else heuristic's choice, its neighbours and
-        ``include``, e.g. the choice a record made). A choice that cannot be valued is counted
+        ``include``, e.g. the choice a record made). A call in ``include`` that trails the best
+        is judged on more deals (``_judged_calls``). A choice that cannot be valued is counted
         in ``Estimates.legal`` and ``Estimates.why`` says why.
         """
         if not obs.my_turn or obs.legal is None:
