@@ -3,6 +3,7 @@ the store with an old signature, and nothing noticed until its figures were want
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -64,6 +65,19 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "expert:4/clear8/noread",
             ],
             "Loss per deal by the tricks finished",
+        ),
+        (
+            "card_play_loss.py",
+            [
+                "--deals",
+                "3",
+                "--table",
+                "expert:4,heuristic",
+                "--players",
+                "heuristic",
+                "expert:4/partner0.5",
+            ],
+            "from 3 deals of expert:4 against heuristic",
         ),
     ],
 )
@@ -140,3 +154,14 @@ def test_the_wild_call_count_keeps_each_auction_and_resumes_where_it_stopped(tmp
     assert "pidro: 2 auctions already in" in again and "pidro: 3 auctions," in again
     lines = kept.read_text().splitlines()
     assert [json.loads(line)["seed"] for line in lines if line.endswith("}")] == [70000, 70001, 70002]
+
+
+def test_card_play_positions_from_a_table_of_two_players_are_the_first_players_side_only() -> None:
+    spec = importlib.util.spec_from_file_location("card_play_loss", BENCHMARKS / "card_play_loss.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    mixed = module.positions("pidro", 4, 11, table=("heuristic", "basic"))
+    every = module.positions("pidro", 4, 11)
+    assert mixed and {obs.seat % 2 for obs, _loss in mixed} == {0}  # seats 0 and 2: seat 0's side
+    assert {obs.seat % 2 for obs, _loss in every} == {0, 1}
