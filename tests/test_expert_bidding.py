@@ -27,14 +27,24 @@ from pedro.players import (
 )
 from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, trump_values
 from pedro.players.expert import (
+    BID_SAMPLES_STEP,
+    BID_WORK,
     DEFAULT_SAMPLES,
     JUDGE_DEALS,
     JUDGE_ERROR,
     MAX_BID_SAMPLES,
+    SURE_BID_SAMPLES,
+    affordable_deals,
     calls_are_clear,
 )
 from pedro.players.simulation import SampledDeals, contract_state, play_out
-from pedro.players.solved_play import DECLARER_BIAS, DEFAULT_BIAS, declarer_bias, solved_points
+from pedro.players.solved_play import (
+    DECLARER_BIAS,
+    DEFAULT_BIAS,
+    CountedSolvedPoints,
+    declarer_bias,
+    solved_points,
+)
 from pedro.solver import solve
 from pedro.variants.options import make_ruleset
 
@@ -98,13 +108,50 @@ def test_a_review_values_a_call_that_trails_the_best_on_more_deals_until_its_cos
                 assert deals == drawn  # a best call is judged on the deals it was made on
                 continue
             judged_more += 1
-            assert drawn <= MAX_BID_SAMPLES < deals <= JUDGE_DEALS
+            assert drawn <= MAX_BID_SAMPLES and drawn < deals <= JUDGE_DEALS
             calls = {c.action: c for c in evaluate_calls(judged.estimator(obs), obs, obs.legal or ())}
             best = max(calls.values(), key=lambda c: c.value)
             diffs = [a - b for a, b in zip(best.per_sample, calls[call].per_sample, strict=True)]
             error = statistics.stdev(diffs) / len(diffs) ** 0.5
             assert best.action == call or error <= JUDGE_ERROR or deals == JUDGE_DEALS
     assert judged_more  # the position has a call that trails on some draws
+
+
+@pytest.mark.parametrize(("variant", "seeds"), [("king_pedro_canadian", (3, 4)), ("cinch", (1, 2))])
+def test_an_unclear_call_gets_past_forty_deals_only_as_far_as_its_work_pays_for(
+    variant: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """King Pedro (Canadian)'s calls, cheap to solve and noisy, go on past 40 deals; cinch's, which
+    cost the budget in 40, stop there."""
+    extensions: list[tuple[int, int]] = []  # (deals, work) before each extension past SURE_BID_SAMPLES
+    extend = Estimator.extend
+
+    def counted_extend(est: Estimator, obs: Observation, count: int) -> None:
+        assert isinstance(est.valuation, CountedSolvedPoints)
+        if len(est.samples) >= SURE_BID_SAMPLES:
+            extensions.append((len(est.samples), est.valuation.work))
+        extend(est, obs, count)
+
+    monkeypatch.setattr(Estimator, "extend", counted_extend)
+    rules = make_ruleset(variant)
+    deals = []
+    for seed in seeds:
+        state = GameState(rules, seed=seed)
+        obs = state.observation(state.current_player)
+        player = ExpertPlayer(seed)
+        values = player.call_values(obs, obs.legal or ())
+        drawn = len(player.estimator(obs).samples)
+        assert drawn % BID_SAMPLES_STEP == 0 and drawn <= MAX_BID_SAMPLES
+        # it stopped when the call was clear or the next deals were more than the work pays for
+        est = player.estimator(obs)
+        assert calls_are_clear(values) or drawn + BID_SAMPLES_STEP > affordable_deals(est)
+        deals.append(drawn)
+    for done, work in extensions:  # each extension was paid for at the work a deal had cost
+        assert work * (done + BID_SAMPLES_STEP) <= BID_WORK * done
+    if variant == "cinch":
+        assert max(deals) == SURE_BID_SAMPLES and not extensions
+    else:
+        assert max(deals) > SURE_BID_SAMPLES and extensions
 
 
 def test_calls_are_clear_only_when_passing_and_bidding_are_apart_on_common_deals() -> None:

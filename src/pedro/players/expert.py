@@ -78,7 +78,15 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import TrickCards, count_points
 from pedro.i18n import N_
-from pedro.players.bidding import UNPLAYABLE, CallValue, evaluate_calls, held_contract, trump_values, utility
+from pedro.players.bidding import (
+    UNPLAYABLE,
+    CallValue,
+    Estimator,
+    evaluate_calls,
+    held_contract,
+    trump_values,
+    utility,
+)
 from pedro.players.estimates import POINTS, SCORE, Estimates
 from pedro.players.exchange_values import TOO_MANY, candidates, exchange_worlds
 from pedro.players.heuristic import HeuristicPlayer
@@ -87,7 +95,7 @@ from pedro.players.last_exchange import MAX_CHOICES as LAST_MAX_CHOICES
 from pedro.players.last_exchange import applies, last_exchange_worlds
 from pedro.players.sampling import PlayMachine, World, iter_worlds, played_by, sample_worlds
 from pedro.players.simulation import PlayValuation
-from pedro.players.solved_play import declarer_bias, solved_points
+from pedro.players.solved_play import CountedSolvedPoints, declarer_bias, solved_points
 from pedro.solver import PlayPosition, solve
 from pedro.variants.model import ExcessTrumps, LowRule, Ruleset
 from pedro.variants.tables import TrumpTables
@@ -102,10 +110,16 @@ MIN_WORLDS = 10
 #: The default ``expert``'s cap on the solver's nodes per decision: about half a second of solving
 #: on one core (docs/players.md, "Decision time").
 DEFAULT_MAX_NODES = 3_000_000
-#: The expert's bidding: deals added at a time while the best call is not clear, the most deals,
-#: and how many standard errors make the best call clear (``ExpertPlayer.call_values``).
+#: The expert's bidding (``ExpertPlayer.call_values``): deals added at a time while the best call
+#: is not clear; the deals a call may always be valued on; the work (``solved_play``'s solver
+#: nodes and valuations) that buys more deals, up to the most (``affordable_deals``); and how many
+#: standard errors make the best call clear. ``BID_WORK`` is about 0.6 s of a core: 40 deals of a
+#: cinch or 83 call cost about that already, while pidro and King Pedro (Canadian), whose calls
+#: cost a third of it, go on to the most deals (docs/strength.md, "Deals bought by work").
 BID_SAMPLES_STEP = 20
-MAX_BID_SAMPLES = 40
+SURE_BID_SAMPLES = 40
+BID_WORK = 3_000_000
+MAX_BID_SAMPLES = 160
 CLEAR_Z = 2.0
 #: A review of a call made (``estimates`` with the call in ``include``): more deals, this many at
 #: a time, while the call trails the best and its cost's standard error is above ``JUDGE_ERROR``
@@ -193,16 +207,16 @@ class ExpertPlayer(HeuristicPlayer):
 
         On 20 deals the value of a call less passing varies by some 4 points (a standard
         deviation, in pidro) from one draw of deals to another: enough to overcall a hand that
-        is worth a pass on other deals (the issue's "wild overcalls"). Deals are added
-        ``BID_SAMPLES_STEP`` at a time up to ``MAX_BID_SAMPLES`` until passing or bidding,
-        whichever is best, leads the other by ``CLEAR_Z`` standard errors of their difference
-        on common deals.
+        is worth a pass on other deals (the issue's "wild overcalls"); in King Pedro (Canadian)
+        by some 11 points on 40 deals. Deals are added ``BID_SAMPLES_STEP`` at a time, while
+        ``affordable_deals`` allows, until passing or bidding, whichever is best, leads the other
+        by ``CLEAR_Z`` standard errors of their difference on common deals.
         """
         values = super().call_values(obs, legal)
         if not self.own_bidding:
             return values
         est = self.estimator(obs)
-        while len(est.samples) < MAX_BID_SAMPLES and not calls_are_clear(values):
+        while not calls_are_clear(values) and len(est.samples) + BID_SAMPLES_STEP <= affordable_deals(est):
             est.extend(obs, BID_SAMPLES_STEP)
             values = super().call_values(obs, legal)
         return values
@@ -234,7 +248,7 @@ class ExpertPlayer(HeuristicPlayer):
         """The solver's value after the exchange, and its measured bias (``players.solved_play``)."""
         if not self.own_bidding:
             return super().play_valuation(rules)
-        return solved_points, declarer_bias(rules)
+        return CountedSolvedPoints(), declarer_bias(rules)
 
     def act(self, obs: Observation) -> int:
         if obs.phase == Phase.PLAY and obs.my_turn and isinstance(obs.legal, tuple) and len(obs.legal) > 1:
@@ -525,6 +539,32 @@ def _clear_leader(worlds: Mapping[int, Sequence[float]], rule: int) -> int | Non
     if means[best] <= means[rule] + _TIE or _lead(worlds[best], worlds[rule]) < EXCHANGE_OVER_RULE_Z:
         return None
     return best
+
+
+def affordable_deals(est: Estimator) -> int:
+    """The most deals a call may be valued on: ``SURE_BID_SAMPLES``, or as many more as ``BID_WORK``
+    pays for at the work a deal has cost so far, up to ``MAX_BID_SAMPLES``.
+
+    One deal's estimate of bidding less passing spreads far wider in some variants than in others
+    (a standard deviation near 70 points in King Pedro (Canadian), near 20 in pidro), so a fixed
+    number of deals leaves the noisy ones too few, while in cinch and 83, where a deal's solves
+    cost the most, 40 deals already take what a call may. Counting work, not deals, gives each
+    variant what it can afford without a table of variants. Work, not time: the same seed makes
+    the same call on any machine.
+
+    >>> est = type("E", (), {"samples": [None] * 40, "valuation": CountedSolvedPoints()})()
+    >>> est.valuation.work = 40 * 20_000  # King Pedro (Canadian)-like: 20,000 a deal
+    >>> affordable_deals(est)
+    150
+    >>> est.valuation.work = 40 * 100_000  # 83-like
+    >>> affordable_deals(est)
+    40
+    """
+    meter = est.valuation
+    done = len(est.samples)
+    if not isinstance(meter, CountedSolvedPoints) or not done or meter.work <= 0:
+        return SURE_BID_SAMPLES
+    return max(SURE_BID_SAMPLES, min(MAX_BID_SAMPLES, BID_WORK * done // meter.work))
 
 
 def bid_beats_pass(bid: CallValue, passing: CallValue) -> bool:
