@@ -364,7 +364,7 @@ class ExpertPlayer(HeuristicPlayer):
         that trails the best is valued on more deals, ``JUDGE_STEP`` at a time, until the
         standard error of its cost is at most ``JUDGE_ERROR`` or ``JUDGE_DEALS`` deals are drawn.
 
-        On the 20 to 40 deals a call is made on, a call's value less the best moves by several
+        On the 20 to 160 deals a call is made on, a call's value less the best moves by several
         points from one draw to the next (docs/strength.md, "Wild calls"): a review would blame
         good calls for the draw's noise. Calls that are best on those deals cost nothing more."""
         est = self.estimator(obs)
