@@ -64,10 +64,10 @@ def declarer_bias(rules: Ruleset) -> float:
 
 
 #: What one valuation costs besides the solver's search, in the solver's nodes of the same time.
-#: Measured on the expert's calls (six hands each, CPU time against nodes and valuations): a
-#: valuation takes about 1.6 ms of Python work (the exchange and a rollout) and a node about
-#: 0.2 microseconds, so pidro's valuations (some 470 nodes each) cost the same time per deal as King
-#: Pedro (Canadian)'s (some 2,000) within a fifth, and 83's (some 25,000) four times as much.
+#: Measured on the expert's first calls (six hands a variant, CPU time against nodes and
+#: valuations): a valuation takes about 1.6 ms of Python work (the exchange and a rollout) and a
+#: node about 0.2 microseconds. A valuation searches some 470 nodes in pidro and takes 1.7 ms in
+#: all, 2,000 in King Pedro (Canadian) (2.3 ms), 20,000 to 25,000 in cinch and 83 (about 6 ms).
 VALUATION_WORK = 8_000
 
 
@@ -79,7 +79,7 @@ def solved_points(state: GameState, players: Sequence[Player]) -> tuple[int, ...
 
 class CountedSolvedPoints:
     """``solved_points`` that counts its work: the solver's nodes, and ``VALUATION_WORK`` for each
-    valuation. The expert's bidding buys more deals for its calls where they are cheap with it
+    valuation, so that the expert's bidding can give cheap calls more deals
     (``pedro.players.expert.affordable_deals``)."""
 
     def __init__(self) -> None:
