@@ -140,10 +140,10 @@ def test_an_unclear_call_gets_past_forty_deals_only_as_far_as_its_work_pays_for(
         obs = state.observation(state.current_player)
         player = ExpertPlayer(seed)
         values = player.call_values(obs, obs.legal or ())
-        drawn = len(player.estimator(obs).samples)
+        est = player.estimator(obs)
+        drawn = len(est.samples)
         assert drawn % BID_SAMPLES_STEP == 0 and drawn <= MAX_BID_SAMPLES
         # it stopped when the call was clear or the next deals were more than the work pays for
-        est = player.estimator(obs)
         assert calls_are_clear(values) or drawn + BID_SAMPLES_STEP > affordable_deals(est)
         deals.append(drawn)
     for done, work in extensions:  # each extension was paid for at the work a deal had cost
