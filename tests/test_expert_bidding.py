@@ -29,6 +29,8 @@ from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls
 from pedro.players.expert import (
     BID_SAMPLES_STEP,
     BID_WORK,
+    CLEAR_FROM,
+    CLEAR_Z,
     DEFAULT_SAMPLES,
     JUDGE_DEALS,
     JUDGE_ERROR,
@@ -36,6 +38,7 @@ from pedro.players.expert import (
     SURE_BID_SAMPLES,
     affordable_deals,
     calls_are_clear,
+    clear_bound,
 )
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import (
@@ -164,6 +167,24 @@ def test_calls_are_clear_only_when_passing_and_bidding_are_apart_on_common_deals
     close = CallValue(bid_action(8), 0.45, 0, tuple(v - 0.05 for v in steady))
     assert calls_are_clear([passing, CallValue(bid_action(7), 0.5, 0, tuple(steady)), close])
     assert calls_are_clear([passing])
+
+
+def _bid_leading_pass(deals: int, mean: float) -> list[CallValue]:
+    """A bid whose per-deal lead over passing alternates ``mean`` ± 1 on ``deals`` deals."""
+    diffs = tuple(mean + (1.0 if k % 2 else -1.0) for k in range(deals))
+    return [CallValue(PASS, 0.0, None, (0.0,) * deals), CallValue(bid_action(7), mean, 0, diffs)]
+
+
+def test_an_early_look_needs_a_wider_lead_to_stop_a_call() -> None:
+    """The raising wars' fault: a call looked at every 20 deals must not stop on an early extreme
+    draw that a flat two standard errors lets through."""
+    early = _bid_leading_pass(20, 0.8)  # about 3.5 standard errors on 20 deals
+    assert calls_are_clear(early, CLEAR_Z) and not calls_are_clear(early)
+    assert calls_are_clear(_bid_leading_pass(20, 1.0))  # about 4.4: clear even so early
+    late = _bid_leading_pass(CLEAR_FROM, 0.25)  # about 2.2 standard errors on 80 deals
+    assert calls_are_clear(late)
+    assert not calls_are_clear(_bid_leading_pass(40, 0.25))  # the same lead per deal on 40: 1.6
+    assert [clear_bound(n) for n in (CLEAR_FROM, MAX_BID_SAMPLES)] == [CLEAR_Z, CLEAR_Z]
 
 
 # ---------------------------------------------------------------- the comparison setting

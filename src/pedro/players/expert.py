@@ -113,7 +113,8 @@ DEFAULT_MAX_NODES = 3_000_000
 #: The expert's bidding (``ExpertPlayer.call_values``): deals added at a time while the best call
 #: is not clear; the deals a call may always be valued on; the work (``solved_play``'s solver
 #: nodes and valuations) that buys more deals, up to the most (``affordable_deals``); and how many
-#: standard errors make the best call clear. ``BID_WORK`` is about 0.6 s of a core: 40 deals of a
+#: standard errors make the best call clear from ``CLEAR_FROM`` deals on (``clear_bound``: more
+#: before). ``BID_WORK`` is about 0.6 s of a core: 40 deals of a
 #: cinch or 83 call cost about that already, while pidro and King Pedro (Canadian), whose calls
 #: cost a third of it, go on to the most deals (docs/strength.md, "Deals bought by work").
 BID_SAMPLES_STEP = 20
@@ -121,6 +122,7 @@ SURE_BID_SAMPLES = 40
 BID_WORK = 3_000_000
 MAX_BID_SAMPLES = 160
 CLEAR_Z = 2.0
+CLEAR_FROM = 80
 #: A review of a call made (``estimates`` with the call in ``include``): more deals, this many at
 #: a time, while the call trails the best and its cost's standard error is above ``JUDGE_ERROR``
 #: points of score, up to ``JUDGE_DEALS`` deals (``ExpertPlayer._judged_calls``).
@@ -210,7 +212,7 @@ class ExpertPlayer(HeuristicPlayer):
         is worth a pass on other deals (the issue's "wild overcalls"); in King Pedro (Canadian)
         by some 11 points on 40 deals. Deals are added ``BID_SAMPLES_STEP`` at a time, while
         ``affordable_deals`` allows, until passing or bidding, whichever is best, leads the other
-        by ``CLEAR_Z`` standard errors of their difference on common deals.
+        by ``clear_bound`` standard errors of their difference on common deals.
         """
         values = super().call_values(obs, legal)
         if not self.own_bidding:
@@ -573,10 +575,27 @@ def bid_beats_pass(bid: CallValue, passing: CallValue) -> bool:
     return _lead(bid.per_sample, passing.per_sample) >= BID_OVER_PASS_Z
 
 
-def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
+def clear_bound(deals: int) -> float:
+    """How many standard errors make a call clear on ``deals`` deals: ``CLEAR_Z`` from
+    ``CLEAR_FROM`` deals on, and more before, in proportion to one over the root of the deals (an
+    O'Brien-Fleming-like bound).
+
+    The call is looked at again every ``BID_SAMPLES_STEP`` deals, up to eight times, and stops at
+    the first clear look; a flat bound would let an extreme early draw stop it several times as
+    often as one test's error rate (docs/strength.md, "The raising wars"). Late looks keep the
+    flat bound, so a call that stays unclear costs no more deals than before.
+
+    >>> [round(clear_bound(n), 2) for n in (20, 40, 60, 80, 160)]
+    [4.0, 2.83, 2.31, 2.0, 2.0]
+    """
+    return CLEAR_Z * math.sqrt(max(1.0, CLEAR_FROM / max(1, deals)))
+
+
+def calls_are_clear(values: Sequence[CallValue], z: float | None = None) -> bool:
     """Whether the best call leads the best call of the other kind (passing against bidding) by
-    ``z`` standard errors of their difference on the same deals (the next best call where passing
-    is not allowed; always, with one call or without per-deal values).
+    ``z`` standard errors of their difference on the same deals (``clear_bound`` of the deals
+    valued unless given; the next best call where passing is not allowed; always, with one call
+    or without per-deal values).
 
     Only bidding against passing is made clear: that is where a noisy estimate costs a contract
     (a wild overcall, or a good hand left to the opponents); choosing between neighbouring bids
@@ -591,7 +610,8 @@ def calls_are_clear(values: Sequence[CallValue], z: float = CLEAR_Z) -> bool:
         if passing:
             return True
         rival = ranked[1]
-    return _lead(top.per_sample, rival.per_sample) >= z
+    bound = clear_bound(len(top.per_sample)) if z is None else z
+    return _lead(top.per_sample, rival.per_sample) >= bound
 
 
 def _lead(first: Sequence[float], second: Sequence[float]) -> float:
