@@ -29,11 +29,22 @@ a world by X; flags combine
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
 printed is how much of the first player's loss each player removes.
+
+``--ceiling N`` adds what no player deciding on the expert's own picture of
+the hidden hands could avoid: for each position, N worlds drawn and weighed
+as the expert weighs them, every play solved in each; the play best on their
+weighted mean is the choice, and its loss in a world is what the best play of
+that world takes more. The weighted mean of that loss is the value of seeing
+the cards for this one choice. If the expert's picture were the truth, no
+honest player could lose less on average; a player's measured loss far above
+it means the picture, or the search, is at fault, and one near it means the
+rest is what the cards hide.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Sequence
@@ -42,7 +53,7 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import Player, choose, make_player
-from pedro.players.expert import ExpertPlayer, world_values
+from pedro.players.expert import ExpertPlayer, play_classes, world_values
 from pedro.players.sampling import World, replay
 from pedro.variants.options import make_ruleset
 
@@ -92,10 +103,31 @@ def _losses(state: GameState, seat: int, score: bool) -> dict[int, float] | None
     return {a: best - v for a, v in values.items()}
 
 
+def expected_losses(obs: Observation, worlds: int, score: bool) -> dict[int, float]:
+    """Each legal play's loss in ``worlds`` of the expert's weighed worlds, their weighted mean
+    (the module docstring's ``--ceiling``)."""
+    legal = list(obs.legal or ())
+    reps = play_classes(obs, legal)
+    distinct = sorted(set(reps.values()))
+    rng = random.Random(f"ceiling:{obs.hand_index}:{len(obs.tricks)}:{obs.seat}:{legal}")
+    seen = [
+        (weight, world_values(obs, world, distinct, score))
+        for world, weight in ExpertPlayer("card-play-loss").weighed_worlds(obs, worlds, rng)
+    ]
+    total = sum(weight for weight, _ in seen) or 1.0
+    lost = {
+        a: sum(weight * (max(values.values()) - values[a]) for weight, values in seen) / total
+        for a in distinct
+    }
+    return {a: lost[reps[a]] for a in legal}
+
+
 def player(spec: str) -> Player:
     name, *flags = spec.split("/")
     made = make_player(name, "card-play-loss")
-    if flags and not isinstance(made, ExpertPlayer):
+    if not flags:
+        return made
+    if not isinstance(made, ExpertPlayer):
         raise SystemExit(f"/{flags[0]} applies to the expert only, got {spec!r}")
     for flag in flags:
         _set(made, flag, spec)
@@ -146,6 +178,13 @@ def main() -> None:
         help="who plays the games the positions come from: one player at every seat, or A,B: A "
         "for the side of seat 0, whose positions alone are kept, and B for the others",
     )
+    parser.add_argument(
+        "--ceiling",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also the loss no choice avoids on N of the expert's weighed worlds (0: not shown)",
+    )
     args = parser.parse_args()
     table = args.table.split(",")
     if len(table) > 2:
@@ -158,6 +197,7 @@ def main() -> None:
         f"({time.perf_counter() - start:.0f} s)"
     )
     losses: dict[str, list[float]] = {}
+    choices: dict[str, list[int]] = {}
     print(
         "| player | mean loss per position | loss per deal | share of the first's loss removed "
         "| decision ms, median | p99 |"
@@ -165,11 +205,12 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for spec in args.players:
         p = player(spec)
-        losses[spec], times = [], []
+        losses[spec], choices[spec], times = [], [], []
         for obs, loss in found:
             start = time.perf_counter()
-            losses[spec].append(loss[p.act(obs)])
+            choices[spec].append(p.act(obs))
             times.append(1000 * (time.perf_counter() - start))
+            losses[spec].append(loss[choices[spec][-1]])
         mean = statistics.mean(losses[spec])
         first = statistics.mean(losses[args.players[0]])
         share = f"{1 - mean / first:.0%}" if first else "-"
@@ -180,6 +221,28 @@ def main() -> None:
             f"| {statistics.median(times):.0f} | {p99:.0f} |",
             flush=True,
         )
+    if args.ceiling:
+        pictures = [expected_losses(obs, args.ceiling, args.measure == "score") for obs, _ in found]
+        print()
+        print(f"On the expert's own {args.ceiling} weighed worlds of each position (--ceiling):")
+        print(
+            "| player | loss per position, measured | on the expert's worlds | share of the first's removed |"
+        )
+        print("|---|---|---|---|")
+        rows = [
+            (
+                spec,
+                f"{statistics.mean(losses[spec]):.3f}",
+                [pic[c] for pic, c in zip(pictures, choices[spec], strict=True)],
+            )
+            for spec in args.players
+        ]
+        rows.append(("the best choice on those worlds", "–", [min(pic.values()) for pic in pictures]))
+        first = statistics.mean(rows[0][2])
+        for spec, measured, expected in rows:
+            share = f"{1 - statistics.mean(expected) / first:.0%}" if first else "-"
+            print(f"| {spec} | {measured} | {statistics.mean(expected):.3f} | {share} |")
+        print()
     # each player against the first, and the later ones against the second (a setting tried
     # against the player it changes)
     pairs = [(spec, args.players[0]) for spec in args.players[1:]]

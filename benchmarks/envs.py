@@ -99,12 +99,12 @@ def main() -> None:
     if args.steps is not None:
         steps_limit: int = args.steps
 
-        def stop(steps: int, _elapsed: float) -> bool:
+        def stop(steps: int, elapsed: float) -> bool:
             return steps >= steps_limit
     else:
         seconds: float = args.seconds
 
-        def stop(_steps: int, elapsed: float) -> bool:
+        def stop(steps: int, elapsed: float) -> bool:
             return elapsed >= seconds
 
     header = f"{'game':<22} {'players':>7} {'obs size':>8} {'actions':>7}"

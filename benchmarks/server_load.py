@@ -840,8 +840,8 @@ def run(args: argparse.Namespace, servers: list[Server]) -> Figures:
     try:
         ready.wait(timeout=600)
     except threading.BrokenBarrierError:
-        results = [out.get() for _ in processes]
-        print("client process failed:\n" + "\n".join(r.fatal or "" for r in results), file=sys.stderr)
+        failed = [out.get() for _ in processes]
+        print("client process failed:\n" + "\n".join(r.fatal or "" for r in failed), file=sys.stderr)
         return Figures(1)
     setup = time.monotonic() - setup_start
     print(f"set up {args.tables} tables and {4 * args.tables} clients in {setup:.1f} s; playing", flush=True)

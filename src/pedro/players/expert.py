@@ -401,20 +401,7 @@ class ExpertPlayer(HeuristicPlayer):
         budget = count * len(distinct)  # racing spends the solves of the plays it drops on more worlds
         if self.race is not None:
             most, count = most * RACE_WORLDS, most * RACE_WORLDS
-        model = (
-            PlayModel(obs, self.rollout_policy(obs.rules), partner_miss=self.read_partner)
-            if self.read_play
-            else None
-        )
-        weighed: Iterable[tuple[World, float]]
-        if model is not None and self.resample > 1:
-            drawn = sample_worlds(obs, most * self.resample, rng, temper=self.bid_temper)
-            weighed = resampled(drawn, model, most, rng)
-        else:  # weighed as they are reached: a time limit or a clear choice leaves the rest unweighed
-            weighed = (
-                (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
-                for w in iter_worlds(obs, most, rng, temper=self.bid_temper)
-            )
+        weighed = self.weighed_worlds(obs, most, rng)
         sums = dict.fromkeys(distinct, 0.0)
         weights = dict.fromkeys(distinct, 0.0)  # the worlds' weight each play was valued on
         racing = list(distinct)  # the plays still solved (all of them unless ``race``)
@@ -461,6 +448,26 @@ class ExpertPlayer(HeuristicPlayer):
         top = max(means[a] for a in racing)
         means.update({a: top - lead for a, lead in behind.items()})
         return {a: means[reps[a]] for a in legal}
+
+    def weighed_worlds(
+        self, obs: Observation, most: int, rng: random.Random
+    ) -> Iterable[tuple[World, float]]:
+        """Up to ``most`` worlds consistent with what the seat has seen, each with its weight: the
+        auction's evidence (``sampling``) times, when the player reads the play, how likely the
+        others' plays were with those hands (``inference.PlayModel``)."""
+        model = (
+            PlayModel(obs, self.rollout_policy(obs.rules), partner_miss=self.read_partner)
+            if self.read_play
+            else None
+        )
+        if model is not None and self.resample > 1:
+            drawn = sample_worlds(obs, most * self.resample, rng, temper=self.bid_temper)
+            return resampled(drawn, model, most, rng)
+        # weighed as they are reached: a time limit or a clear choice leaves the rest unweighed
+        return (
+            (w, w.weight * (model.weight(w.hands) if model is not None else 1.0))
+            for w in iter_worlds(obs, most, rng, temper=self.bid_temper)
+        )
 
 
 #: How often (in worlds valued) ``ExpertPlayer.race`` looks for plays to stop solving, and how many
