@@ -30,15 +30,18 @@ in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
 printed is how much of the first player's loss each player removes.
 
-``--ceiling N`` adds what no player deciding on the expert's own picture of
-the hidden hands could avoid: for each position, N worlds drawn and weighed
-as the expert weighs them, every play solved in each; the play best on their
-weighted mean is the choice, and its loss in a world is what the best play of
-that world takes more. The weighted mean of that loss is the value of seeing
-the cards for this one choice. If the expert's picture were the truth, no
-honest player could lose less on average; a player's measured loss far above
-it means the picture, or the search, is at fault, and one near it means the
-rest is what the cards hide.
+``--ceiling N`` compares the players with the expert's own picture of the
+hidden hands: at each position N worlds, drawn and weighed as the expert
+weighs them, every play solved in each. A player's loss on those worlds is
+the weighted mean of what its choice gives up to the best play of each world;
+the least loss any one choice has there (the value of seeing the cards, for
+this choice) is printed as "the best choice on those worlds". If the picture
+were the truth, a player's loss there and its measured loss would agree on
+average, and no honest player could lose less than that least loss: a
+player near it is at the ceiling its picture allows, and only a truer
+picture can lift it. With ``--ceiling`` every play with a choice is kept,
+also those where no choice loses in the true deal (the picture cannot know
+which those are); the means per deal, and so the shares, are unchanged.
 """
 
 from __future__ import annotations
@@ -61,12 +64,19 @@ Position = tuple[Observation, dict[int, float]]
 
 
 def positions(
-    variant: str, deals: int, seed: int, score: bool = False, table: Sequence[str] = ("heuristic",)
+    variant: str,
+    deals: int,
+    seed: int,
+    score: bool = False,
+    table: Sequence[str] = ("heuristic",),
+    every: bool = False,
 ) -> list[Position]:
     """Each card play with a choice that matters, and each legal play's loss in points (or score).
 
     ``table`` names who plays the games: one player at every seat, or two, the first for the
-    side of seat 0 (whose positions alone are kept) and the second for the others.
+    side of seat 0 (whose positions alone are kept) and the second for the others. ``every``
+    keeps the plays whose choice does not matter in the true deal too: a picture of the hidden
+    hands cannot know that, so its losses are compared on every choice (``--ceiling``).
     """
     rules = make_ruleset(variant, {})
     out: list[Position] = []
@@ -80,7 +90,7 @@ def positions(
             kept = len(table) == 1 or names[seat] == ours
             if kept and state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
                 loss = _losses(state, seat, score)
-                if loss is not None and any(loss.values()):
+                if loss is not None and (every or any(loss.values())):
                     out.append((state.observation(seat), loss))
             state.apply(choose(players[seat], state))
     return out
@@ -190,9 +200,10 @@ def main() -> None:
     if len(table) > 2:
         raise SystemExit(f"--table takes one player or two (A,B), got {args.table!r}")
     start = time.perf_counter()
-    found = positions(args.variant, args.deals, args.seed, args.measure == "score", table)
+    found = positions(args.variant, args.deals, args.seed, args.measure == "score", table, bool(args.ceiling))
     print(
-        f"{args.variant}: {len(found)} positions where the choice matters, from {args.deals} deals of "
+        f"{args.variant}: {len(found)} positions where the choice matters"
+        f"{' in the true deal or not (--ceiling)' if args.ceiling else ''}, from {args.deals} deals of "
         f"{' against '.join(table)} "
         f"({time.perf_counter() - start:.0f} s)"
     )
