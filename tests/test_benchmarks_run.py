@@ -79,6 +79,12 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
             ],
             "from 3 deals of expert:4 against heuristic",
         ),
+        (
+            "card_play_loss.py",
+            ["--deals", "2", "--players", "heuristic", "expert:4", "--ceiling", "6"],
+            "| the best choice on those worlds |",
+        ),
+        ("clear_bound.py", ["--calls", "50", "--deals", "60"], "| clear_bound |"),
     ],
 )
 def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[str], prints: str) -> None:
@@ -165,3 +171,19 @@ def test_card_play_positions_from_a_table_of_two_players_are_the_first_players_s
     every = module.positions("pidro", 4, 11)
     assert mixed and {obs.seat % 2 for obs, _loss in mixed} == {0}  # seats 0 and 2: seat 0's side
     assert {obs.seat % 2 for obs, _loss in every} == {0, 1}
+
+
+def test_the_ceiling_keeps_every_choice_and_values_every_legal_play_on_the_picture() -> None:
+    spec = importlib.util.spec_from_file_location("card_play_loss", BENCHMARKS / "card_play_loss.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    mattering = module.positions("pidro", 3, 21)
+    every = module.positions("pidro", 3, 21, every=True)
+    assert len(every) > len(mattering)  # some choices lose nothing in the true deal
+    assert any(not any(loss.values()) for _obs, loss in every)
+    pictures = [(module.expected_losses(obs, 8, False), loss, obs) for obs, loss in every[:8]]
+    for picture, loss, obs in pictures:
+        assert set(picture) == set(loss) == set(obs.legal)
+        assert min(picture.values()) >= 0
+    assert any(max(picture.values()) > 0 for picture, _loss, _obs in pictures)  # its worlds differ
