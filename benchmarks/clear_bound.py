@@ -1,15 +1,15 @@
 """What the expert's rule for stopping a call's deals costs and saves, on a model of the call.
 
-    python benchmarks/clear_bound.py --calls 20000 --seed 1
+    python benchmarks/clear_bound.py --calls 40000 --seed 1
 
 The expert values a call on 20 deals, then 20 more at a time while bidding and
 passing are not clearly apart (``expert.calls_are_clear``) and the work allows
 (up to ``MAX_BID_SAMPLES``), and bids only if the bid then leads passing by
 ``BID_OVER_PASS_Z`` standard errors (``expert.bid_beats_pass``). Here a call's
 per-deal "bid less pass" is drawn from a normal law whose mean (the call's true
-worth) is itself drawn, for each call, from a normal law of spread ``--spread``;
-both are in units of one deal's standard deviation (some 70 points in King
-Pedro (Canadian)). The real ``calls_are_clear`` and ``bid_beats_pass`` decide,
+worth) is itself drawn, for each call, from a normal law of spread 0.1 or 0.2;
+both are in units of one deal's standard deviation (``--deal-sd``, 70 points
+as in King Pedro (Canadian)). The real ``calls_are_clear`` and ``bid_beats_pass`` decide,
 with a flat bound of ``CLEAR_Z`` at every look (the rule before ``clear_bound``)
 and with ``clear_bound``. Printed per rule: the mean regret (the worth lost
 against knowing each call's true worth, in points at ``--deal-sd``), the deals
