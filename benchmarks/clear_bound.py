@@ -3,13 +3,13 @@
     python benchmarks/clear_bound.py --calls 40000 --seed 1
 
 The expert values a call on 20 deals, then 20 more at a time while bidding and
-passing are not clearly apart (``expert.calls_are_clear``) and the work allows
+passing are not clearly apart and the work allows (``expert.needs_more_deals``)
 (up to ``MAX_BID_SAMPLES``), and bids only if the bid then leads passing by
 ``BID_OVER_PASS_Z`` standard errors (``expert.bid_beats_pass``). Here a call's
 per-deal "bid less pass" is drawn from a normal law whose mean (the call's true
 worth) is itself drawn, for each call, from a normal law of spread 0.1 or 0.2;
 both are in units of one deal's standard deviation (``--deal-sd``, 70 points
-as in King Pedro (Canadian)). The real ``calls_are_clear`` and ``bid_beats_pass`` decide,
+as in King Pedro (Canadian)). The real ``needs_more_deals`` and ``bid_beats_pass`` decide,
 with a flat bound of ``CLEAR_Z`` at every look (the rule before ``clear_bound``)
 and with ``clear_bound``. Printed per rule: the mean regret (the worth lost
 against knowing each call's true worth, in points at ``--deal-sd``), the deals
@@ -31,7 +31,7 @@ from pedro.players.expert import (
     CLEAR_Z,
     MAX_BID_SAMPLES,
     bid_beats_pass,
-    calls_are_clear,
+    needs_more_deals,
 )
 
 
@@ -41,8 +41,7 @@ def decide(diffs: np.ndarray, flat: bool) -> tuple[bool, int]:
     while True:
         bid = CallValue(bid_action(7), float(diffs[:deals].mean()), 0, tuple(map(float, diffs[:deals])))
         passing = CallValue(PASS, 0.0, None, (0.0,) * deals)
-        values = [bid, passing]
-        if calls_are_clear(values, CLEAR_Z if flat else None) or deals + BID_SAMPLES_STEP > len(diffs):
+        if not needs_more_deals([bid, passing], deals, len(diffs), CLEAR_Z if flat else None):
             return bid_beats_pass(bid, passing), deals
         deals += BID_SAMPLES_STEP
 

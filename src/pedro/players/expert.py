@@ -218,7 +218,7 @@ class ExpertPlayer(HeuristicPlayer):
         if not self.own_bidding:
             return values
         est = self.estimator(obs)
-        while not calls_are_clear(values) and len(est.samples) + BID_SAMPLES_STEP <= affordable_deals(est):
+        while needs_more_deals(values, len(est.samples), affordable_deals(est)):
             est.extend(obs, BID_SAMPLES_STEP)
             values = super().call_values(obs, legal)
         return values
@@ -596,6 +596,12 @@ def clear_bound(deals: int) -> float:
     [4.0, 2.83, 2.31, 2.0, 2.0]
     """
     return CLEAR_Z * math.sqrt(max(1.0, CLEAR_FROM / max(1, deals)))
+
+
+def needs_more_deals(values: Sequence[CallValue], drawn: int, most: int, z: float | None = None) -> bool:
+    """Whether a call valued on ``drawn`` deals gets ``BID_SAMPLES_STEP`` more: it is not clear yet
+    (``calls_are_clear`` with ``z``) and ``most`` deals allow them."""
+    return not calls_are_clear(values, z) and drawn + BID_SAMPLES_STEP <= most
 
 
 def calls_are_clear(values: Sequence[CallValue], z: float | None = None) -> bool:
