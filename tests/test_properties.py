@@ -14,7 +14,10 @@ end a game), and checks at every step:
 (g) when the card play starts every hand has the size of docs/rules.md
     §hand-size-at-the-first-lead;
 (h) a game that is not over always offers a legal action, also in nine-card
-    deals stacked so that the dealer's side holds most of the trumps (note E9).
+    deals stacked so that the dealer's side holds most of the trumps (note E9);
+(i) where ``Ruleset.fixed_hand_total`` says so, a hand's points add up to the
+    same total however its cards are played (the bidding simulation counts on
+    it), and classic Pitch's Game point, which says not, does make it differ.
 """
 
 from __future__ import annotations
@@ -544,3 +547,50 @@ def test_random_games_reach_every_phase() -> None:
             state.apply(random_action(state, rng))
         assert state.results, variant
     assert {Phase.AUCTION, Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY} <= seen
+
+
+# ---------------------------------------------------------------- (i) a total the play cannot change
+
+
+def at_a_first_lead(name: str, seed: int, rng: random.Random) -> GameState | None:
+    """A random game up to the first lead of one of its first hands (None if none was reached)."""
+    state = GameState(RULESETS[name], seed=seed)
+    while not state.is_over and state.hand_index < 3:
+        if state.phase == Phase.PLAY:
+            return state
+        state.apply(random_action(state, rng))
+    return None
+
+
+def totals_of_random_plays(state: GameState, rng: random.Random, plays: int) -> set[int]:
+    """The points the hand scores in all, played to its end ``plays`` times by random cards."""
+    totals = set()
+    for _ in range(plays):
+        play = state.clone()
+        hand = len(play.results)
+        while not play.is_over and len(play.results) == hand:
+            play.apply(random_action(play, rng))
+        totals.add(sum(play.results[hand].points))
+    return totals
+
+
+@pytest.mark.parametrize("variant", [v for v, r in RULESETS.items() if r.fixed_hand_total])
+@GAMES
+@given(seed=SEEDS)
+def test_a_fixed_hand_total_is_the_same_however_the_hand_is_played(variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state = at_a_first_lead(variant, seed, rng)
+    if state is not None:
+        assert len(totals_of_random_plays(state, rng, 4)) == 1
+
+
+def test_classic_pitch_game_point_makes_the_total_depend_on_the_play() -> None:
+    """A tie for Game goes to no one, so the total is not fixed: some deal shows it."""
+    name = "pitch_fives+relative_high_low=True"
+    assert not RULESETS[name].fixed_hand_total
+    differing = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = at_a_first_lead(name, seed, rng)
+        differing += state is not None and len(totals_of_random_plays(state, rng, 4)) > 1
+    assert differing > 0

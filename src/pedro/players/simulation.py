@@ -132,6 +132,16 @@ def play_out(state: GameState, players: Sequence[Player]) -> tuple[int, ...]:
     return tuple(state.results[start].points)
 
 
+def play_out_any(state: GameState) -> tuple[int, ...]:
+    """Play the current hand to its end by the first legal action at every turn; the points per
+    side. Where ``rules.fixed_hand_total`` their sum is the hand's total, at a fraction of a
+    rollout's cost (no observation, no policy)."""
+    start = len(state.results)
+    while not state.is_over and len(state.results) == start:
+        state.apply(next(iter(state.legal())))
+    return tuple(state.results[start].points)
+
+
 #: How a contract's hand is valued from the state with trumps named: the points per side it is
 #: worth, the exchange and the play played by the given policy (``play_out``: a plain rollout).
 PlayValuation = Callable[[GameState, Sequence[Player]], tuple[int, ...]]

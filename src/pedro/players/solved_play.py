@@ -18,9 +18,11 @@ a bid (``DECLARER_BIAS``).
 
 The solver gives one number, the declarer's side's points. The others'
 points are the rest of the points the rollout of the same exchanged hand
-scored, shared among the other sides as that rollout shared them (one side
-in partnership games: exact but for a point no side scores, such as a tied
-Game).
+scored, shared among the other sides as that rollout shared them. Where one
+other side takes all the rest (partnership games), only the total counts,
+and where every play gives the same total (``Ruleset.fixed_hand_total``) it
+is taken from the cheapest play instead of a rollout: exact, but for classic
+Pitch's Game point, which a tie withholds.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players.base import Player
-from pedro.players.simulation import play_out
+from pedro.players.simulation import play_out, play_out_any
 from pedro.solver import solve
 from pedro.variants.model import Ruleset
 
@@ -65,15 +67,18 @@ def declarer_bias(rules: Ruleset) -> float:
 
 #: What one valuation costs besides the solver's search, in the solver's nodes of the same time.
 #: Measured on the expert's first calls (six hands a variant, CPU time against nodes and
-#: valuations): a valuation takes about 1.6 ms of Python work (the exchange and a rollout) and a
-#: node about 0.2 microseconds. A valuation searches some 470 nodes in pidro and takes 1.7 ms in
+#: valuations): a valuation took about 1.6 ms of Python work (the exchange and a rollout) and a
+#: node about 0.2 microseconds. A valuation searches some 470 nodes in pidro and took 1.7 ms in
 #: all, 2,000 in King Pedro (Canadian) (2.3 ms), 20,000 to 25,000 in cinch and 83 (about 6 ms).
+#: In the partnership games the rollout is now skipped (``_solved``), so a valuation costs less
+#: than this; it is kept so that a call gets the deals it got (a lower one buys more deals: a
+#: change of the calls, to be measured before it is taken).
 VALUATION_WORK = 8_000
 
 
 def solved_points(state: GameState, players: Sequence[Player]) -> tuple[int, ...]:
     """Points per side of the hand in ``state`` (trumps named): the exchange by ``players``, then
-    the declarer's side's points by the solver and the others' from a rollout (module docstring)."""
+    the declarer's side's points by the solver and the others' the rest (module docstring)."""
     return _solved(state, players)[0]
 
 
@@ -104,12 +109,15 @@ def _solved(state: GameState, players: Sequence[Player]) -> tuple[tuple[int, ...
     rules = state.rules
     bidder = state.observation(state.current_player).bidder
     assert bidder is not None
-    rollout = play_out(state.clone(), players)
     side = rules.side_of(bidder)
+    others = [s for s in range(rules.num_sides) if s != side]
+    # one other side takes all the rest, so only the rollout's total counts; where every play
+    # gives the same total, the cheapest play gives it (the same values, for far less work)
+    cheap = len(others) == 1 and rules.fixed_hand_total
+    rollout = play_out_any(state.clone()) if cheap else play_out(state.clone(), players)
     result = solve(state.play_position())
     value = result.value
     rest = max(0, sum(rollout) - value)
-    others = [s for s in range(len(rollout)) if s != side]
     out = [0] * len(rollout)
     out[side] = value
     if others:

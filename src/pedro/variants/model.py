@@ -279,6 +279,17 @@ class Ruleset:
         return sum(tables.points[c] for c in self.deck)
 
     @cached_property
+    def fixed_hand_total(self) -> bool:
+        """Whether a hand's points add up to the same total however its cards are played.
+
+        They do where every point goes with a card, to the side that takes it, holds it or was
+        dealt it; the total is then set when the play starts, which lets the bidding simulation
+        skip a rollout (``players.solved_play``). Classic Pitch's Game point does not: a tie for
+        it goes to no one.
+        """
+        return not self.relative_high_low
+
+    @cached_property
     def effective_bgo_threshold(self) -> int:
         return self.target - 7 if self.bgo_threshold is None else self.bgo_threshold
 
