@@ -162,6 +162,22 @@ def test_the_wild_call_count_keeps_each_auction_and_resumes_where_it_stopped(tmp
     assert [json.loads(line)["seed"] for line in lines if line.endswith("}")] == [70000, 70001, 70002]
 
 
+def test_a_call_found_wild_is_valued_again_on_the_confirming_deals_before_it_counts(tmp_path: Path) -> None:
+    # a margin every call clears: each bid is found wild, valued again on more deals, and stays wild
+    command = [sys.executable, str(BENCHMARKS / "overcalls.py"), "--variants", "pidro"]
+    command += ["--player", "heuristic", "--auctions", "1", "--margin", "-1000"]
+    command += ["--analysis-deals", "20", "--confirm-deals", "40", "--out", str(tmp_path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    (kept,) = tmp_path.iterdir()
+    assert kept.name.endswith("-c40.jsonl")  # a count with a second look is kept apart from one without
+    (auction,) = [json.loads(line) for line in kept.read_text().splitlines()]
+    assert auction["bids"] > 0 and auction["cleared"] == 0
+    assert len(auction["wild"]) == auction["bids"]
+    assert all("passing's lead ±" in text for _, text in auction["wild"])
+    assert "0 found wild and cleared on 40" in result.stdout
+
+
 def test_card_play_positions_from_a_table_of_two_players_are_the_first_players_side_only() -> None:
     spec = importlib.util.spec_from_file_location("card_play_loss", BENCHMARKS / "card_play_loss.py")
     assert spec is not None and spec.loader is not None
