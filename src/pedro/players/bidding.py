@@ -370,10 +370,13 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
         best: CallValue | None = None
         # where the dealer, still to speak, may equal this bid and would: its contract, whatever the suit
         taken = _dealer_takes(est, obs, later, action)
+        # a contract's utility depends on the points alone, and a few hundred samples share a few
+        # dozen splits of them: each is scored once a bid
+        scored: dict[tuple[int, ...], float] = {}
         for suit in allowed:
             each = tuple(
                 dealer if (dealer := taken[index]) is not None else
-                utility(rules, side, scores, contract, points) if points is not None else 0.0
+                _scored(scored, rules, side, scores, contract, points) if points is not None else 0.0
                 for index, points in enumerate(played[suit])
             )  # fmt: skip
             value = sum(each) / count
@@ -382,6 +385,21 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
         if best is not None:
             results.append(best)
     return results
+
+
+def _scored(
+    scored: dict[tuple[int, ...], float],
+    rules: Ruleset,
+    side: int,
+    scores: Sequence[int],
+    contract: Contract,
+    points: tuple[int, ...],
+) -> float:
+    """``utility`` of ``contract`` with ``points``, kept in ``scored`` (one contract's)."""
+    value = scored.get(points)
+    if value is None:
+        value = scored[points] = utility(rules, side, scores, contract, points)
+    return value
 
 
 def _dealer_takes(est: Estimator, obs: Observation, later: list[int], action: int) -> list[float | None]:
