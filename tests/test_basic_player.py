@@ -25,6 +25,7 @@ from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, make_player
 from pedro.players.base import RandomPlayer
+from pedro.players import basic
 from pedro.players.basic import BasicPlayer, expected_points
 from pedro.variants.catalog import VARIANTS, get_variant
 from pedro.variants.model import Ruleset
@@ -238,3 +239,31 @@ def test_observation_helper_matches_the_engine_fields() -> None:
     built = obs_for("ah", plays("ah"))
     assert set(vars(real)) == set(vars(built))
     assert replace(built, seat=1).seat == 1
+
+
+def test_a_hands_estimate_counts_its_trumps_only() -> None:
+    """The estimate is cached by trump holding (bidding asks it a million times a game), which is
+    right only because the cards outside the trump suit do not change it."""
+    rules = VARIANTS["cinch"]
+    trumps = "ah jh 5h 2h"
+    first = mask_of(parse_cards(f"{trumps} 3c 4s 9d qd kc"))
+    second = mask_of(parse_cards(f"{trumps} ac as ad 10c 10s"))
+    assert expected_points(rules, first, HEARTS) == expected_points(rules, second, HEARTS)
+    fewer = mask_of(parse_cards("ah jh 2h 3h 3c 4s 9d qd kc"))  # the pedro of hearts swapped for the three
+    assert expected_points(rules, fewer, HEARTS) < expected_points(rules, first, HEARTS)
+
+
+def test_a_house_rules_estimate_is_its_own_not_the_catalog_variants() -> None:
+    """Estimates are kept per ruleset: a house rule that changes what a hand is worth (no
+    partnerships: the points a hand lacks are not shared with a partner) gets its own values,
+    asked in turn with the catalog variant's, and the cache stays bounded."""
+    hand = mask_of(parse_cards("ah kh jh 10h 5h 5d 2h 3c 4s"))
+    partners = make_ruleset("pitch_fives")
+    alone = make_ruleset("pitch_fives", {"partnerships": False})
+    with_partner = [expected_points(partners, hand, s) for s in range(4)]
+    on_its_own = [expected_points(alone, hand, s) for s in range(4)]
+    assert on_its_own[0] < with_partner[0]  # spades: none held, the partner's share is gone
+    assert [expected_points(partners, hand, s) for s in range(4)] == with_partner
+    for _ in range(3 * basic._RULESETS_KEPT):  # a server makes a ruleset per game with house rules
+        assert expected_points(make_ruleset("pitch_fives", {"partnerships": False}), hand, 0) == on_its_own[0]
+    assert len(basic._VALUES) <= basic._RULESETS_KEPT

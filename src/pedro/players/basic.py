@@ -57,26 +57,50 @@ def _clamp(x: float, lo: float, hi: float) -> float:
 
 
 _TrumpOrder = tuple[tuple[tuple[int, int, bool], ...], int]
-#: (id of the tables, Low scored by its holder) -> (the tables, kept so the id stays theirs; the order)
-_ORDERS: dict[tuple[int, bool], tuple[TrumpTables, _TrumpOrder]] = {}
 
 
-def _trump_order(rules: Ruleset, suit: int) -> _TrumpOrder:
-    """The trumps from the top: (card, points, a Low scored by its holder); and the top four's mask.
+@dataclass
+class _SuitValues:
+    """One suit under one ruleset: its trumps, and ``expected_points`` of each trump holding."""
 
-    Bidding evaluates thousands of sampled hands a decision, and this part depends on
-    the rules and the suit only. It is cached by the identity of the rules' tables
+    trump_mask: int
+    #: the trumps from the top: (card, points, a Low scored by its holder)
+    order: tuple[tuple[int, int, bool], ...]
+    top_mask: int  # the top four trumps
+    #: a trump holding (the hand's trumps, as a mask) -> its ``expected_points``
+    values: dict[int, float]
+
+
+#: id of a ruleset -> (the ruleset, kept so that its id stays its own; its four suits)
+_VALUES: dict[int, tuple[Ruleset, tuple[_SuitValues, ...]]] = {}
+#: Rulesets whose values are kept; more, and the cache starts again (a server makes one per
+#: game played with house rules).
+_RULESETS_KEPT = 16
+
+
+def _suit_values(rules: Ruleset) -> tuple[_SuitValues, ...]:
+    """The cache of ``expected_points`` for each suit under ``rules``.
+
+    Bidding by simulation weighs every sampled deal against the calls made so
+    far, a million estimates or more a game, and an estimate depends on the
+    hand's trumps only: a suit has a few thousand trump holdings that occur,
+    so each is worked out once. The cache is keyed by the ruleset's identity
     (hashing a whole ruleset each time would cost more than it saves).
     """
-    tt = rules.tables(suit)
+    hit = _VALUES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_VALUES) >= _RULESETS_KEPT:
+        _VALUES.clear()
     holder_low = rules.low_rule != LowRule.CAPTURER
-    key = (id(tt), holder_low)
-    hit = _ORDERS.get(key)
-    if hit is None or hit[0] is not tt:
+    suits = []
+    for suit in range(4):
+        tt = rules.tables(suit)
         order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
         cards = tuple((c, tt.points[c], holder_low and tt.roles[c] == "2") for c in order)
-        hit = _ORDERS[key] = (tt, (cards, mask_of(order[:4])))
-    return hit[1]
+        suits.append(_SuitValues(tt.trump_mask, cards, mask_of(order[:4]), {}))
+    _VALUES[id(rules)] = (rules, tuple(suits))
+    return _VALUES[id(rules)][1]
 
 
 def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
@@ -87,15 +111,24 @@ def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
     trumps held and shrinks with the trumps missing above it. The points
     the hand does not hold are shared with the partner or the field. The
     constants are fitted so that basic bidders make most of their bids.
+    Only the hand's trumps count, so the value of each holding is worked out once.
     """
-    order, top_mask = _trump_order(rules, suit)
-    trumps = hand & rules.tables(suit).trump_mask
+    known = _suit_values(rules)[suit]
+    trumps = hand & known.trump_mask
+    value = known.values.get(trumps)
+    if value is None:
+        value = known.values[trumps] = _trumps_worth(rules, known, trumps)
+    return value
+
+
+def _trumps_worth(rules: Ruleset, known: _SuitValues, trumps: int) -> float:
+    """``expected_points`` of a hand holding exactly ``trumps`` of the suit."""
     n_trumps = trumps.bit_count()
     held = 0
     expected = 0.0
     mine_above = 0
     missing_above = 0
-    for c, pts, sure in order:
+    for c, pts, sure in known.order:
         if trumps >> c & 1:
             if pts:
                 held += pts
@@ -109,7 +142,7 @@ def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
             missing_above += 1
     rest = rules.total_points - held
     extra = rules.kitty_size + rules.second_deal
-    top = (trumps & top_mask).bit_count()  # high trumps capture the others' points
+    top = (trumps & known.top_mask).bit_count()  # high trumps capture the others' points
     if rules.partnerships:
         share = _clamp(0.3 + 0.11 * top + 0.015 * n_trumps + 0.01 * extra, 0.25, 0.85)
     else:

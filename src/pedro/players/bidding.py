@@ -114,10 +114,13 @@ class _Sample:
 
 
 def best_suit(rules: Ruleset, hand: int) -> tuple[int, float]:
-    """The suit with the best hand-crafted estimate, and that estimate."""
-    values = [expected_points(rules, hand, s) for s in range(4)]
-    suit = max(range(4), key=lambda s: (values[s], -s))
-    return suit, values[suit]
+    """The suit with the best hand-crafted estimate (the lowest of equals), and that estimate."""
+    suit, best = 0, expected_points(rules, hand, 0)
+    for s in (1, 2, 3):
+        value = expected_points(rules, hand, s)
+        if value > best:
+            suit, best = s, value
+    return suit, best
 
 
 class Estimator:
@@ -162,7 +165,7 @@ class Estimator:
             key = f"{self.seed}:{i}:{attempt}"
             deals = SampledDeals(rules, self.dealer, self.seat, self.hand, random.Random(key))
             hands = [mask_of([deals.first[p] for p in pos]) for pos in positions]
-            sample = _Sample(key, hands, self._fit(obs, hands))
+            sample = _Sample(key, hands, self._fit(obs, hands, 0.0 if best is None else best.fit))
             if best is None or sample.fit > best.fit:
                 best = sample
             if sample.fit >= 1.0:
@@ -170,8 +173,12 @@ class Estimator:
         assert best is not None
         return best
 
-    def _fit(self, obs: Observation, hands: list[int]) -> float:
-        """How well a deal fits the calls made so far (1: every call as a typical player would make it)."""
+    def _fit(self, obs: Observation, hands: list[int], beat: float = 0.0) -> float:
+        """How well a deal fits the calls made so far (1: every call as a typical player would make it).
+
+        Each call that does not fit scales the fit down, so once it is no more than ``beat`` (the
+        best of the deals already drawn for this sample, which keeps the first best) the rest of
+        the calls cannot make this deal the one kept: the fit so far is returned at once."""
         rules = self.rules
         fit = 1.0
         slack = rules.total_points / 14
@@ -191,6 +198,8 @@ class Estimator:
                     fit *= 0.3
             elif reach < call_value(rules, action) - 0.5 * slack:
                 fit *= 0.2
+            if fit <= beat:
+                break
         return fit
 
     def outcome(self, sample: _Sample, declarer: int, suit: int) -> tuple[int, ...] | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 
 from pedro.engine.actions import PASS, Verb, arg_of, trump_action, verb_of
 from pedro.engine.choices import CardChoice
@@ -42,24 +44,14 @@ class SampledDeals:
         self.rng = rng
         self._dealer = dealer
         packets = (1,) if rules.deal_all_out else rules.packets
-        positions = deal_positions(rules.players, dealer, rules.first_deal_size, tuple(packets))[seat]
-        # a hand after the second deal holds its packet of it, from the stock's top in turn from the
-        # dealer's left (``GameState._name_trump``); a bidder who took the kitty holds it too: those
-        # cards go back to the kitty
-        first_deal = rules.players * rules.first_deal_size
-        extra = max(0, len(hand) - len(positions))
-        second = rules.second_deal if extra >= rules.second_deal else 0
-        kitty = range(first_deal, first_deal + extra - second)
-        packet = first_deal + rules.kitty_size + (seat - dealer - 1) % rules.players * second
-        wanted = set(positions) | set(kitty) | set(range(packet, packet + second))
-        if len(wanted) != len(hand):
-            raise ValueError(f"a hand of {len(hand)} cards is not one seat's first deal (and kitty)")
+        order = _pack_order(
+            len(rules.deck), rules.players, dealer, rules.first_deal_size, tuple(packets),
+            rules.kitty_size, rules.second_deal, seat, len(hand),
+        )  # fmt: skip
         mine = set(hand)
         rest = [c for c in rules.deck if c not in mine]
         shuffle(rng, rest)
-        own = iter(sorted(hand))
-        others = iter(rest)
-        self.first = [next(own) if i in wanted else next(others) for i in range(len(rules.deck))]
+        self.first = list(order([*sorted(hand), *rest]))
 
     def first_dealer(self, players: int) -> int:
         return self._dealer
@@ -75,6 +67,40 @@ class SampledDeals:
         cards = sorted(pile)
         shuffle(self.rng, cards)
         return cards
+
+
+@cache
+def _pack_order(
+    deck_size: int,
+    players: int,
+    dealer: int,
+    first_deal_size: int,
+    packets: tuple[int, ...],
+    kitty_size: int,
+    second_deal: int,
+    seat: int,
+    held: int,
+) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """Where ``SampledDeals`` puts its cards: a function taking the seat's ``held`` cards in order,
+    then the shuffled rest, to the pack in dealing order. The layout depends on the table only, and
+    bidding draws some thousands of deals a call, so it is worked out once per table and seat.
+
+    A hand after the second deal holds its packet of it, from the stock's top in turn from the
+    dealer's left (``GameState._name_trump``); a bidder who took the kitty holds it too: those
+    cards go back to the kitty.
+    """
+    positions = deal_positions(players, dealer, first_deal_size, packets)[seat]
+    first_deal = players * first_deal_size
+    extra = max(0, held - len(positions))
+    second = second_deal if extra >= second_deal else 0
+    kitty = range(first_deal, first_deal + extra - second)
+    packet = first_deal + kitty_size + (seat - dealer - 1) % players * second
+    wanted = set(positions) | set(kitty) | set(range(packet, packet + second))
+    if len(wanted) != held:
+        raise ValueError(f"a hand of {held} cards is not one seat's first deal (and kitty)")
+    own = iter(range(held))
+    others = iter(range(held, deck_size))
+    return itemgetter(*(next(own) if i in wanted else next(others) for i in range(deck_size)))
 
 
 @dataclass(frozen=True)
