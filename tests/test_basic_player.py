@@ -23,9 +23,8 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
-from pedro.players import PLAYERS, make_player
+from pedro.players import PLAYERS, basic, make_player
 from pedro.players.base import RandomPlayer
-from pedro.players import basic
 from pedro.players.basic import BasicPlayer, expected_points
 from pedro.variants.catalog import VARIANTS, get_variant
 from pedro.variants.model import Ruleset
