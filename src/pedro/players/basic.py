@@ -113,7 +113,28 @@ def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
     constants are fitted so that basic bidders make most of their bids.
     Only the hand's trumps count, so the value of each holding is worked out once.
     """
-    known = _suit_values(rules)[suit]
+    return _worth(rules, _suit_values(rules)[suit], hand)
+
+
+def best_expected_points(rules: Ruleset, hand: int) -> tuple[int, float]:
+    """The suit with the best ``expected_points`` (the lowest of equals), and that estimate.
+
+    >>> from pedro.cards import parse_cards
+    >>> from pedro.variants.catalog import VARIANTS
+    >>> best_expected_points(VARIANTS["cinch"], mask_of(parse_cards("ah kh jh 10h 5h 5d 2h 3c 4s")))
+    (1, 13.4)
+    """
+    suits = _suit_values(rules)
+    suit, best = 0, _worth(rules, suits[0], hand)
+    for s in (1, 2, 3):
+        value = _worth(rules, suits[s], hand)
+        if value > best:
+            suit, best = s, value
+    return suit, best
+
+
+def _worth(rules: Ruleset, known: _SuitValues, hand: int) -> float:
+    """``expected_points`` of ``hand`` in the suit ``known`` caches."""
     trumps = hand & known.trump_mask
     value = known.values.get(trumps)
     if value is None:

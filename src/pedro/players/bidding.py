@@ -63,11 +63,11 @@ from dataclasses import dataclass, field
 from pedro.cards import mask_of
 from pedro.engine.actions import PASS, Verb, arg_of, verb_of
 from pedro.engine.auction import call_value
-from pedro.engine.deal import deal_positions
+from pedro.engine.deal import deal_getters
 from pedro.engine.observation import Observation
 from pedro.engine.scoring import Contract, decide_winner, score_hand
 from pedro.players.base import Player
-from pedro.players.basic import expected_points
+from pedro.players.basic import best_expected_points, expected_points
 from pedro.players.simulation import PlayValuation, SampledDeals, play_out, simulate
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
@@ -113,16 +113,6 @@ class _Sample:
     outcomes: dict[tuple[int, int], tuple[int, ...] | None] = field(default_factory=dict)
 
 
-def best_suit(rules: Ruleset, hand: int) -> tuple[int, float]:
-    """The suit with the best hand-crafted estimate (the lowest of equals), and that estimate."""
-    suit, best = 0, expected_points(rules, hand, 0)
-    for s in (1, 2, 3):
-        value = expected_points(rules, hand, s)
-        if value > best:
-            suit, best = s, value
-    return suit, best
-
-
 class Estimator:
     """Samples and rollouts for one seat's hand in one auction (build one per hand)."""
 
@@ -159,12 +149,12 @@ class Estimator:
         """A deal of the unseen cards; the first of a few tries that fits the calls made so far."""
         rules = self.rules
         packets = (1,) if rules.deal_all_out else rules.packets
-        positions = deal_positions(rules.players, self.dealer, rules.first_deal_size, tuple(packets))
+        getters = deal_getters(rules.players, self.dealer, rules.first_deal_size, tuple(packets))
         best: _Sample | None = None
         for attempt in range(_TRIES):
             key = f"{self.seed}:{i}:{attempt}"
             deals = SampledDeals(rules, self.dealer, self.seat, self.hand, random.Random(key))
-            hands = [mask_of([deals.first[p] for p in pos]) for pos in positions]
+            hands = [mask_of(get(deals.first)) for get in getters]
             sample = _Sample(key, hands, self._fit(obs, hands, 0.0 if best is None else best.fit))
             if best is None or sample.fit > best.fit:
                 best = sample
@@ -299,7 +289,7 @@ def held_contract(obs: Observation, holder: int) -> Contract:
 
 def _would_bid(rules: Ruleset, hand: int) -> tuple[int, float]:
     """(best suit, the bid a typical player would go to) for a sampled hand."""
-    suit, value = best_suit(rules, hand)
+    suit, value = best_expected_points(rules, hand)
     return suit, value - _OTHERS_MARGIN * rules.total_points
 
 
@@ -456,7 +446,7 @@ def _pass_utility(
         declarer, suit, value = best[1], best[2], need
     elif high is not None and high_value is not None:
         declarer = high[0]
-        suit, _ = best_suit(rules, sample.hands[declarer])
+        suit, _ = best_expected_points(rules, sample.hands[declarer])
         value = high_value
     elif (
         rules.dealer_forced_bid is not None
@@ -464,7 +454,7 @@ def _pass_utility(
         and obs.dealer != obs.seat
     ):
         declarer = obs.dealer
-        suit, _ = best_suit(rules, sample.hands[declarer])
+        suit, _ = best_expected_points(rules, sample.hands[declarer])
         value = rules.dealer_forced_bid
     else:
         return 0.0  # thrown in

@@ -62,7 +62,7 @@ from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import trick_winner
 from pedro.players.base import Player
-from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, expected_points
+from pedro.players.basic import BasicPlayer, _bid_of, _PlayView, _Trick, best_expected_points
 from pedro.players.bidding import OPTIMISM, SAMPLES, CallValue, Estimator, choose_trump, evaluate_calls
 from pedro.players.simulation import PlayValuation, play_out
 from pedro.variants.model import (
@@ -117,7 +117,7 @@ def _outbids_partner_beyond_own_hand(obs: Observation, rules: Ruleset, action: i
     high = next((seat for seat, a in reversed(obs.calls) if a != PASS), None)
     if high is None or rules.side_of(high) != rules.side_of(obs.seat) or high == obs.seat:
         return False
-    reach = max(expected_points(rules, mask_of(obs.hand), s) for s in range(4))
+    reach = best_expected_points(rules, mask_of(obs.hand))[1]
     return call_value(rules, action) > reach
 
 
@@ -144,7 +144,7 @@ class HeuristicPlayer(BasicPlayer):
     def estimate(self, obs: Observation, rules: Ruleset) -> float:
         """Points the side can expect as bidder with its best trump suit, auction information included."""
         hand = mask_of(obs.hand)
-        value = max(expected_points(rules, hand, s) for s in range(4))
+        value = best_expected_points(rules, hand)[1]
         if rules.partnerships:
             partner = (obs.seat + 2) % rules.players
             unit = rules.total_points / 14
