@@ -253,9 +253,10 @@ def test_a_hands_estimate_counts_its_trumps_only() -> None:
 
 
 def test_a_house_rules_estimate_is_its_own_not_the_catalog_variants() -> None:
-    """Estimates are kept per ruleset: a house rule that changes what a hand is worth (no
-    partnerships: the points a hand lacks are not shared with a partner) gets its own values,
-    asked in turn with the catalog variant's, and the cache stays bounded."""
+    """Estimates are cached per what they read of the rules: a house rule that changes what a hand
+    is worth (no partnerships: the points a hand lacks are not shared with a partner) gets its own
+    values, asked in turn with the catalog variant's; rulesets that agree share them, and the
+    cache stays bounded however many rulesets a server makes."""
     hand = mask_of(parse_cards("ah kh jh 10h 5h 5d 2h 3c 4s"))
     partners = make_ruleset("pitch_fives")
     alone = make_ruleset("pitch_fives", {"partnerships": False})
@@ -263,6 +264,8 @@ def test_a_house_rules_estimate_is_its_own_not_the_catalog_variants() -> None:
     on_its_own = [expected_points(alone, hand, s) for s in range(4)]
     assert on_its_own[0] < with_partner[0]  # spades: none held, the partner's share is gone
     assert [expected_points(partners, hand, s) for s in range(4)] == with_partner
-    for _ in range(3 * basic._RULESETS_KEPT):  # a server makes a ruleset per game with house rules
-        assert expected_points(make_ruleset("pitch_fives", {"partnerships": False}), hand, 0) == on_its_own[0]
-    assert len(basic._VALUES) <= basic._RULESETS_KEPT
+    for _ in range(3 * basic._KEPT):  # a server makes a ruleset per game with house rules
+        again = make_ruleset("pitch_fives", {"partnerships": False, "target": 21})
+        assert again is not alone and expected_points(again, hand, 0) == on_its_own[0]
+        assert all(a is b for a, b in zip(basic._suit_values(again), basic._suit_values(alone), strict=True))
+    assert len(basic._BY_RULES) <= basic._KEPT and len(basic._SHARED) <= basic._KEPT

@@ -71,11 +71,15 @@ class _SuitValues:
     values: dict[int, float]
 
 
-#: id of a ruleset -> (the ruleset, kept so that its id stays its own; its four suits)
-_VALUES: dict[int, tuple[Ruleset, tuple[_SuitValues, ...]]] = {}
-#: Rulesets whose values are kept; more, and the cache starts again (a server makes one per
-#: game played with house rules).
-_RULESETS_KEPT = 16
+#: What an estimate reads of a suit (its trumps from the top, with their points and Lows; the
+#: partnerships, the points in play, the cards added to a hand) -> that suit's values: shared by
+#: the rulesets that agree on it, as a variant's do under most house rules.
+_SHARED: dict[tuple[tuple[tuple[int, int, bool], ...], bool, int, int], _SuitValues] = {}
+#: id of a ruleset -> (the ruleset, kept so that its id stays its own; its four suits' values)
+_BY_RULES: dict[int, tuple[Ruleset, tuple[_SuitValues, ...]]] = {}
+#: Entries kept in each; more, and that one starts again (a server makes a ruleset per game played
+#: with house rules).
+_KEPT = 64
 
 
 def _suit_values(rules: Ruleset) -> tuple[_SuitValues, ...]:
@@ -84,23 +88,30 @@ def _suit_values(rules: Ruleset) -> tuple[_SuitValues, ...]:
     Bidding by simulation weighs every sampled deal against the calls made so
     far, a million estimates or more a game, and an estimate depends on the
     hand's trumps only: a suit has a few thousand trump holdings that occur,
-    so each is worked out once. The cache is keyed by the ruleset's identity
+    so each is worked out once. The ruleset is looked up by its identity
     (hashing a whole ruleset each time would cost more than it saves).
     """
-    hit = _VALUES.get(id(rules))
+    hit = _BY_RULES.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    if len(_VALUES) >= _RULESETS_KEPT:
-        _VALUES.clear()
+    for cache in (_BY_RULES, _SHARED):
+        if len(cache) >= _KEPT:
+            cache.clear()
     holder_low = rules.low_rule != LowRule.CAPTURER
+    extra = rules.kitty_size + rules.second_deal
     suits = []
     for suit in range(4):
         tt = rules.tables(suit)
         order = sorted(cards_of(tt.trump_mask), key=lambda c: -tt.strength[c])
         cards = tuple((c, tt.points[c], holder_low and tt.roles[c] == "2") for c in order)
-        suits.append(_SuitValues(tt.trump_mask, cards, mask_of(order[:4]), {}))
-    _VALUES[id(rules)] = (rules, tuple(suits))
-    return _VALUES[id(rules)][1]
+        key = (cards, rules.partnerships, rules.total_points, extra)
+        known = _SHARED.get(key)
+        if known is None:
+            known = _SHARED[key] = _SuitValues(tt.trump_mask, cards, mask_of(order[:4]), {})
+        suits.append(known)
+    kept = tuple(suits)
+    _BY_RULES[id(rules)] = (rules, kept)
+    return kept  # not read back: a bot thinking in another thread may have cleared the cache
 
 
 def expected_points(rules: Ruleset, hand: int, suit: int) -> float:
