@@ -56,7 +56,8 @@ def _clamp(x: float, lo: float, hi: float) -> float:
 # --------------------------------------------------------------------------- hand evaluation
 
 
-_TrumpOrder = tuple[tuple[tuple[int, int, bool], ...], int]
+#: The trumps from the top: (card, points, a Low scored by its holder).
+_TrumpOrder = tuple[tuple[int, int, bool], ...]
 
 
 @dataclass
@@ -64,17 +65,16 @@ class _SuitValues:
     """One suit under one ruleset: its trumps, and ``expected_points`` of each trump holding."""
 
     trump_mask: int
-    #: the trumps from the top: (card, points, a Low scored by its holder)
-    order: tuple[tuple[int, int, bool], ...]
+    order: _TrumpOrder
     top_mask: int  # the top four trumps
     #: a trump holding (the hand's trumps, as a mask) -> its ``expected_points``
     values: dict[int, float]
 
 
-#: What an estimate reads of a suit (its trumps from the top, with their points and Lows; the
-#: partnerships, the points in play, the cards added to a hand) -> that suit's values: shared by
-#: the rulesets that agree on it, as a variant's do under most house rules.
-_SHARED: dict[tuple[tuple[tuple[int, int, bool], ...], bool, int, int], _SuitValues] = {}
+#: What an estimate reads of a suit (its trumps from the top; the partnerships, the points in
+#: play, the cards added to a hand) -> that suit's values: shared by the rulesets that agree on
+#: it, as a variant's do under most house rules.
+_SHARED: dict[tuple[_TrumpOrder, bool, int, int], _SuitValues] = {}
 #: id of a ruleset -> (the ruleset, kept so that its id stays its own; its four suits' values)
 _BY_RULES: dict[int, tuple[Ruleset, tuple[_SuitValues, ...]]] = {}
 #: Entries kept in each; more, and that one starts again (a server makes a ruleset per game played
