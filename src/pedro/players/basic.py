@@ -231,7 +231,7 @@ class BasicPlayer:
     def _bid(self, obs: Observation, rules: Ruleset, legal: tuple[int, ...]) -> int:
         hand = mask_of(obs.hand)
         # bid a little under the estimate: it is right on average, so a bid at it is made only half the time
-        value = max(expected_points(rules, hand, s) for s in range(4)) - _BID_MARGIN * rules.total_points
+        value = best_expected_points(rules, hand)[1] - _BID_MARGIN * rules.total_points
         bids = sorted(arg_of(a) for a in legal if verb_of(a) == Verb.BID)
         can_pass = PASS in legal
         if not bids:
