@@ -32,3 +32,13 @@ def test_a_hand_that_is_no_seats_deal_is_refused_with_what_was_wrong() -> None:
     hand = GameState(rules, seed=0).observation(1).hand[:-1]  # a card short
     with pytest.raises(ValueError, match="is not one seat's first deal"):
         SampledDeals(rules, 0, 1, hand, random.Random(0))
+
+
+def test_a_hand_with_more_cards_than_a_deal_and_its_kitty_is_refused() -> None:
+    """83: 12 cards dealt and a kitty of 5; a bidder who was also given cards by its partner holds
+    more, which no layout of the pack gives one seat (such a hand once ran off the pack's end)."""
+    rules = VARIANTS["eighty_three"]
+    hand = list(rules.deck)[:18]
+    with pytest.raises(ValueError, match="a hand of 18 cards is not one seat's first deal"):
+        SampledDeals(rules, 0, 1, hand, random.Random(0))
+    assert len(SampledDeals(rules, 0, 1, hand[:17], random.Random(0)).first) == len(rules.deck)

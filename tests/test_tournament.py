@@ -143,6 +143,20 @@ class ReversedBackend:
         return iter([fn(i) for i in reversed(indexes)])
 
 
+def test_a_stop_iteration_escaping_a_deal_fails_loudly_instead_of_ending_the_run_short() -> None:
+    """A StopIteration raised while a deal is played once ended the local run as if every deal
+    were played: a part of 25 deals came out with 12, silently. Now it is an error."""
+
+    def deal(index: int) -> int:
+        if index == 2:
+            raise StopIteration
+        return index
+
+    with pytest.raises(RuntimeError):
+        list(LocalBackend(1).map_unordered(deal, [0, 1, 2, 3]))
+    assert list(LocalBackend(1).map_unordered(lambda i: i * 10, [0, 1, 2, 3])) == [0, 10, 20, 30]
+
+
 def test_a_backend_can_be_plugged_in() -> None:
     backend = ReversedBackend()
     ticks: list[int] = []

@@ -96,7 +96,7 @@ def _pack_order(
     kitty = range(first_deal, first_deal + extra - second)
     packet = first_deal + kitty_size + (seat - dealer - 1) % players * second
     wanted = set(positions) | set(kitty) | set(range(packet, packet + second))
-    if len(wanted) != held:
+    if len(wanted) != held or max(wanted, default=0) >= deck_size:  # more cards than a kitty adds
         raise ValueError(f"a hand of {held} cards is not one seat's first deal (and kitty)")
     own = iter(range(held))
     others = iter(range(held, deck_size))

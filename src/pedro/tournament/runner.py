@@ -374,7 +374,10 @@ class LocalBackend:
 
     def map_unordered(self, fn: Callable[[int], T], indexes: Sequence[int]) -> Iterator[T]:
         if self.jobs == 1 or len(indexes) < 2:
-            yield from map(fn, indexes)
+            # a loop, not ``map``: a StopIteration escaping ``fn`` would end ``map`` as if every
+            # deal were played (a short result, silently); here it fails loudly (PEP 479)
+            for index in indexes:
+                yield fn(index)
             return
         chunk = max(1, min(16, len(indexes) // (self.jobs * 8)))
         with multiprocessing.get_context(self.start_method).Pool(min(self.jobs, len(indexes))) as pool:
