@@ -57,19 +57,13 @@ def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
         if phase == "auction" and "bid-button" not in seen:
             seen["bid-button"] = page.locator('.turn-slot [data-action="pass"]').inner_text()
 
-    ann.play_until(hand_over(0), random.Random(5), check=look)
+    rng = random.Random(5)
+    ann.play_until(hand_over(0), rng, check=look)
     ann.assert_no_errors()
 
     assert ann.page.evaluate("document.documentElement.lang") == "fi"
     assert seen.get("prompt-auction", "").startswith(FI["prompt.auction"]), seen
     assert seen.get("bid-button") == FI["act.pass"], seen
-    # a playable card is named for a screen reader in Finnish: "viisi herttaa, pelattavissa"
-    assert seen.get("card", "").endswith(f", {FI['words.playable']}"), seen
-    assert any(f" {FI[f'suit.in.{s}']}," in seen["card"] for s in "SHDC"), seen
-    if "prompt-play" in seen:
-        assert seen["prompt-play"].startswith((FI["prompt.play"], FI["prompt.lead"])), seen
-    for words in (FI["side.scores"], FI["side.thisHand"], FI["side.sheet"]):  # (headings are upper case)
-        assert words.lower() in seen["side"].lower(), (words, seen["side"])
 
     # the hand's end in Finnish: "Jako 1 on päättynyt", the breakdown's heads, "Seuraava jako"
     panel = ann.page.locator('[data-testid="hand-end"]')
@@ -86,6 +80,21 @@ def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
     for english in ENGLISH_ON_THE_TABLE:
         assert english.lower() not in whole, english
     ann.assert_no_errors()
+
+    # Ann's cards in the play. The table deals from a random seed, and in pidro a seat left without
+    # trumps after the exchange plays no card (on 2026-11-30 Ann did not in hand 1): then the next
+    # hands give the chance
+    if "card" not in seen:
+        done = hand_over(5)
+        ann.play_until(lambda state: "card" in seen or done(state), rng, check=look, limit=600.0)
+        ann.assert_no_errors()
+    # a playable card is named for a screen reader in Finnish: "viisi herttaa, pelattavissa"
+    assert seen.get("card", "").endswith(f", {FI['words.playable']}"), seen
+    assert any(f" {FI[f'suit.in.{s}']}," in seen["card"] for s in "SHDC"), seen
+    if "prompt-play" in seen:
+        assert seen["prompt-play"].startswith((FI["prompt.play"], FI["prompt.lead"])), seen
+    for words in (FI["side.scores"], FI["side.thisHand"], FI["side.sheet"]):  # (headings are upper case)
+        assert words.lower() in seen["side"].lower(), (words, seen["side"])
 
 
 def test_the_language_switch_changes_the_page_and_is_remembered(
