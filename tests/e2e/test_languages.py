@@ -81,9 +81,9 @@ def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
         assert english.lower() not in whole, english
     ann.assert_no_errors()
 
-    # Ann's cards in the play. The table deals from a random seed, and in pidro a seat left without
-    # trumps after the exchange plays no card (on 2026-11-30 Ann did not in hand 1): then the next
-    # hands give the chance
+    # Ann's cards in the play. The table deals from a random seed, and a pidro seat may choose no
+    # card in a hand (no trumps after the exchange, or only lone legal cards, played for it): on
+    # 2026-11-30 Ann chose none in hand 1. Then the next hands give the chance
     if "card" not in seen:
         done = hand_over(5)
         ann.play_until(lambda state: "card" in seen or done(state), rng, check=look, limit=600.0)
