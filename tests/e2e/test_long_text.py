@@ -48,6 +48,16 @@ def overflow(player: Player) -> list[str]:
     return found
 
 
+def is_cut(player: Player, selector: str) -> bool | None:
+    """Whether the element ``selector`` shows its text cut (None: no such element), asked in one go of
+    the element the page shows then: the lobby and the table may draw it again between two calls."""
+    cut: bool | None = player.page.evaluate(
+        "s => { const e = document.querySelector(s); return e ? e.scrollWidth > e.clientWidth : null; }",
+        selector,
+    )
+    return cut
+
+
 def max_length(field: Locator, wanted: int) -> bool:
     """Whether the field's length limit becomes ``wanted``: the page sets it once its request for
     the server's limits is answered, so the check waits for it (up to 5 s) rather than racing it."""
@@ -75,7 +85,7 @@ def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
         heading.wait_for()
         assert heading.inner_text() == title, "the lobby shows the title, cut only by the eye"
         assert heading.get_attribute("title") == title, "the whole title is one hover away"
-        cut = heading.evaluate("e => e.scrollWidth > e.clientWidth")
+        cut = is_cut(visitor, f'[data-table="{table["table"]}"] h3')
         assert cut, "a title wider than its card is ellipsized"
         screenshot(visitor.page, f"lobby-long-title-{width}")
         assert overflow(visitor) == [], f"lobby at {width} px"
@@ -124,17 +134,14 @@ def test_a_longest_name_and_title_at_a_phone_table_and_in_my_tables_are_cut_not_
     # the name is cut where it stands in a line of its own: on the felt and in the scores
     # (asked of the element the page shows when asked: the next hand may redraw the felt meanwhile)
     for selector in ('[data-seat="0"] .name', ".score-list li.yours .who"):
-        cut = ann.page.evaluate(
-            "s => { const e = document.querySelector(s); return e ? e.scrollWidth > e.clientWidth : null; }",
-            selector,
-        )
+        cut = is_cut(ann, selector)
         assert cut, f"{selector} is not ellipsized ({cut})"
     ann.assert_no_errors()
 
     ann.goto("/")
     mine = ann.page.locator(f'[data-my-table="{table["table"]}"]')
     mine.wait_for()
-    assert mine.locator("h3").evaluate("e => e.scrollWidth > e.clientWidth"), "my table's title is not cut"
+    assert is_cut(ann, f'[data-my-table="{table["table"]}"] h3'), "my table's title is not cut"
     screenshot(ann.page, "lobby-my-tables-long-title-375")
     assert overflow(ann) == [], "lobby with my tables at 375 px"
     assert not ann.page_errors, ann.page_errors

@@ -60,8 +60,11 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield s
 
 
-def first_caller(players: Callable[..., Player], server: ServerProcess, variant: str) -> Player:
-    """Ann on a phone, in the seat that calls first in hand 1; the three others absent."""
+def first_caller(
+    players: Callable[..., Player], server: ServerProcess, variant: str, absent: dict[int, str] | None = None
+) -> Player:
+    """Ann on a phone, in the seat that calls first in hand 1; the three others absent (their
+    secrets go to ``absent``, by seat, when it is given)."""
     table = create_table(server.url, [HUMAN] * 4, seat=None, variant=variant)
     tid = table["table"]
     watcher = players(f"watcher-{variant}")
@@ -92,8 +95,18 @@ def first_caller(players: Callable[..., Player], server: ServerProcess, variant:
     ann.poll(lambda: any(m.get("type") == "welcome" for m in ann.received), "the seat to be welcomed")
     for seat in range(4):
         if seat != ann_seat:
-            claim(seat, f"Absent {seat + 1}")
+            secret = claim(seat, f"Absent {seat + 1}")
+            if absent is not None:
+                absent[seat] = secret
     return ann
+
+
+ROW = ".bid-row .bids"
+#: the row of bids, measured in one go (the page may draw the panel again between two calls)
+BID_ROW = f"""() => {{
+  const e = document.querySelector("{ROW}");
+  return e && {{ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, scrollLeft: e.scrollLeft }};
+}}"""
 
 
 @pytest.mark.parametrize(("variant", "bids"), [("pidro", 9), ("sixty_three", 63)])
@@ -127,8 +140,8 @@ def test_the_whole_hand_and_the_calls_fit_a_phone_screen_while_bidding_and_playi
             assert len(cards) == 9 and offered == bids, (len(cards), offered)
             if bids > 20:
                 # a long row of bids scrolls sideways inside the panel, the page does not
-                row = ann.page.locator(".bid-row .bids")
-                assert row.evaluate("e => e.scrollWidth > e.clientWidth + 100"), "the bids do not scroll"
+                row = ann.page.evaluate(BID_ROW)
+                assert row["scrollWidth"] > row["clientWidth"] + 100, f"the bids do not scroll: {row}"
         if phase not in seen:
             seen[phase] = len(cards)
             screenshot(ann.page, f"phone-{variant}-{phase}")
@@ -193,4 +206,29 @@ def test_the_four_colour_deck_is_a_switch_on_the_page_kept_in_this_browser(
     expected = TWO_COLOURS
     colours()
     assert ann.page.evaluate("localStorage.getItem('pedro-deck')") == "two"
+    ann.assert_no_errors()
+
+
+def test_the_bids_stay_scrolled_where_the_player_left_them_when_the_turn_is_drawn_again(
+    players: Callable[..., Player], server: ServerProcess
+) -> None:
+    """A seat connecting while Ann looks for her bid among 63 draws her turn again; the row must not
+    jump back to the first bid under her thumb."""
+    absent: dict[int, str] = {}
+    ann = first_caller(players, server, "sixty_three", absent)
+    seq = ann.wait_my_turn()
+    assert ann.state_at(seq)["game"]["phase"] == "auction"
+    # the row as drawn now is marked: the row drawn again has no mark
+    mark = "s => { const e = document.querySelector(s); e.scrollLeft = 1000; e.dataset.old = '1'; }"
+    ann.page.evaluate(mark, ROW)
+    left = ann.page.evaluate(BID_ROW)["scrollLeft"]
+    assert left > 500, f"the row did not scroll: {left}"
+    tid = ann.page.url.split("?")[0].rstrip("/").split("/")[-1]
+    seat, secret = next(iter(absent.items()))
+    other = players("back", storage=seat_storage(server.url, tid, seat, secret, "Back"))
+    other.goto(f"t/{tid}")
+    redrawn = "s => { const e = document.querySelector(s); return e && !e.dataset.old; }"
+    ann.page.wait_for_function(redrawn, arg=ROW)
+    assert ann.latest()["seq"] == seq, "the turn moved on"
+    assert ann.page.evaluate(BID_ROW)["scrollLeft"] == left
     ann.assert_no_errors()

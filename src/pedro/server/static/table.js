@@ -35,6 +35,8 @@ class TablePage {
     this.seatRefresh = null;
     this.errorTimer = null;
     this.sheetLength = null;
+    /** The seq of the state last drawn: a redraw of the same turn keeps the bids' sideways scroll. */
+    this.drawnSeq = null;
     this.prefs = loadPrefs();
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
@@ -394,9 +396,16 @@ class TablePage {
       fill(this.el.panel, spectatorPanel(state));
     } else {
       const { hand, panel } = this.controls.render(state, () => this.render());
+      // a long row of bids scrolled sideways stays where the player left it when the same turn is
+      // drawn again (a seat connects or leaves meanwhile)
+      const scrolled = this.el.panel.querySelector(".bid-row .bids");
+      const keep = scrolled && this.drawnSeq === state.seq ? scrolled.scrollLeft : 0;
       fill(this.el.hand, hand);
       fill(this.el.panel, holding ? null : panel, this.autoNote ? h("p", { class: "muted auto-note", text: this.autoNote }) : null);
+      const bids = this.el.panel.querySelector(".bid-row .bids");
+      if (bids && keep) bids.scrollLeft = keep;
     }
+    this.drawnSeq = state.seq;
     if (holding && started) {
       const seconds = Math.max(1, Math.ceil((this.handEnd.until - Date.now()) / 1000));
       const sheet = game.sheet || [];
