@@ -60,9 +60,12 @@ def chromium_executable() -> str:
     return path
 
 
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    """A headless Chromium of its own for each test (tests run in parallel processes)."""
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Callable[[], Browser]]:
+    """One headless Chromium per test process, started by its first browser test and shared by the
+    later ones: each player has a browser context of its own, which shares no storage, cookies or
+    pages with any other, so only the start-up (some two seconds of a core) is shared. A Chromium
+    that went away is started again."""
     path = chromium_executable()
     try:
         from playwright.sync_api import sync_playwright
@@ -70,11 +73,27 @@ def browser() -> Iterator[Browser]:
         require_or_skip("the Playwright package")
         raise AssertionError("unreachable") from None
     with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        running: list[Browser] = []
+
+        def current() -> Browser:
+            if not running or not running[0].is_connected():
+                running[:] = [p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)]
+            return running[0]
+
         try:
-            yield launched
+            yield current
         finally:
-            launched.close()
+            if running and running[0].is_connected():
+                running[0].close()
+
+
+@pytest.fixture
+def browser(chromium: Callable[[], Browser]) -> Iterator[Browser]:
+    """This test's Chromium; every context the test leaves open is closed after it."""
+    launched = chromium()
+    yield launched
+    for context in launched.contexts:
+        context.close()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """End-to-end: people play ``pedro serve`` in a real headless Chromium, by clicking.
 
-Each test has its own server and browser; see conftest.py. What the page must offer is the
-contract of docs/server.md ("Hooks for browser tests").
+Each test has its own server and browser contexts (one Chromium per test process); see
+conftest.py. What the page must offer is the contract of docs/server.md ("Hooks for browser tests").
 """
 
 from __future__ import annotations
