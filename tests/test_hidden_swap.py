@@ -23,6 +23,7 @@ so made at once) that was free in the other.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pytest
@@ -43,10 +44,20 @@ from pedro.server.store import SeatRow, TableRow
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 
-#: hands per game: the swap replays the game so far at every check
+#: hands per game
 HANDS = 6
-#: the share of steps checked (each check replays the game so far)
+#: the share of steps checked (each check replays the hand so far)
 CHECKED = 1.0
+
+
+@dataclass(frozen=True)
+class HandStart:
+    """The game just before the action that ended the previous hand, and that action: the next
+    pack is asked for as that action ends the hand, so a world with another pack for the current
+    hand starts from a copy of this state (the earlier hands are the same in both worlds)."""
+
+    before: GameState
+    ending: int
 
 
 def swap_card(card: int, a: int, b: int) -> int:
@@ -68,8 +79,11 @@ def swap_action(action: int, a: int, b: int) -> int:
     return action
 
 
-def swapped_world(state: GameState, a: int, b: int) -> GameState | None:
-    """The game so far with ``a`` and ``b`` trading places in the current hand; None if it cannot be."""
+def swapped_world(state: GameState, a: int, b: int, start: HandStart | None = None) -> GameState | None:
+    """The game so far with ``a`` and ``b`` trading places in the current hand; None if it cannot be.
+
+    Without ``start`` the whole game is replayed from its first deal; with it, only the current hand.
+    """
     rules = state.rules
     current = state.hand_index
     deals = []
@@ -81,9 +95,16 @@ def swapped_world(state: GameState, a: int, b: int) -> GameState | None:
             pack = [swap_card(c, a, b) for c in pack]
             wash = [swap_card(c, a, b) for c in wash]
         deals.append(RecordedDeal(list(pack), list(wash)))  # lists, as typed (the compiled build checks)
-    world = GameState(rules, deals=RecordedDeals(state.first_dealer, deals))
+    recorded = RecordedDeals(state.first_dealer, deals)
     try:
-        for k, history in enumerate(state.hand_actions):
+        if start is None or current == 0:
+            world = GameState(rules, deals=recorded)
+            replayed = list(enumerate(state.hand_actions))
+        else:
+            world = start.before.clone(deals=recorded)
+            world.apply(start.ending)  # the current hand is dealt from the swapped pack
+            replayed = [(current, state.hand_actions[current])]
+        for k, history in replayed:
             for seat, action in history:
                 if world.current_player != seat:
                     return None
@@ -130,7 +151,9 @@ def claimed(state: GameState) -> int:
     return out
 
 
-def check_swaps(state: GameState, rng: random.Random, seat: int | None = None) -> int:
+def check_swaps(
+    state: GameState, rng: random.Random, seat: int | None = None, start: HandStart | None = None
+) -> int:
     """Swap two cards hidden from ``seat`` (default: a random seat); the worlds compared (0 or 1)."""
     if seat is None:
         seat = rng.randrange(state.players)
@@ -141,7 +164,7 @@ def check_swaps(state: GameState, rng: random.Random, seat: int | None = None) -
         for b in hidden:
             if where.get(a) == where.get(b) or not same_kind(state, a, b):
                 continue
-            world = swapped_world(state, a, b)
+            world = swapped_world(state, a, b, start)
             if world is None:
                 continue
             assert world.observation(seat) == state.observation(seat), (
@@ -159,10 +182,15 @@ def walk_with_swaps(rules: Ruleset, seed: int) -> int:
     state = GameState(rules, seed=seed)
     rng = random.Random(seed)
     compared = 0
+    start = None
     while not state.is_over and state.hand_index < HANDS:
         if rng.random() < CHECKED:
-            compared += check_swaps(state, rng)
-        state.apply(random_action(state, rng))
+            compared += check_swaps(state, rng, start=start)
+        before, hand = state.clone(), state.hand_index
+        action = random_action(state, rng)
+        state.apply(action)
+        if state.hand_index != hand:
+            start = HandStart(before, action)
     return compared
 
 
@@ -238,3 +266,35 @@ def test_killed_trumps_lie_face_up_and_the_rest_stays_hidden() -> None:
 def verbs(state: GameState) -> set[Verb]:
     legal = state.legal()
     return {legal.verb} if isinstance(legal, CardChoice) else {verb_of(a) for a in legal}
+
+
+@pytest.mark.parametrize(
+    "variant", ["cinch+discards_face_up=True", "pidro", "dom_pedro+discard_and_fill=True+players=7"]
+)
+def test_a_world_replayed_from_the_hands_start_is_the_world_replayed_from_the_games_start(
+    variant: str,
+) -> None:
+    """The shortcut the walk takes (only the current hand replayed) builds the same world as the
+    whole game replayed, at every step of several hands, with two cards swapped or none."""
+    rules = RULESETS[variant]
+    state = GameState(rules, seed=5)
+    rng = random.Random(5)
+    start = None
+    checked = 0
+    while not state.is_over and state.hand_index < 3:
+        hidden = cards_of(secret_from(state, state.current_player))
+        a, b = rng.sample(hidden, 2) if len(hidden) > 1 else (0, 0)
+        if start is not None:
+            whole, shortcut = swapped_world(state, a, b), swapped_world(state, a, b, start)
+            assert (whole is None) == (shortcut is None)
+            if whole is not None and shortcut is not None:
+                assert whole.hand_actions == shortcut.hand_actions and whole.scores == shortcut.scores
+                for seat in range(state.players):
+                    assert whole.observation(seat) == shortcut.observation(seat)
+                checked += 1
+        before, hand = state.clone(), state.hand_index
+        action = random_action(state, rng)
+        state.apply(action)
+        if state.hand_index != hand:
+            start = HandStart(before, action)
+    assert checked >= 20

@@ -60,12 +60,14 @@ def chromium_executable() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Callable[[], Browser]]:
-    """One headless Chromium per test process, started by its first browser test and shared by the
-    later ones: each player has a browser context of its own, which shares no storage, cookies or
-    pages with any other, so only the start-up (some two seconds of a core) is shared. A Chromium
-    that went away is started again."""
+    """One headless Chromium for the tests of a module that run one after another in a test process:
+    each player has a browser context of its own, which shares no storage, cookies or pages with any
+    other, so only the start-up (some two seconds of a core) is shared. A Chromium that went away is
+    started again. Not for the whole session: while Playwright's synchronous API is open, the
+    process's asyncio loop counts as running, and the server tests that run ``asyncio.run`` in the
+    same process would fail."""
     path = chromium_executable()
     try:
         from playwright.sync_api import sync_playwright

@@ -36,6 +36,13 @@ NOTHING_MS = 400
 #: where a card is clicked: its corner index, which stays in sight when the hand overlaps like a
 #: fan on a narrow screen (the middle of the card may lie under the next one)
 CORNER = {"x": 8, "y": 12}
+#: clicks a hand result's "Next hand" if the page shows one (in one call: the hold may end meanwhile)
+CLICK_NEXT_HAND = """() => {
+  const button = document.querySelector('.turn-slot [data-testid="next-hand"]');
+  if (!button) return false;
+  button.click();
+  return true;
+}"""
 
 SNAPSHOT_SCRIPT = """
 (() => {
@@ -377,9 +384,14 @@ class Player:
         rng: random.Random,
         *,
         limit: float = 120.0,
+        next_hand: bool = True,
         **turn: Any,
     ) -> list[tuple[int, str]]:
-        """Play every turn of this page until ``done(latest state)``; return the moves made."""
+        """Play every turn of this page until ``done(latest state)``; return the moves made.
+
+        A hand's result holds the table for some seconds; with ``next_hand`` the player moves on at
+        once with its "Next hand" button, as a player who has read it does.
+        """
         deadline = time.monotonic() + limit
         moves: list[tuple[int, str]] = []
         while True:
@@ -392,6 +404,8 @@ class Player:
             )
             if self.my_turn():
                 moves.append(self.take_turn(rng, **turn))
+            elif next_hand and self.page.evaluate(CLICK_NEXT_HAND):
+                continue
             else:
                 self.page.wait_for_function(
                     "seq => document.body.dataset.turn === 'true' || document.body.dataset.seq !== seq",

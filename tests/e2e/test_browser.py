@@ -1,6 +1,6 @@
 """End-to-end: people play ``pedro serve`` in a real headless Chromium, by clicking.
 
-Each test has its own server and browser contexts (one Chromium per test process); see
+Each test has its own server and browser contexts (one Chromium for a module's tests); see
 conftest.py. What the page must offer is the contract of docs/server.md ("Hooks for browser tests").
 """
 
