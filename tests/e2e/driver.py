@@ -36,13 +36,11 @@ NOTHING_MS = 400
 #: where a card is clicked: its corner index, which stays in sight when the hand overlaps like a
 #: fan on a narrow screen (the middle of the card may lie under the next one)
 CORNER = {"x": 8, "y": 12}
-#: clicks a hand result's "Next hand" if the page shows one (in one call: the hold may end meanwhile)
-CLICK_NEXT_HAND = """() => {
-  const button = document.querySelector('.turn-slot [data-testid="next-hand"]');
-  if (!button) return false;
-  button.click();
-  return true;
-}"""
+#: a hand result's "Next hand" button, and the seq of the state the page shows with it
+NEXT_HAND = '.turn-slot [data-testid="next-hand"]'
+NEXT_HAND_SEQ = "s => document.querySelector(s) ? document.body.dataset.seq : null"
+#: clicks "Next hand" if the page still shows it (in one call: the hold may end meanwhile)
+CLICK_NEXT_HAND = "s => { const b = document.querySelector(s); if (b) b.click(); return !!b; }"
 
 SNAPSHOT_SCRIPT = """
 (() => {
@@ -404,7 +402,7 @@ class Player:
             )
             if self.my_turn():
                 moves.append(self.take_turn(rng, **turn))
-            elif next_hand and self.page.evaluate(CLICK_NEXT_HAND):
+            elif next_hand and self._next_hand(done):
                 continue
             else:
                 self.page.wait_for_function(
@@ -412,6 +410,14 @@ class Player:
                     arg=str(seq),
                     timeout=WAIT * 1000,
                 )
+
+    def _next_hand(self, done: Callable[[dict[str, Any]], bool]) -> bool:
+        """Click a hand result's "Next hand", unless the state shown with it is what ``done`` waits for
+        (a test may look at the result); whether it was clicked."""
+        seq = self.page.evaluate(NEXT_HAND_SEQ, NEXT_HAND)
+        if seq is None or done(self.state_at(int(seq))):
+            return False
+        return bool(self.page.evaluate(CLICK_NEXT_HAND, NEXT_HAND))
 
 
 def _same_action(sent: str, expected: str) -> bool:
