@@ -178,6 +178,14 @@ def check_swaps(
     return 0
 
 
+def step(state: GameState, rng: random.Random, start: HandStart | None) -> HandStart | None:
+    """Make a random move; the start of the hand now being played."""
+    before, hand = state.clone(), state.hand_index
+    action = random_action(state, rng)
+    state.apply(action)
+    return HandStart(before, action) if state.hand_index != hand else start
+
+
 def walk_with_swaps(rules: Ruleset, seed: int) -> int:
     state = GameState(rules, seed=seed)
     rng = random.Random(seed)
@@ -186,11 +194,7 @@ def walk_with_swaps(rules: Ruleset, seed: int) -> int:
     while not state.is_over and state.hand_index < HANDS:
         if rng.random() < CHECKED:
             compared += check_swaps(state, rng, start=start)
-        before, hand = state.clone(), state.hand_index
-        action = random_action(state, rng)
-        state.apply(action)
-        if state.hand_index != hand:
-            start = HandStart(before, action)
+        start = step(state, rng, start)
     return compared
 
 
@@ -292,9 +296,5 @@ def test_a_world_replayed_from_the_hands_start_is_the_world_replayed_from_the_ga
                 for seat in range(state.players):
                     assert whole.observation(seat) == shortcut.observation(seat)
                 checked += 1
-        before, hand = state.clone(), state.hand_index
-        action = random_action(state, rng)
-        state.apply(action)
-        if state.hand_index != hand:
-            start = HandStart(before, action)
+        start = step(state, rng, start)
     assert checked >= 20
