@@ -303,6 +303,12 @@ def serve(
     review_workers: int = typer.Option(
         1, "--review-workers", min=1, help="worker processes that make game reviews (each uses a core)"
     ),
+    start_workers: bool = typer.Option(
+        True, "--start-workers/--no-start-workers",
+        help="start the worker processes (replays, reviews, hints) with the server, so that no "
+        "request waits for one to start; or each at its first job (less memory and start-up work "
+        "where they are rarely needed)",
+    ),
 ) -> None:  # fmt: skip
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
@@ -331,6 +337,7 @@ def serve(
             shutdown_timeout=shutdown_timeout,
             idle_hours=idle_hours,
             review_workers=review_workers,
+            start_workers=start_workers,
         )
     )
 

@@ -65,6 +65,7 @@ def run(
     shutdown_timeout: float = 10.0,
     idle_hours: float = 24.0,
     review_workers: int = 1,
+    start_workers: bool = True,
 ) -> int:
     import uvicorn
 
@@ -106,6 +107,7 @@ def run(
         shutdown_timeout=shutdown_timeout,
         idle_seconds=idle_hours * 3600,
         review_processes=review_workers,
+        start_workers=start_workers,
     )
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
