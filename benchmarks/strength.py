@@ -19,7 +19,8 @@ play recovers (see ``recovered``; the expert there is
 ``expert:bid=heuristic:exchange=heuristic``, its card play alone); the third, for
 runs of the bidding pair (``expert`` − ``expert:bid=heuristic``), each player's
 contracts made and the points its side took per contract it held (see
-``contracts``). ``benchmarks/paired.py`` compares two runs of the same deals
+``contracts``), then the same by band of bids (``contracts_by_bid``).
+``benchmarks/paired.py`` compares two runs of the same deals
 deal by deal.
 """
 
@@ -171,6 +172,47 @@ def contracts(doc: dict[str, Any]) -> str:
     return f"| {variant} | {len(doc['deals'])} | " + " | ".join(cells) + " |"
 
 
+def bid_bands(rules_min: int, top: int, total_points: int) -> list[tuple[int, int]]:
+    """Bands of bids for ``contracts_by_bid``: about ten across the points in play, one bid wide
+    where few points are in play (pidro, cinch), wider where many are (83: eight).
+
+    >>> bid_bands(6, 14, 14)[:3]
+    [(6, 6), (7, 7), (8, 8)]
+    >>> bid_bands(30, 83, 83)[:2], bid_bands(30, 83, 83)[-1]
+    ([(30, 37), (38, 45)], (78, 85))
+    """
+    width = max(1, total_points // 10)
+    return [(low, low + width - 1) for low in range(rules_min, top + 1, width)]
+
+
+def contracts_by_bid(doc: dict[str, Any]) -> list[str]:
+    """Table rows: per band of bids, each player's contracts held, the share made and its side's mean
+    score change on them, so that a made share under a target shows at which bids it is lost (where
+    a continuing auction is raised, say)."""
+    rules = make_ruleset(doc["settings"]["variant"])
+    names = doc["settings"]["players"]
+    held = [play for deal in doc["deals"] for play in deal["plays"] if play["bidder"] is not None]
+    if not held:
+        return []
+    top = max(play["bid"] for play in held)
+    rows = []
+    for low, high in bid_bands(min(rules.min_bid, *(p["bid"] for p in held)), top, rules.total_points):
+        cells = []
+        for label in ("A", "B"):
+            band = [p for p in held if p["bid_by"] == label and low <= p["bid"] <= high]
+            if not band:
+                cells.append("–")
+                continue
+            made = sum(1 for p in band if p["made"])
+            change = sum(p["side_change"][rules.side_of(p["bidder"])] for p in band) / len(band)
+            cells.append(f"{len(band)}, {made / len(band):.0%} made, {change:+.1f}")
+        if cells != ["–", "–"]:
+            shown = f"{low}" if low == high else f"{low}–{high}"
+            rows.append(f"| {shown} | " + " | ".join(cells) + " |")
+    title = f"{doc['settings']['variant']}: bids ({names['A']} / {names['B']})"
+    return [f"| {title} | A: contracts, made, score change | B: the same |", "|---|---|---|", *rows]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default=",".join(VARIANTS))
@@ -217,6 +259,9 @@ def main() -> None:
         print("|---|---|---|---|")
         for path in bidding:
             print(contracts(json.loads(path.read_text())))
+        for path in bidding:
+            print()
+            print("\n".join(contracts_by_bid(json.loads(path.read_text()))))
 
 
 if __name__ == "__main__":

@@ -203,3 +203,35 @@ def test_the_ceiling_keeps_every_choice_and_values_every_legal_play_on_the_pictu
         assert set(picture) == set(loss) == set(obs.legal)
         assert min(picture.values()) >= 0
     assert any(max(picture.values()) > 0 for picture, _loss, _obs in pictures)  # its worlds differ
+
+
+def test_the_bidding_runs_contracts_are_told_by_band_of_bids() -> None:
+    spec = importlib.util.spec_from_file_location("strength", BENCHMARKS / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.bid_bands(6, 9, 14) == [(6, 6), (7, 7), (8, 8), (9, 9)]
+    assert module.bid_bands(30, 84, 83)[:2] == [(30, 37), (38, 45)] and module.bid_bands(30, 84, 83)[-1] == (
+        78,
+        85,
+    )
+
+    def play(by: str, bidder: int, bid: int, made: bool, change: int) -> dict[str, object]:
+        side_change = [0, 0]
+        side_change[bidder % 2] = change
+        return {"bidder": bidder, "bid_by": by, "bid": bid, "made": made, "side_change": side_change}
+
+    plays = [
+        play("A", 0, 7, True, 7),
+        play("A", 1, 7, False, -7),  # side 1: the bidder's side's change is counted, not side 0's
+        play("B", 2, 9, True, 9),
+        {"bidder": None, "bid_by": None, "bid": None, "made": None, "side_change": [0, 0]},  # thrown in
+    ]
+    doc = {
+        "settings": {"variant": "pidro", "players": {"A": "expert", "B": "expert:bid=heuristic"}},
+        "deals": [{"plays": plays}],
+    }
+    assert module.contracts_by_bid(doc)[2:] == [
+        "| 7 | 2, 50% made, +0.0 | – |",
+        "| 9 | – | 1, 100% made, +9.0 |",
+    ]
