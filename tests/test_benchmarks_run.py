@@ -85,6 +85,11 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
             "| the best choice on those worlds |",
         ),
         ("clear_bound.py", ["--calls", "50", "--deals", "60"], "| clear_bound |"),
+        (
+            "bid_calibration.py",
+            ["--variant", "pidro", "--deals", "2", "--player", "expert:8", "--opponent", "heuristic"],
+            "expert:8's contracts against heuristic, 2 deals (seeds 0 on)",
+        ),
     ],
 )
 def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[str], prints: str) -> None:
@@ -235,3 +240,25 @@ def test_the_bidding_runs_contracts_are_told_by_band_of_bids() -> None:
         "| 7 | 2, 50% made, +0.0 | – |",
         "| 9 | – | 1, 100% made, +9.0 |",
     ]
+
+
+def test_the_calibrated_contracts_are_the_strength_runs_own_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports strength.py's bands
+    spec = importlib.util.spec_from_file_location("bid_calibration", BENCHMARKS / "bid_calibration.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bid_calibration", module)  # its dataclass looks itself up there
+    spec.loader.exec_module(module)
+    from pedro.tournament.runner import play_duplicate_deal
+
+    found = module.contracts("pidro", 4, "basic", "heuristic", seed=7)
+    played = [
+        (play.bid, play.made, play.side_points[play.bidder % 2])
+        for index in range(4)
+        for play in play_duplicate_deal("pidro", {}, ["heuristic", "basic"], 7, index).plays
+        if play.bid_by == 0
+    ]
+    assert found and [(c.bid, c.made, c.points) for c in found] == played
+    for contract in found:
+        assert 0.0 <= contract.predicted_made <= 1.0 and 0.0 <= contract.predicted_points <= 14
+        assert contract.lead_over_pass is not None or contract.dealer  # a stuck dealer may not pass
