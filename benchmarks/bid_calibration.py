@@ -29,13 +29,11 @@ import statistics
 from dataclasses import dataclass
 from functools import partial
 
-from pedro.engine.actions import PASS, verb_of
-from pedro.engine.auction import call_value
+from pedro.engine.actions import PASS
 from pedro.engine.phases import Phase
-from pedro.engine.scoring import Contract as Held
-from pedro.engine.scoring import score_hand
 from pedro.engine.state import GameState
 from pedro.players import choose, make_player
+from pedro.players.bidding import made_share
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.variants.options import make_ruleset
 from strength import bid_bands
@@ -60,19 +58,16 @@ def prediction(
     just chose; None for a bid its values did not choose (``heuristic``'s rule of thumb where
     nothing was valued)."""
     obs = state.observation(state.current_player)
-    rules = obs.rules
     values = {v.action: v for v in player.call_values(obs, obs.legal)}  # cached: no new deals
-    suit = values[action].suit if action in values else None
-    if suit is None:
+    chosen = values.get(action)
+    est = player.estimator(obs)
+    made = made_share(est, obs.seat, chosen) if chosen is not None else None
+    if chosen is None or chosen.suit is None or made is None:
         return None
-    outcomes = player.estimator(obs).suit_estimate(suit).points
-    if not outcomes:
-        return None
-    side = rules.side_of(obs.seat)
-    held = Held(obs.seat, call_value(rules, action), verb_of(action))
-    made = sum(1 for p in outcomes if score_hand(rules, held, list(p))[1])
-    lead = values[action].value - values[PASS].value if PASS in values else None
-    return statistics.mean(p[side] for p in outcomes), made / len(outcomes), lead
+    side = obs.rules.side_of(obs.seat)
+    points = statistics.mean(p[side] for p in est.suit_estimate(chosen.suit).points)
+    lead = chosen.value - values[PASS].value if PASS in values else None
+    return points, made, lead
 
 
 def deal_contracts(variant: str, player_name: str, opponent: str, seed: int, deal: int) -> list[Contract]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import statistics
 
 import pytest
@@ -11,6 +12,7 @@ from tests.helpers import played_record
 from pedro.analysis import decisions, needs_choice
 from pedro.cards import parse_cards
 from pedro.engine.actions import PASS, Verb, bid_action
+from pedro.engine.auction import call_value
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import Contract
@@ -25,7 +27,7 @@ from pedro.players import (
     make_player,
     samples_of,
 )
-from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, trump_values
+from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, made_share, trump_values
 from pedro.players.expert import (
     BID_SAMPLES_STEP,
     BID_WORK,
@@ -206,6 +208,46 @@ def test_heuristic_bidding_setting_is_registered() -> None:
 def test_bad_expert_settings_say_what_is_allowed(spec: str) -> None:
     with pytest.raises(UnknownPlayerError, match="expert:N"):
         check_player(spec)
+
+
+def test_the_made_floor_setting_is_registered_and_checked() -> None:
+    player = make_player("expert:made=0.65", 3)
+    assert isinstance(player, ExpertPlayer) and player.own_bidding and player.made_floor == 0.65
+    assert player.worlds == DEFAULT_SAMPLES
+    player = make_player("expert:40:made=0:bid=heuristic", 3)
+    assert isinstance(player, ExpertPlayer) and not player.own_bidding
+    assert player.made_floor == 0.0 and player.worlds == 40
+    plain = make_player("expert", 3)
+    assert isinstance(plain, ExpertPlayer) and plain.made_floor is None
+    for spec, says in [
+        ("expert:made=1.5", "from 0 to 1, got '1.5'"),
+        ("expert:made=most", "from 0 to 1, got 'most'"),
+        ("expert:made=", "from 0 to 1, got ''"),
+        ("expert:made=0.5:made=0.6", "given 2 times"),
+    ]:
+        with pytest.raises(UnknownPlayerError, match=re.escape(says)):
+            check_player(spec)
+
+
+#: Pidro, the first to speak: a bid whose own deals make it on seven in eight of them.
+OPENING = "AS JS 5S 3S 9H 7H QD 8D 3C"
+
+
+def test_a_bid_its_own_deals_make_less_often_than_the_made_floor_is_passed() -> None:
+    obs = auction_position("pidro", OPENING, [], seat=1)
+    expert = ExpertPlayer(0)
+    bid = expert.act(obs)
+    assert bid != PASS
+    chosen = next(v for v in expert.call_values(obs, obs.legal) if v.action == bid)
+    share = made_share(expert.estimator(obs), obs.seat, chosen)
+    assert share is not None and 0.5 < share < 1.0
+    outcomes = expert.estimator(obs).suit_estimate(chosen.suit or 0).points
+    side = obs.rules.side_of(obs.seat)
+    assert share == sum(1 for p in outcomes if p[side] >= call_value(obs.rules, bid)) / len(outcomes)
+    for floor, call in [(0.0, bid), (share, bid), (share + 0.01, PASS), (1.0, PASS)]:
+        floored = ExpertPlayer(0)
+        floored.made_floor = floor
+        assert floored.act(obs) == call, floor
 
 
 @pytest.mark.parametrize("variant", ["cinch", "eighty_three"])

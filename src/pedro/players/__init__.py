@@ -8,7 +8,8 @@ and naming trumps as ``heuristic`` does, to measure what its own bidding is
 worth with the same card play, and ``expert:exchange=heuristic`` the same for
 its exchange decisions. ``expert:defend=alone`` plays, where everyone plays alone, each
 hand it did not win for its own points rather than with the other non-bidders against the
-bidder.
+bidder. ``expert:made=P`` passes a bid that its own sampled deals make less often than the
+share ``P`` (0 to 1): what a floor on the contracts made costs in score.
 ``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
 (``cmd@SECONDS:COMMAND`` with a time limit per decision; see
 ``pedro.players.external`` and docs/bots.md).
@@ -53,7 +54,9 @@ SETTINGS = {
         f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}; "
         "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does, "
         "expert:exchange=heuristic exchanges as heuristic does, "
-        "expert:defend=alone defends for its own points where everyone plays alone (they may go together)"
+        "expert:defend=alone defends for its own points where everyone plays alone, "
+        "expert:made=P (P from 0 to 1) passes a bid its own deals make less often than P "
+        "(they may go together)"
     ),
     "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
 }
@@ -110,15 +113,36 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
 HEURISTIC_BIDDING = "bid=heuristic"
 HEURISTIC_EXCHANGE = "exchange=heuristic"
 DEFEND_ALONE = "defend=alone"
+#: The ``expert`` setting ``made=P``: a floor on the share of its own deals that make a bid.
+MADE_FLOOR = "made="
+
+
+def _made_floor(name: str, parts: list[str]) -> float | None:
+    """The ``made=P`` part's P, checked to be a share (None without one)."""
+    floors = [part.removeprefix(MADE_FLOOR) for part in parts if part.startswith(MADE_FLOOR)]
+    if not floors:
+        return None
+    if len(floors) > 1:
+        raise UnknownPlayerError(f"bad player {name!r}: made=P is given {len(floors)} times")
+    try:
+        floor = float(floors[0])
+    except ValueError:
+        floor = -1.0
+    if not 0.0 <= floor <= 1.0:
+        raise UnknownPlayerError(f"bad player {name!r}: made=P takes a share from 0 to 1, got {floors[0]!r}")
+    return floor
 
 
 def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
     """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, ``expert:defend=alone``,
-    or any of them together (``expert:N:bid=heuristic:exchange=heuristic``), each at most once."""
+    ``expert:made=P``, or any of them together (``expert:N:bid=heuristic:exchange=heuristic``), each
+    at most once."""
     parts = [part.strip() for part in setting.split(":")]
+    made_floor = _made_floor(name, parts)
+    parts = [part for part in parts if not part.startswith(MADE_FLOOR)]
     flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE, DEFEND_ALONE)]
     rest = [part for part in parts if part not in flags]
-    if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags):
+    if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags and made_floor is None):
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
     own = {"own_bidding": HEURISTIC_BIDDING not in flags, "own_exchange": HEURISTIC_EXCHANGE not in flags}
     if not rest:
@@ -130,6 +154,7 @@ def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
             raise UnknownPlayerError(f"bad player {name!r}: {example}")
         player = ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, **own)
     player.defend_alone = DEFEND_ALONE in flags
+    player.made_floor = made_floor
     return player
 
 

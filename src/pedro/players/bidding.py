@@ -386,6 +386,22 @@ def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> li
     return results
 
 
+def made_share(est: Estimator, seat: int, call: CallValue) -> float | None:
+    """The share of the estimator's deals on which ``seat``'s contract of ``call``, in the suit it is
+    valued best with, is made by the engine's scoring; None for a pass or a contract played on no deal.
+
+    What the bidder foresees of its own contract: ``benchmarks/bid_calibration.py`` sets it against
+    the contracts made, and ``ExpertPlayer.made_floor`` passes a bid foreseen below a floor.
+    """
+    if call.suit is None:
+        return None
+    outcomes = est.suit_estimate(call.suit).points
+    if not outcomes:
+        return None
+    contract = _contract_of(est.rules, seat, call.action)
+    return sum(1 for points in outcomes if score_hand(est.rules, contract, list(points))[1]) / len(outcomes)
+
+
 def _scored(
     scored: dict[tuple[int, ...], float],
     rules: Ruleset,

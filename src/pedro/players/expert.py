@@ -84,6 +84,7 @@ from pedro.players.bidding import (
     Estimator,
     evaluate_calls,
     held_contract,
+    made_share,
     trump_values,
     utility,
 )
@@ -202,6 +203,9 @@ class ExpertPlayer(HeuristicPlayer):
         #: where everyone plays alone, a non-bidder plays for its own points against every other
         #: seat instead of for the non-bidders' points together (``solved_world``)
         self.defend_alone = False
+        #: if set, a bid whose contract its own deals make on fewer than this share of them is passed
+        #: where passing is legal (``_bid``): a made share at the price of the bid's lead over passing
+        self.made_floor: float | None = None
 
     def call_values(self, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
         """``heuristic``'s simulated call values on this player's valuation, with more sampled deals
@@ -230,6 +234,8 @@ class ExpertPlayer(HeuristicPlayer):
         Such a bid is worth about as much as passing by the estimate itself, so passing it
         costs little, while the noise of the estimate (not the hand) is what made it best
         often enough to overcall a hand worth a pass (the issue's examples in pidro).
+        With ``made_floor`` set, a bid whose own deals make it less often than that is passed
+        too (a trial setting: docs/strength.md, "The expert knows those raises are risky").
         """
         call = super()._bid(obs, rules, legal)
         if not self.own_bidding or call == PASS or PASS not in legal:
@@ -238,7 +244,13 @@ class ExpertPlayer(HeuristicPlayer):
         chosen, passing = values.get(call), values.get(PASS)
         if chosen is None or passing is None:
             return call
-        return call if bid_beats_pass(chosen, passing) else PASS
+        if not bid_beats_pass(chosen, passing):
+            return PASS
+        if self.made_floor is not None:
+            share = made_share(self.estimator(obs), obs.seat, chosen)
+            if share is not None and share < self.made_floor:
+                return PASS
+        return call
 
     def optimism(self) -> float:
         """No share on its own calls: more deals while the best call is unclear (``call_values``)
