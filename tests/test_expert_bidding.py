@@ -214,8 +214,8 @@ def test_the_made_floor_setting_is_registered_and_checked() -> None:
     player = make_player("expert:made=0.65", 3)
     assert isinstance(player, ExpertPlayer) and player.own_bidding and player.made_floor == 0.65
     assert player.worlds == DEFAULT_SAMPLES
-    player = make_player("expert:40:made=0:bid=heuristic", 3)
-    assert isinstance(player, ExpertPlayer) and not player.own_bidding
+    player = make_player("expert:40:made=0:exchange=heuristic", 3)
+    assert isinstance(player, ExpertPlayer) and player.own_bidding and not player.own_exchange
     assert player.made_floor == 0.0 and player.worlds == 40
     plain = make_player("expert", 3)
     assert isinstance(plain, ExpertPlayer) and plain.made_floor is None
@@ -224,6 +224,7 @@ def test_the_made_floor_setting_is_registered_and_checked() -> None:
         ("expert:made=most", "from 0 to 1, got 'most'"),
         ("expert:made=", "from 0 to 1, got ''"),
         ("expert:made=0.5:made=0.6", "given 2 times"),
+        ("expert:made=0.5:bid=heuristic", "floors the expert's own bids, not heuristic's"),
     ]:
         with pytest.raises(UnknownPlayerError, match=re.escape(says)):
             check_player(spec)

@@ -144,6 +144,8 @@ def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
     rest = [part for part in parts if part not in flags]
     if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags and made_floor is None):
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
+    if made_floor is not None and HEURISTIC_BIDDING in flags:
+        raise UnknownPlayerError(f"bad player {name!r}: made=P floors the expert's own bids, not heuristic's")
     own = {"own_bidding": HEURISTIC_BIDDING not in flags, "own_exchange": HEURISTIC_EXCHANGE not in flags}
     if not rest:
         player = ExpertPlayer(seed, **own)
