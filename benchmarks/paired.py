@@ -52,6 +52,12 @@ def lead(deal: Mapping[str, Any], measure: str) -> float:
     return float(deal[measure]["A"] - deal[measure]["B"])
 
 
+def outcomes(deal: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What each play of a deal gave, without the names of the players seated (a setting in a
+    player's name, ``expert:made=0.65``, changes the name on every deal, not the play)."""
+    return [{key: value for key, value in play.items() if key != "seats"} for play in deal["plays"]]
+
+
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     """The mean and its 95% interval (normal: the runs compared have hundreds of deals)."""
     n = len(values)
@@ -66,7 +72,7 @@ def compare(old: Mapping[int, Mapping[str, Any]], new: Mapping[int, Mapping[str,
     seeds = sorted(set(old) & set(new))
     if not seeds:
         return ["no deal is in both runs (deals are matched by their seed)"]
-    changed = sum(1 for s in seeds if old[s]["plays"] != new[s]["plays"])
+    changed = sum(1 for s in seeds if outcomes(old[s]) != outcomes(new[s]))
     lines = [f"{len(seeds)} deals in both runs (seeds {seeds[0]} to {seeds[-1]}), {changed} changed"]
     for measure, label in (("change", "score change"), ("points", "points")):
         diffs = [lead(new[s], measure) - lead(old[s], measure) for s in seeds]

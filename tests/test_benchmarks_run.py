@@ -118,6 +118,12 @@ def test_paired_comparison_finds_no_change_in_a_run_against_itself_and_the_chang
 
     itself = paired(runs["same"], runs["same"])
     assert "6 deals in both runs (seeds 5 to 10), 0 changed" in itself
+    # the same plays under another name (a setting that changes no decision) change no deal
+    renamed = json.loads(runs["same"].read_text().replace('"basic"', '"basic:renamed"'))
+    assert "basic:renamed" in json.dumps(renamed["deals"][0]["plays"][0]["seats"])
+    runs["renamed"] = tmp_path / "renamed.json"
+    runs["renamed"].write_text(json.dumps(renamed))
+    assert "6 deals in both runs (seeds 5 to 10), 0 changed" in paired(runs["same"], runs["renamed"])
     assert "score change per deal, new lead less old: +0.000 (+0.000 to +0.000)" in itself
     # random's seats become basic's: the deals change, and basic against itself leads by nothing
     changed = paired(runs["same"], runs["other"])
