@@ -17,7 +17,8 @@ per deal with 95% intervals, and each player's bids made and set.
 table is the share of the heuristic→omniscient gap that the expert's card
 play recovers (see ``recovered``; the expert there is
 ``expert:bid=heuristic:exchange=heuristic``, its card play alone); the third, for
-runs of the bidding pair (``expert`` − ``expert:bid=heuristic``), each player's
+runs of the bidding pair (``expert`` − ``expert:bid=heuristic``, or a setting of the
+expert's own calls against the same ``expert:bid=heuristic``), each player's
 contracts made and the points its side took per contract it held (see
 ``contracts``), then the same by band of bids (``contracts_by_bid``).
 ``benchmarks/paired.py`` compares two runs of the same deals
@@ -248,10 +249,13 @@ def main() -> None:
         print("|---|---|---|---|---|")
         for e, o in ready.values():
             print(recovered(json.loads(e.read_text()), json.loads(o.read_text())))
+    # the bidding pair's runs, and those of a setting of the expert's calls against the same B
     bidding = [
         path
+        for pair in args.pairs
+        if pair.split(",")[-1] == BIDDING_PAIR.split(",")[-1]
         for variant in args.variants.split(",")
-        if (path := result_path(args.out, variant, BIDDING_PAIR, args.deals, args.seed)).exists()
+        if (path := result_path(args.out, variant, pair, args.deals, args.seed)).exists()
     ]
     if bidding:
         print()
