@@ -60,9 +60,11 @@ def prediction(
     obs = state.observation(state.current_player)
     values = {v.action: v for v in player.call_values(obs, obs.legal)}  # cached: no new deals
     chosen = values.get(action)
+    if chosen is None or chosen.suit is None:
+        return None
     est = player.estimator(obs)
-    made = made_share(est, obs.seat, chosen) if chosen is not None else None
-    if chosen is None or chosen.suit is None or made is None:
+    made = made_share(est, obs.seat, chosen)
+    if made is None:
         return None
     side = obs.rules.side_of(obs.seat)
     points = statistics.mean(p[side] for p in est.suit_estimate(chosen.suit).points)
