@@ -99,10 +99,6 @@ class SuitEstimate:
     def mean(self, side: int) -> float:
         return sum(p[side] for p in self.points) / len(self.points)
 
-    def chance(self, side: int, bid: int) -> float:
-        """Share of the samples in which ``side`` took at least ``bid`` points."""
-        return sum(1 for p in self.points if p[side] >= bid) / len(self.points)
-
 
 @dataclass
 class _Sample:
