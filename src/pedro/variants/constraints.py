@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pedro.marks import N_
-from pedro.variants.model import (
+from pedro.variants.rule_kinds import (
     AllPassAction,
     AuctionModel,
     DiscardedScoringTrumps,
@@ -23,13 +24,15 @@ from pedro.variants.model import (
     ExcessTrumps,
     FillPolicy,
     OutOfTrumps,
-    Ruleset,
     Scoring,
     TrumpDiscardClaim,
 )
 
+if TYPE_CHECKING:  # the Ruleset imports this table to check itself when made
+    from pedro.variants.model import Ruleset
+
 #: Whether ``rules``, made from ``base`` with the options ``given``, breaks a constraint.
-Condition = Callable[[Ruleset, Ruleset, Mapping[str, object]], bool]
+Condition = Callable[["Ruleset", "Ruleset", Mapping[str, object]], bool]
 
 _SECTION = "docs/rules.md §option-constraints"
 
