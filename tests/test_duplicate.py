@@ -1,4 +1,4 @@
-"""Duplicate tournaments for people (issue 16, point 4): the seating and the matchpoints."""
+"""Duplicate tournaments for people, where the luck of the cards cancels: the seating and the matchpoints."""
 
 from __future__ import annotations
 

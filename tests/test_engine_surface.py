@@ -1,4 +1,5 @@
-"""The engine's public surface is the documented one, and reading it cannot change a game (issue 17).
+"""The engine's public surface is the documented one, and reading it cannot change a game, so that a
+bot or a server reading the state can never alter the play.
 
 docs/engine.md's "State" table lists every public member of ``GameState``; everything
 else is ``_``-private. The properties give immutable values (or copies), so a caller

@@ -1,4 +1,4 @@
-"""Strength levels: named computer players from a beginner to the expert (issue 18, point 4)."""
+"""Strength levels: named computer players from a beginner to the expert, each a real step up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings per variant with openskill (issue 16, point 3): a finished game moves them as the library says."""
+"""Ratings per variant with openskill: a finished game moves them as the library says."""
 
 from __future__ import annotations
 

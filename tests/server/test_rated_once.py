@@ -1,7 +1,8 @@
-"""Exactly-once rating across server processes (issue 16, point 5): two ``pedro serve`` processes
-on one PostgreSQL database that start at the same moment both look for the finished games nobody
-rated (their server stopped between a game's end and its rating) and rate them; each game is
-rated once, whichever process gets there first, and the ratings are those of one pass."""
+"""Exactly-once rating across server processes, so that no game moves a rating twice: two
+``pedro serve`` processes on one PostgreSQL database that start at the same moment both look
+for the finished games nobody rated (their server stopped between a game's end and its rating)
+and rate them; each game is rated once, whichever process gets there first, and the ratings are
+those of one pass."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Duplicate tournaments at the server (issue 16, point 4): the API, the deals, the matchpoints."""
+"""Duplicate tournaments at the server, so that people compare results on the same cards: the API,
+the deals, the matchpoints."""
 
 from __future__ import annotations
 
