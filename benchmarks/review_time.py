@@ -1,7 +1,7 @@
 """Seconds to review one seat of a whole game, as the server does it: hand by hand, in one process.
 
 Plays a game between ``heuristic`` players (``--hands`` hands at most) and
-reviews one seat's decisions with ``pedro.server.review.review_hand``, the
+reviews one seat's decisions with ``pedro.server.reviews.compute.review_hand``, the
 function the server's review workers run, on one core.
 
     python benchmarks/review_time.py --variant cinch --hands 10 --seat 0
@@ -17,7 +17,7 @@ import time
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.review import PLAYER, HandJob, ReviewGame, outline, review_hand
+from pedro.server.reviews.compute import PLAYER, HandJob, ReviewGame, outline, review_hand
 from pedro.variants.options import make_ruleset
 
 

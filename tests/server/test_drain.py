@@ -29,8 +29,8 @@ from tests.server.client_helpers import (
     watch,
 )
 
-from pedro.server.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE, Lifecycle
-from pedro.server.store import Store
+from pedro.server.http.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE, Lifecycle
+from pedro.server.storage.tables_db import Store
 
 RESTART = {"type": "restart", "message": RESTART_MESSAGE}
 

@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import running_server
 
-from pedro.server.health import DatabaseProbe
-from pedro.server.store import StoreError
+from pedro.server.http.health import DatabaseProbe
+from pedro.server.storage.tables_db import StoreError
 
 
 def probe_of(client: TestClient) -> DatabaseProbe:

@@ -14,9 +14,10 @@ from starlette.testclient import TestClient
 from tests.server.client_helpers import claim, create_table, join, running_server, seats_spec
 from tests.server.durability_helpers import database
 
-from pedro.server import registry as registry_module
 from pedro.server.app import ServerSettings, create_app
-from pedro.server.store import SeatRow, Store, TableRow, actions_table
+from pedro.server.storage.schema import actions_table
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
+from pedro.server.tables import registry as registry_module
 
 NOW = datetime.now(UTC)
 

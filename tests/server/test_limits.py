@@ -25,15 +25,10 @@ from websockets.sync.client import connect
 
 from pedro import server as server_package
 from pedro.players.expert import DEFAULT_SAMPLES
-from pedro.server.limits import CreationLimits, Limits
-from pedro.server.protocol import (
-    MAX_BODY_BYTES,
-    MAX_FRAME_BYTES,
-    MAX_JSON_DEPTH,
-    MAX_MESSAGE_BYTES,
-    MAX_NAME_CHARS,
-    MAX_TITLE_CHARS,
-)
+from pedro.server.http.request_body import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NAME_CHARS, MAX_TITLE_CHARS
+from pedro.server.settings import Limits
+from pedro.server.tables.limits import CreationLimits
+from pedro.server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 
 HUMANS = seats_spec("human", "human", "human", "human")
 BOTS = seats_spec("basic", "random", "basic", "random")

@@ -13,9 +13,9 @@ from starlette.testclient import TestClient
 from tests.server.client_helpers import room_of, running_server, seats_spec
 
 from pedro.players import make_player
-from pedro.server import practice
-from pedro.server.practice import HintJob, hint
-from pedro.server.store import Store
+from pedro.server.reviews import hints as practice
+from pedro.server.reviews.hints import HintJob, hint
+from pedro.server.storage.tables_db import Store
 
 PATIENCE = 60.0
 

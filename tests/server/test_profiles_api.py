@@ -25,12 +25,13 @@ from tests.server.client_helpers import (
 )
 
 from pedro.ratings import Rating, rate_game
-from pedro.server import app as app_module
-from pedro.server import profiles as profiles_module
-from pedro.server.errors import MESSAGES
-from pedro.server.protocol import MAX_NAME_CHARS
-from pedro.server.ratings_store import GameEnd, GameRating, ProfileError, ProfileStore
-from pedro.server.store import StoreError, hash_secret
+from pedro.server.http.errors import MESSAGES
+from pedro.server.http.request_body import MAX_NAME_CHARS
+from pedro.server.profiles import routes as profiles_module
+from pedro.server.profiles.queries import GameRating, ProfileError, ProfileStore
+from pedro.server.storage.tables_db import StoreError, hash_secret
+from pedro.server.tables import websocket
+from pedro.server.tables.game import GameEnd
 from pedro.variants.options import make_ruleset
 
 
@@ -215,7 +216,7 @@ def test_tables_say_whether_they_are_rated(client: TestClient) -> None:
 def test_a_played_game_moves_the_ratings_as_the_library_says(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",
@@ -284,7 +285,7 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
 
 
 def test_a_practice_game_is_not_rated(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",

@@ -17,16 +17,9 @@ from tests.server.test_ratings_store import PLAYERS, played_game
 from tests.serving import ServerProcess, free_port, postgres_database
 
 from pedro.engine.actions import action_text
-from pedro.server.ratings_store import CATCH_UP_AGE, ProfileStore
-from pedro.server.store import (
-    SeatRow,
-    Store,
-    TableRow,
-    hash_secret,
-    profile_games_table,
-    rated_games_table,
-    ratings_table,
-)
+from pedro.server.profiles.queries import CATCH_UP_AGE, ProfileStore
+from pedro.server.storage.schema import profile_games_table, rated_games_table, ratings_table
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow, hash_secret
 
 pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 

@@ -1,4 +1,4 @@
-"""Profiles and ratings in the database (``pedro.server.ratings_store``), on SQLite and PostgreSQL:
+"""Profiles and ratings in the database (``pedro.server.profiles.queries``), on SQLite and PostgreSQL:
 names, move codes, and a finished game's rating, applied once and as openskill computes it."""
 
 from __future__ import annotations
@@ -19,13 +19,8 @@ from tests.server.durability_helpers import database
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.ratings_store import GameEnd, ProfileError, ProfileStore, game_end_of, seat_figures
-from pedro.server.store import (
-    NewAction,
-    SeatRow,
-    Store,
-    TableRow,
-    hash_secret,
+from pedro.server.profiles.queries import ProfileError, ProfileStore, game_end_of, seat_figures
+from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,
     profiles_table,
@@ -34,6 +29,8 @@ from pedro.server.store import (
     seat_profiles_table,
     tables_table,
 )
+from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow, hash_secret
+from pedro.server.tables.game import GameEnd
 from pedro.variants.options import make_ruleset
 
 T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)

@@ -29,12 +29,14 @@ from tests.server.replay_helpers import computer_game, expand_frames
 
 from pedro.records import record_from_game, replay
 from pedro.server import app as app_module
-from pedro.server.body_cache import BodyCache
-from pedro.server.compressed import accepts_gzip
-from pedro.server.finished import Body, FinishedGame, record_body, replay_body
-from pedro.server.store import SeatRow, Store, TableRow
-from pedro.server.stored import StoredTable, stored_body
-from pedro.server.workers import WORKER_NICENESS, WorkerError, Workers, _without_cyclic_gc
+from pedro.server.finished.bodies import record_body, replay_body
+from pedro.server.finished.body_cache import BodyCache
+from pedro.server.finished.from_database import StoredTable, stored_body
+from pedro.server.finished.workers import WORKER_NICENESS, WorkerError, Workers, _without_cyclic_gc
+from pedro.server.http.compressed import accepts_gzip
+from pedro.server.http.response_body import Body
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
+from pedro.server.tables.game import FinishedGame
 from pedro.variants.options import make_ruleset
 
 #: how long a test waits for something that must happen at once (a generous bound, not a measure)

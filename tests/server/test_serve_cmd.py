@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from pedro.cli import serve_cmd
-from pedro.server.limits import Limits
-from pedro.server.logs import configure, fields
+from pedro.server.http.logs import configure, fields
+from pedro.server.settings import Limits
 
 LOGGERS = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "pedro", "pedro.server", "pedro.serve")
 

@@ -25,9 +25,9 @@ from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
 from pedro.records import record_from_game, replay
-from pedro.server.errors import MESSAGES
-from pedro.server.store import Store
-from pedro.server.tournament_store import TournamentRow, TournamentStore
+from pedro.server.http.errors import MESSAGES
+from pedro.server.storage.tables_db import Store
+from pedro.server.tournaments.queries import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
 
 COMPUTERS = [{"kind": "computer", "level": level} for level in ("beginner", "club", "beginner", "club")]

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
-from pedro.server.limits import Limits
+from pedro.server.settings import Limits
 
 app = typer.Typer(
     name="pedro",

@@ -11,9 +11,9 @@ from platformdirs import user_data_dir
 from rich.console import Console
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from pedro.server.limits import Limits
-from pedro.server.logs import LOG_FORMATS
-from pedro.server.store import Store, default_url
+from pedro.server.http.logs import LOG_FORMATS
+from pedro.server.settings import Limits
+from pedro.server.storage.tables_db import Store, default_url
 
 #: Exit status for a usage error, as typer/click use.
 USAGE_ERROR = 2
@@ -69,9 +69,9 @@ def run(
 ) -> int:
     import uvicorn
 
-    from pedro.server import logs
     from pedro.server.app import ServerSettings, create_app, drain
-    from pedro.server.lifecycle import GracefulServer
+    from pedro.server.http import logs
+    from pedro.server.http.lifecycle import GracefulServer
 
     if log_format not in LOG_FORMATS:
         console.print(f"[red]error:[/] --log-format is one of: {', '.join(LOG_FORMATS)} (not {log_format!r})")
@@ -123,8 +123,8 @@ def run(
         opened = proxied or " — open it in a browser"
         console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_FRAME_BYTES
-    from pedro.server.ws_protocol import WebSocketProtocol
+    from pedro.server.http.ws_protocol import WebSocketProtocol
+    from pedro.server.tables.protocol import MAX_FRAME_BYTES
 
     config = uvicorn.Config(
         app,

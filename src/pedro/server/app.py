@@ -1,7 +1,7 @@
 """The ASGI application: pages, the JSON API and the WebSocket per open page.
 
 HTTP handlers and the WebSocket loop only translate between the wire and the
-rooms; rules, storage and views live in ``room``, ``store`` and ``views``.
+rooms; rules, storage and views live in ``tables.room``, ``storage`` and ``tables.views``.
 Every client error is answered with a message saying what was wrong and
 what is allowed, and never changes anything.
 """
@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import dataclasses
 import html
-import json
 import logging
 import secrets
 import time
@@ -22,39 +21,40 @@ from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
 
-from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pedro.players import DESCRIPTIONS, LEVELS, PLAYERS, UnknownPlayerError, check_player, is_command
-from pedro.server import heap
-from pedro.server.async_store import AsyncStore
-from pedro.server.body_cache import BodyCache
-from pedro.server.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
-from pedro.server.compressed import body_response
-from pedro.server.errors import MESSAGES, error_response, http_error_handler, option_refusal
-from pedro.server.errors import HttpError as _HttpError
-from pedro.server.finished import Body, FinishedGame, record_body, replay_body
-from pedro.server.health import DatabaseProbe, health_endpoint, ready_endpoint
-from pedro.server.lifecycle import (
+from pedro.server.finished.bodies import record_body, replay_body
+from pedro.server.finished.body_cache import BodyCache
+from pedro.server.finished.from_database import (
+    Kind,
+    StoredTable,
+    Unfinished,
+    Unplayable,
+    stored_body,
+    warm_up,
+)
+from pedro.server.finished.workers import WorkerError, Workers
+from pedro.server.http import heap
+from pedro.server.http.compressed import body_response
+from pedro.server.http.errors import MESSAGES, error_response, http_error_handler, option_refusal
+from pedro.server.http.errors import HttpError as _HttpError
+from pedro.server.http.health import DatabaseProbe, health_endpoint, ready_endpoint
+from pedro.server.http.lifecycle import (
     DEFAULT_TIMEOUT,
-    REFUSED_WHILE_DRAINING,
-    RESTART_CLOSE_CODE,
-    RESTART_MESSAGE,
-    RESTARTING,
     DrainGuard,
     Lifecycle,
 )
-from pedro.server.limits import CreationLimits, LimitError, Limits, check_strength
-from pedro.server.listener import Listener
-from pedro.server.page_texts import texts_endpoint
-from pedro.server.practice import Hints, hint_endpoint
-from pedro.server.profiles import (
+from pedro.server.http.page_texts import texts_endpoint
+from pedro.server.http.request_body import MAX_BODY_BYTES, MAX_NAME_CHARS, MAX_TITLE_CHARS, read_body
+from pedro.server.http.response_body import Body
+from pedro.server.profiles.queries import Profile, ProfileError, ProfileStore
+from pedro.server.profiles.routes import (
     ProfileLimit,
     Rater,
     adopt_endpoint,
@@ -69,31 +69,24 @@ from pedro.server.profiles import (
     rename_endpoint,
     seat_profile,
 )
-from pedro.server.protocol import (
-    MAX_BODY_BYTES,
-    MAX_MESSAGE_BYTES,
-    MAX_NAME_CHARS,
-    MAX_TITLE_CHARS,
-    Act,
-    ClaimSeat,
-    CreateTable,
-    Join,
-    Ping,
-    ProtocolError,
-    load_json,
-    parse_client_message,
-    validation_fields,
-)
-from pedro.server.ratings_store import Profile, ProfileError, ProfileStore
-from pedro.server.registry import IDLE_SECONDS, TableRegistry
-from pedro.server.review import PLAYER as REVIEW_PLAYER
-from pedro.server.review import warm_up as review_warm_up
-from pedro.server.reviews import Reviews, table_review_endpoint, upload_review_endpoint
-from pedro.server.room import Room, RoomError, RoomSettings
-from pedro.server.store import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
-from pedro.server.stored import Kind, StoredTable, Unfinished, Unplayable, stored_body, warm_up
-from pedro.server.tournament_store import TournamentStore
-from pedro.server.tournaments import (
+from pedro.server.reviews.compute import PLAYER as REVIEW_PLAYER
+from pedro.server.reviews.compute import warm_up as review_warm_up
+from pedro.server.reviews.hints import Hints, hint_endpoint
+from pedro.server.reviews.queries import SavedReviews
+from pedro.server.reviews.routes import Reviews, table_review_endpoint, upload_review_endpoint
+from pedro.server.settings import Limits
+from pedro.server.storage.tables_db import ConflictError, SeatRow, Store, StoreError, TableRow, hash_secret
+from pedro.server.sync.cluster import HEARTBEAT_SECONDS, LEASE_SECONDS, Cluster, new_process_id
+from pedro.server.sync.listener import Listener
+from pedro.server.sync.writer import AsyncStore
+from pedro.server.tables.game import FinishedGame
+from pedro.server.tables.limits import CreationLimits, LimitError, check_strength
+from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable
+from pedro.server.tables.registry import IDLE_SECONDS, TableRegistry
+from pedro.server.tables.room import Room, RoomError, RoomSettings
+from pedro.server.tables.websocket import websocket_endpoint
+from pedro.server.tournaments.queries import TournamentStore
+from pedro.server.tournaments.running import (
     Tournaments,
     director_endpoint,
     join_endpoint,
@@ -101,21 +94,12 @@ from pedro.server.tournaments import (
     tournament_endpoint,
     tournaments_endpoint,
 )
-from pedro.server.workers import WorkerError, Workers
-from pedro.server.ws_protocol import SEND_NOW
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
 log = logging.getLogger("pedro.server")
 
 STATIC = files("pedro.server") / "static"
-#: Messages a client may send per second, and the burst it may save up.
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
-#: Refused messages in a row after which a flooding client is disconnected.
-FLOOD_LIMIT = 200
-#: Messages waiting for a slow client before it is disconnected.
-SEND_QUEUE_LIMIT = 256
 
 
 @dataclass
@@ -162,22 +146,7 @@ def _seat_player_error(seat: int, exc: UnknownPlayerError | LimitError) -> _Http
     return _HttpError.of(400, "bad_player", seat=seat, why=str(exc))
 
 
-async def _json_body(request: Request) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise _HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise _HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
-    try:
-        return load_json(body)
-    except ProtocolError as exc:
-        raise _HttpError.of(400, "bad_body", why=str(exc)) from None
-
-
-def _registry(request: Request | WebSocket) -> TableRegistry:
+def _registry(request: Request) -> TableRegistry:
     registry: TableRegistry = request.app.state.registry
     return registry
 
@@ -263,11 +232,7 @@ async def tables_endpoint(request: Request) -> Response:
     if request.method == "GET":
         tables = [r.summary() for r in registry.listed()]
         return JSONResponse({"tables": tables})
-    try:
-        spec = CreateTable.model_validate(await _json_body(request))
-    except ValidationError as exc:
-        fields = validation_fields(exc, "see docs/server.md for the create-table request")
-        raise _HttpError.of(400, "bad_request", **fields) from None
+    spec = await read_body(request, CreateTable, "see docs/server.md for the create-table request")
     creations: CreationLimits = request.app.state.creation_limits
     if spec.profile is not None and spec.seat is None:
         raise _HttpError.of(400, "profile_needs_seat")
@@ -354,11 +319,7 @@ async def table_endpoint(request: Request) -> Response:
 
 async def claim_endpoint(request: Request) -> Response:
     room = await _room(request)
-    try:
-        claim = ClaimSeat.model_validate(await _json_body(request))
-    except ValidationError as exc:
-        fields = validation_fields(exc, 'send {"seat": N, "name": "..."}')
-        raise _HttpError.of(400, "bad_request", **fields) from None
+    claim = await read_body(request, ClaimSeat, 'send {"seat": N, "name": "..."}')
     free = [s.row.seat for s in room.seats if not s.claimed]
     if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
         raise _seat_error(400, "claim_not_human", claim.seat, free=free)
@@ -400,22 +361,17 @@ async def _finished_body(request: Request, kind: Kind) -> Body:
     """A finished game's body, built once in a worker process and then kept (the game never changes).
 
     A loaded table gives its game as it is; one that is not is read, and its game played once, in
-    the worker (``pedro.server.stored``).
+    the worker (``finished.from_database``).
     """
     state = request.app.state
     table_id = request.path_params["table"]
-    if await _hidden_deal(state, table_id):
+    tournaments: Tournaments = state.tournaments
+    if await tournaments.hidden_deal(table_id):
         raise _HttpError.of(403, "tournament_deal_hidden")
     if table_id in _registry(request).rooms:
         return await _body(state, table_id, kind, lambda: _finished_game(request))
     bodies: BodyCache = state.bodies
     return await bodies.get((kind, table_id), lambda: _stored_body(request, kind))
-
-
-async def _hidden_deal(state: Any, table_id: str) -> bool:
-    """A tournament's deal not yet played at every table: its cards are shown to its players only."""
-    tournaments: Tournaments = state.tournaments
-    return len(table_id) <= 40 and await tournaments.hidden_deal(table_id)
 
 
 async def _stored_body(request: Request, kind: Kind) -> Body:
@@ -550,181 +506,6 @@ async def not_found_handler(request: Request, exc: Exception) -> Response:
     return error_response(404, "no_page")
 
 
-# ---------------------------------------------------------------------------- WebSocket
-
-
-class WsClient:
-    """One WebSocket connection: a bounded send queue drained by its own task, and a rate bucket.
-
-    Under ``pedro serve`` a message the connection can take at once is written at once
-    (``ws_protocol.SEND_NOW``), when nothing is queued before it; the queue holds the rest.
-    """
-
-    def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-        self.seat: int | None = None
-        self.room: Room | None = None
-        #: text messages (bytes: UTF-8) waiting to be sent; None: close
-        self.queue: asyncio.Queue[str | bytes | None] = asyncio.Queue()
-        now = websocket.scope.get("extensions", {}).get(SEND_NOW)
-        self._send_now: Callable[[str | bytes], bool] | None = now["send"] if now is not None else None
-        #: the writer task is sending a message from the queue
-        self._writing = False
-        self.tokens = RATE_BURST
-        self.stamp = time.monotonic()
-        self.refused_in_a_row = 0
-        self.closing = False
-        #: the close code the writer sends once the queue is drained
-        self.close_code = 1008
-
-    def send(self, text: str | bytes) -> None:
-        if self.closing:
-            return
-        send_now = self._send_now
-        if send_now is not None and not self._writing and not self.queue.qsize() and send_now(text):
-            return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            log.warning("a client fell too far behind and was disconnected")
-            self.close()
-            return
-        self.queue.put_nowait(text)
-
-    def error(self, code: str, message: str) -> None:
-        self.send(json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False))
-
-    def replaced(self) -> None:
-        self.error("replaced", "this seat was opened in another window; this one is closed")
-        self.seat = None
-        self.room = None
-        self.close()
-
-    def close(self, code: int = 1008) -> None:
-        if not self.closing:
-            self.close_code = code
-        self.closing = True
-        self.queue.put_nowait(None)
-
-    def restart(self, message: str) -> None:
-        """The server is restarting: say so, then close with 1012 so the client reconnects."""
-        self.send(json.dumps({"type": "restart", "message": message}))
-        self.close(RESTART_CLOSE_CODE)
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_SECOND)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    async def writer(self) -> None:
-        with contextlib.suppress(Exception):
-            while (text := await self.queue.get()) is not None:
-                self._writing = True
-                await self.websocket.send_text(text if isinstance(text, str) else text.decode())
-                self._writing = False
-        if self.websocket.application_state != WebSocketState.DISCONNECTED:
-            with contextlib.suppress(Exception):
-                await self.websocket.close(code=self.close_code if self.closing else 1000)
-
-
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    await websocket.accept()
-    client = WsClient(websocket)
-    writer = asyncio.create_task(client.writer())
-    lifecycle: Lifecycle = websocket.app.state.lifecycle
-    lifecycle.connected(client, writer)
-    room = None if lifecycle.draining else await _registry(websocket).get(websocket.path_params["table"])
-    try:
-        if lifecycle.draining:
-            client.restart(RESTART_MESSAGE)
-            return
-        if room is None:
-            client.error("not_found", "no such table (check the link)")
-            client.close()
-            return
-        while not client.closing:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if lifecycle.draining:
-                client.error(RESTARTING, REFUSED_WHILE_DRAINING)
-                continue
-            await _handle(client, room, message.get("text") or message.get("bytes") or "")
-    except WebSocketDisconnect:
-        pass
-    finally:
-        lifecycle.disconnected(client)
-        if client.room is not None:
-            client.room.detach(client)
-        if not client.closing:
-            client.close()
-        await asyncio.wait([writer], timeout=5)
-
-
-async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
-    """One message; an action is awaited until committed and announced, so a connection's messages
-    are answered in order."""
-    if not client.allow():
-        client.refused_in_a_row += 1
-        if client.refused_in_a_row > FLOOD_LIMIT:
-            log.warning("table %s: a flooding client was disconnected", room.id)
-            client.close()
-        elif client.refused_in_a_row == 1:
-            client.error(
-                "rate", f"too many messages: at most {RATE_PER_SECOND:g} a second; this one was ignored"
-            )
-        return
-    client.refused_in_a_row = 0
-    # the limit is in bytes: a text of fewer characters may still be longer in UTF-8
-    if len(text) > MAX_MESSAGE_BYTES or (
-        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
-    ):
-        client.error("too_big", f"messages are at most {MAX_MESSAGE_BYTES} bytes; this one was ignored")
-        return
-    try:
-        request = parse_client_message(text)
-    except ProtocolError as exc:
-        client.error("bad_message", str(exc))
-        return
-    try:
-        if isinstance(request, Ping):
-            client.send('{"type":"pong"}')
-        elif isinstance(request, Act):
-            if client.room is None:
-                raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
-            await room.act(client, request.action, request.seq)
-        elif client.room is not None:
-            raise RoomError("bad_message", "this connection has already joined or is watching")
-        elif isinstance(request, Join):
-            secret_hash = hash_secret(request.secret)
-            seat = room.seat_for_secret(secret_hash)
-            if seat is None and room.settings.shared:  # claimed at another server process just now?
-                await room.catch_up()
-                seat = room.seat_for_secret(secret_hash)
-            if seat is None:
-                raise RoomError(
-                    "auth", "that secret does not belong to a seat at this table; take a free seat"
-                )
-            _welcome(client, room, seat)
-        else:
-            if room.row.hands is not None and await _hidden_deal(client.websocket.app.state, room.id):
-                raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
-            _welcome(client, room, None)
-    except RoomError as exc:
-        client.error(exc.code, exc.message)
-    except StoreError as exc:
-        log.error("table %s: database error: %s", room.id, exc)
-        client.error("unavailable", "the game database did not accept the action; nothing changed, try again")
-
-
-def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
-    client.room = room
-    client.send(json.dumps({"type": "welcome", "seat": seat}))
-    room.attach(client, seat)
-
-
 # ---------------------------------------------------------------------------- the app
 
 
@@ -792,7 +573,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         app.state.probe = probe = DatabaseProbe(store)
         workers = app.state.workers = Workers(settings.worker_processes)
         review_workers = Workers(settings.review_processes)
-        app.state.reviews = reviews = Reviews(review_workers, storage, settings.review_player)
+        app.state.reviews = reviews = Reviews(review_workers, SavedReviews(store), settings.review_player)
         app.state.hints = Hints(review_workers)
         if settings.start_workers:
             workers.start(warm_up)

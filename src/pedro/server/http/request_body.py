@@ -1,0 +1,158 @@
+"""Reading a request's JSON body: its size, its JSON, and the model it must fit.
+
+Every JSON request body is read here, so every endpoint refuses alike: a body larger than
+``MAX_BODY_BYTES`` is answered 413 (``too_big``) before it is read whole, one that is not usable
+JSON 400 (``bad_body``), and one that does not fit its model 400 (``bad_request``, with the
+problems the page says in its own language). Models are strict and forbid extra fields, so a
+hostile or buggy client learns exactly what was wrong, and the server only ever sees well-formed
+requests. Names and titles shown to other players are cleaned of invisible characters here too.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError
+from starlette.requests import Request
+
+from pedro.server.http.errors import HttpError
+
+#: Largest HTTP request body, in bytes.
+MAX_BODY_BYTES = 16384
+#: Deepest nesting of arrays and objects in a request body (a create-table request has 3).
+MAX_JSON_DEPTH = 20
+#: Longest player name and table title, in characters, once cleaned (see ``clean_text``).
+MAX_NAME_CHARS = 40
+MAX_TITLE_CHARS = 100
+#: At most this many of a request's problems are told (the first ones).
+MAX_PROBLEMS = 3
+
+#: Unicode categories removed from names and titles: control (NUL, escape ...), format (bidi
+#: overrides such as U+202E, zero-width characters, U+FEFF) and lone surrogates.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
+
+
+def clean_text(text: str) -> str:
+    """Text shown to other players, without control or invisible characters and with single spaces.
+
+    Such characters could reorder or hide what others read (a bidi override makes a name
+    read backwards), and a NUL or lone surrogate cannot be stored or sent everywhere.
+    """
+    kept = "".join(ch for ch in text if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE)
+    return " ".join(kept.split())
+
+
+def _shown_text(limit: int, *, required: bool) -> AfterValidator:
+    """A validator that cleans a name or title, then checks its length in characters."""
+
+    def check(text: str) -> str:
+        cleaned = clean_text(text)
+        if required and not cleaned:
+            raise PydanticCustomError(
+                "empty_text",
+                "should have at least 1 character once spaces and invisible characters are removed",
+            )
+        if len(cleaned) > limit:
+            raise PydanticCustomError(
+                "text_too_long", "should have at most {limit} characters", {"limit": limit}
+            )
+        return cleaned
+
+    return AfterValidator(check)
+
+
+Name = Annotated[str, _shown_text(MAX_NAME_CHARS, required=True)]
+Title = Annotated[str, _shown_text(MAX_TITLE_CHARS, required=False)]
+
+
+class Strict(BaseModel):
+    """A request model: types as given (no "1" for 1), and no field it does not name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NotJson(ValueError):
+    """A body that is not usable JSON; its text completes "the request body is ..."."""
+
+
+def load_json(body: bytes) -> Any:
+    """A request body as JSON; ``NotJson`` (never ``RecursionError``) when it is not usable JSON."""
+    try:
+        value = json.loads(body)
+    except RecursionError:
+        raise NotJson(_too_deep()) from None
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise NotJson(f"not JSON ({exc})") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise NotJson(_too_deep())
+    return value
+
+
+def _too_deep() -> str:
+    return (
+        f"JSON whose arrays and objects are nested more than {MAX_JSON_DEPTH} deep; "
+        "requests nest at most 3 deep"
+    )
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in ``value``, level by level (no recursion)."""
+    depth, level = 0, [value]
+    while containers := [v for v in level if isinstance(v, (list, dict))]:
+        depth += 1
+        level = [c for v in containers for c in (v.values() if isinstance(v, dict) else v)]
+    return depth
+
+
+def validation_fields(exc: ValidationError, allowed: str) -> dict[str, Any]:
+    """A ``bad_request`` refusal's fields: ``why`` in English (``explain``) and ``problems``, each
+    a field's path, pydantic's error type and its plain limits (``max_length``, ``ge``...), which the
+    page says in its own language (``validation.<type>``)."""
+    problems = []
+    for error in exc.errors()[:MAX_PROBLEMS]:
+        where = ".".join(str(part) for part in error["loc"]) or "message"
+        limits = {k: v for k, v in (error.get("ctx") or {}).items() if isinstance(v, (int, float, str))}
+        problems.append({"field": where, "type": error["type"], **limits})
+    return {"why": explain(exc, allowed), "problems": problems}
+
+
+def explain(exc: ValidationError, allowed: str) -> str:
+    """A validation error in one line: which field, what was wrong, and what is allowed."""
+    problems = []
+    for error in exc.errors()[:MAX_PROBLEMS]:
+        where = ".".join(str(part) for part in error["loc"]) or "message"
+        problems.append(f"{where}: {error['msg']}")
+    return "; ".join(problems) + f" ({allowed})"
+
+
+async def read_json(request: Request) -> Any:
+    """The request's body as JSON: 413 past ``MAX_BODY_BYTES`` (told by its length, or as it
+    arrives), 400 if it is not usable JSON."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        raise HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise HttpError.of(413, "too_big", limit=MAX_BODY_BYTES)
+    try:
+        return load_json(body)
+    except NotJson as exc:
+        raise HttpError.of(400, "bad_body", why=str(exc)) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+async def read_body(request: Request, model: type[M], allowed: str) -> M:
+    """The request's body as ``model``: ``read_json``'s refusals, and 400 (``bad_request``) saying
+    what does not fit and what is ``allowed``."""
+    data = await read_json(request)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise HttpError.of(400, "bad_request", **validation_fields(exc, allowed)) from None
