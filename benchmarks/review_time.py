@@ -17,7 +17,8 @@ import time
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.reviews.compute import PLAYER, HandJob, ReviewGame, outline, review_hand
+from pedro.server.reviews.compute import HandJob, ReviewGame, outline, review_hand
+from pedro.server.settings import ServerSettings
 from pedro.variants.options import make_ruleset
 
 
@@ -27,7 +28,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--seat", default="0", help="a seat from 0, or all")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--player", default=PLAYER)
+    parser.add_argument("--player", default=ServerSettings.review_player)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core

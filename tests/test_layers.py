@@ -85,6 +85,7 @@ SERVER_ORDER = (
     "profiles",
     "reviews",
     "tournaments",
+    "services",
     "app",
 )
 SERVER = PACKAGE / "server"

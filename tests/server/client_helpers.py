@@ -29,7 +29,9 @@ from pedro.engine.actions import play_cards, play_mask
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Status
 from pedro.engine.state import GameState
-from pedro.server.app import ServerSettings, create_app
+from pedro.server.app import PedroApp, create_app
+from pedro.server.services import Services
+from pedro.server.settings import ServerSettings
 from pedro.server.tables import websocket
 from pedro.server.tables.room import Room
 from pedro.server.tables.views import words
@@ -58,10 +60,16 @@ def running_server(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
         yield client
 
 
+def services_of(client: TestClient) -> Services:
+    """The services the app under test was made on (tests may look behind the API)."""
+    app = client.app
+    assert isinstance(app, PedroApp)
+    return app.services
+
+
 def room_of(client: TestClient, table: str) -> Room:
     """The server's room for a table (tests may look behind the API)."""
-    room: Room = client.app.state.registry.rooms[table]  # type: ignore[attr-defined]
-    return room
+    return services_of(client).registry.rooms[table]
 
 
 def seats_spec(*kinds: str) -> list[dict[str, Any]]:
@@ -332,7 +340,9 @@ class LeakChecker:
         self.sent[text] += 1
         room = client.room
         if room is None:
-            registry = client.websocket.app.state.registry
+            app = client.websocket.app
+            assert isinstance(app, PedroApp)
+            registry = app.services.registry
             room = registry.rooms.get(client.websocket.path_params.get("table", ""))
         self.check(room, client.seat, text, "websocket")
 

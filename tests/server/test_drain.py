@@ -26,6 +26,7 @@ from tests.server.client_helpers import (
     room_of,
     running_server,
     seats_spec,
+    services_of,
     watch,
 )
 
@@ -36,13 +37,13 @@ RESTART = {"type": "restart", "message": RESTART_MESSAGE}
 
 
 def lifecycle_of(client: TestClient) -> Lifecycle:
-    lifecycle: Lifecycle = client.app.state.lifecycle  # type: ignore[attr-defined]
+    lifecycle: Lifecycle = services_of(client).lifecycle
     return lifecycle
 
 
 def hold_drain(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     """Make the tables' drain wait for the returned event (set it with ``client.portal.call``)."""
-    registry = client.app.state.registry  # type: ignore[attr-defined]
+    registry = services_of(client).registry
     gate: asyncio.Event = client.portal.call(asyncio.Event)  # type: ignore[union-attr]
     real = registry.drain
 

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import recv, running_server, seats_spec
+from tests.server.client_helpers import recv, running_server, seats_spec, services_of
 from tests.serving import running_server as serve_process
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -54,7 +54,7 @@ def server(tmp_path: Path, **settings: Any) -> Iterator[tuple[TestClient, Clock]
 
 
 def creations(client: TestClient) -> CreationLimits:
-    limits: CreationLimits = client.app.state.creation_limits  # type: ignore[attr-defined]
+    limits: CreationLimits = services_of(client).creations
     return limits
 
 

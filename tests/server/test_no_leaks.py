@@ -38,8 +38,8 @@ from tests.server.client_helpers import (
 )
 
 from pedro.players import make_player
-from pedro.server import app as app_module
 from pedro.server.http.logs import JsonFormatter
+from pedro.server.tables import routes as table_routes
 from pedro.server.tables import websocket
 from pedro.server.tables.views import words
 
@@ -85,7 +85,7 @@ def fixed_deals(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
         token_urlsafe=secrets.token_urlsafe,
         token_hex=lambda n=16: f"{request.node.name}:{next(count)}",
     )
-    monkeypatch.setattr(app_module, "secrets", shim)
+    monkeypatch.setattr(table_routes, "secrets", shim)
 
 
 class Game:

@@ -14,7 +14,7 @@ from tests.server.client_helpers import room_of, running_server, seats_spec
 
 from pedro.players import make_player
 from pedro.server.reviews import hints as practice
-from pedro.server.reviews.hints import HintJob, hint
+from pedro.server.reviews.compute import HintJob, hint
 from pedro.server.storage.tables_db import Store
 
 PATIENCE = 60.0

@@ -27,6 +27,7 @@ from tests.server.client_helpers import (
 from pedro.ratings import Rating, rate_game
 from pedro.server.http.errors import MESSAGES
 from pedro.server.http.request_body import MAX_NAME_CHARS
+from pedro.server.profiles import rater
 from pedro.server.profiles import routes as profiles_module
 from pedro.server.profiles.queries import GameRating, ProfileError, ProfileStore
 from pedro.server.storage.tables_db import StoreError, hash_secret
@@ -323,7 +324,7 @@ def test_a_game_a_stand_in_played_is_not_rated_and_says_why(tmp_path: Path) -> N
 def test_a_rating_the_database_refused_is_tried_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(profiles_module, "RETRY_SECONDS", (0.0,))
+    monkeypatch.setattr(rater, "RETRY_SECONDS", (0.0,))
     calls: list[str] = []
     real = ProfileStore.finish_game
 
@@ -359,7 +360,7 @@ def test_a_game_its_server_did_not_rate_is_rated_at_the_next_start(
     }
     # the first server stops rating games (as if it stopped between a game's end and its rating)
     with monkeypatch.context() as patched:
-        patched.setattr(profiles_module.Rater, "__call__", lambda self, end: None)
+        patched.setattr(rater.Rater, "__call__", lambda self, over: None)
         with running_server(tmp_path, away_seconds=0.01, worker_processes=0) as client:
             ann = new_profile(client, "Ann")
             table = client.post("/api/tables", json=body | {"profile": ann["secret"]}).json()["table"]

@@ -12,7 +12,8 @@ from starlette.testclient import TestClient
 
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
-from pedro.server.app import ServerSettings, create_app
+from pedro.server.app import create_app
+from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import SeatRow, Store, TableRow
 from pedro.server.sync.writer import AsyncStore
 from pedro.server.tables import registry as registry_module

@@ -18,6 +18,7 @@ from tests.server.client_helpers import (
     recv,
     room_of,
     running_server,
+    services_of,
     watch,
 )
 from tests.server.durability_helpers import api, database, server_log
@@ -238,7 +239,7 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
 
 def deal_tables(client: TestClient, tournament: str, table_no: int) -> list[str]:
     """The ids of a tournament table's deal tables, as the server keeps them (no API shows them all)."""
-    row = client.app.state.tournaments.store.load(tournament)  # type: ignore[attr-defined]
+    row = services_of(client).tournaments.store.load(tournament)
     return [d.table_id for d in row.played if d.table_no == table_no]
 
 

@@ -2,8 +2,8 @@
 
 ``bodies`` builds a finished game's record and replay, ``replay_frames`` the replay viewer's
 frames, ``from_database`` both for a table read from the database (its game played once);
-``body_cache`` keeps what was built; ``workers`` are the worker processes that build them (and
-that the reviews and ratings use too).
+``body_cache`` keeps what was built; ``routes`` serves them (and builds them as a game ends);
+``workers`` are the worker processes that build them (the reviews and ratings use them too).
 """
 
-__all__ = ["bodies", "body_cache", "from_database", "replay_frames", "workers"]
+__all__ = ["bodies", "body_cache", "from_database", "replay_frames", "routes", "workers"]

@@ -2,9 +2,9 @@
 
 ``errors`` is the one refusal (``HttpError``: status, code, message) and its English messages;
 ``request_body`` reads every JSON request body (size, JSON, model); ``response_body`` and
-``compressed`` keep and serve gzip-compressed bodies; ``health`` answers the load balancers,
-``page_texts`` the page's translations; ``lifecycle`` is the graceful shutdown; ``logs``,
-``heap`` and ``ws_protocol`` set up the process under uvicorn.
+``compressed`` keep and serve gzip-compressed bodies; ``site`` serves the page, ``page_texts`` its
+translations, ``health`` answers the load balancers; ``lifecycle`` is the graceful shutdown;
+``logs``, ``heap`` and ``ws_protocol`` set up the process under uvicorn.
 """
 
 __all__ = [
@@ -17,5 +17,6 @@ __all__ = [
     "page_texts",
     "request_body",
     "response_body",
+    "site",
     "ws_protocol",
 ]

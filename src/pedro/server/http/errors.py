@@ -128,3 +128,10 @@ def error_response(status: int, code: str, **fields: Any) -> JSONResponse:
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HttpError)
     return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def not_found_handler(request: Request, exc: Exception) -> Response:
+    """No route: an API path is told as such (a client's bug), any other is a page that does not exist."""
+    if request.url.path.startswith("/api/"):
+        return error_response(404, "no_api_path", path=request.url.path)
+    return error_response(404, "no_page")

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
+from pedro.server.http.lifecycle import Lifecycle
 from pedro.server.storage.tables_db import Store, StoreError
 
 log = logging.getLogger("pedro.server")
@@ -56,21 +59,29 @@ class DatabaseProbe:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-async def health_endpoint(request: Request) -> Response:
-    """Liveness: the process serves requests. Never touches the database."""
-    return JSONResponse({"ok": True, "tables": len(request.app.state.registry.rooms)})
+class Health:
+    """``/healthz`` and ``/readyz``, on the server's state: draining or not, tables loaded, database."""
 
+    def __init__(self, lifecycle: Lifecycle, probe: DatabaseProbe, loaded_tables: Callable[[], int]) -> None:
+        self.lifecycle = lifecycle
+        self.probe = probe
+        self.loaded_tables = loaded_tables
 
-async def ready_endpoint(request: Request) -> Response:
-    """Readiness: not shutting down, and the database answers; 503 with the reason otherwise."""
-    state = request.app.state
-    body: dict[str, Any]
-    if state.lifecycle.draining:
-        body = {"ready": False, "reason": "the server is shutting down"}
-        return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
-    probe: DatabaseProbe = state.probe
-    problem = await probe.problem()
-    if problem is not None:
-        return JSONResponse({"ready": False, "reason": problem}, status_code=503)
-    body = {"ready": True, "database": "ok", "tables": len(state.registry.rooms)}
-    return JSONResponse(body)
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/healthz", self.health), Route("/readyz", self.ready)]
+
+    async def health(self, request: Request) -> Response:
+        """Liveness: the process serves requests. Never touches the database."""
+        return JSONResponse({"ok": True, "tables": self.loaded_tables()})
+
+    async def ready(self, request: Request) -> Response:
+        """Readiness: not shutting down, and the database answers; 503 with the reason otherwise."""
+        body: dict[str, Any]
+        if self.lifecycle.draining:
+            body = {"ready": False, "reason": "the server is shutting down"}
+            return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+        problem = await self.probe.problem()
+        if problem is not None:
+            return JSONResponse({"ready": False, "reason": problem}, status_code=503)
+        body = {"ready": True, "database": "ok", "tables": self.loaded_tables()}
+        return JSONResponse(body)

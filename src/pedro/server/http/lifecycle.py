@@ -40,8 +40,6 @@ RESTARTING = "restarting"
 REFUSED_WHILE_DRAINING = "the server is restarting; nothing was done: send it again once reconnected"
 #: Methods that change nothing, still served while the server drains.
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: Seconds a drain waits for the tables, then for the clients to take their restart message.
-DEFAULT_TIMEOUT = 10.0
 
 
 class Restartable(Protocol):
@@ -59,10 +57,11 @@ class Drainable(Protocol):
 class Lifecycle:
     """Whether the server is serving or draining, and the connections to tell when it drains."""
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, timeout: float, tables: Drainable) -> None:
+        #: seconds a drain waits for the tables, then for the clients to take their restart message
         self.timeout = timeout
+        self.tables = tables
         self.draining = False
-        self.registry: Drainable | None = None
         #: each live connection and the task that writes to it (done once the socket is closed)
         self.connections: dict[Restartable, asyncio.Task[None]] = {}
         self._shutdown: asyncio.Task[None] | None = None
@@ -82,11 +81,10 @@ class Lifecycle:
     async def _drain(self) -> None:
         self.draining = True
         log.info("shutting down: new actions are refused", extra={"event": "shutdown_started"})
-        if self.registry is not None:
-            try:
-                await asyncio.wait_for(self.registry.drain(), self.timeout)
-            except TimeoutError:
-                log.error("shutting down: the tables did not stop within %g s", self.timeout)
+        try:
+            await asyncio.wait_for(self.tables.drain(), self.timeout)
+        except TimeoutError:
+            log.error("shutting down: the tables did not stop within %g s", self.timeout)
         writers = list(self.connections.items())
         for client, _ in writers:
             client.restart(RESTART_MESSAGE)

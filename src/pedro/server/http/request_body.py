@@ -1,4 +1,4 @@
-"""Reading a request's JSON body: its size, its JSON, and the model it must fit.
+"""Reading a request: its JSON body (its size, its JSON, the model it must fit), and who sent it.
 
 Every JSON request body is read here, so every endpoint refuses alike: a body larger than
 ``MAX_BODY_BYTES`` is answered 413 (``too_big``) before it is read whole, one that is not usable
@@ -156,3 +156,9 @@ async def read_body(request: Request, model: type[M], allowed: str) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise HttpError.of(400, "bad_request", **validation_fields(exc, allowed)) from None
+
+
+def client_address(request: Request) -> str:
+    """Who sent a request, as uvicorn resolved it: behind a proxy it trusts
+    (``--forwarded-allow-ips``), the forwarded address; else the peer's."""
+    return request.client.host if request.client is not None else "unknown"

@@ -1,11 +1,12 @@
-"""A game's review, hand by hand: each decision of one seat valued as ``pedro analyze`` values it.
+"""What the review workers compute: a game's review hand by hand, and a practice table's hint.
 
-Everything here runs in a worker process (``finished.workers``): plain
-functions of plain values. A job reviews one hand of one seat, so the server
-can show progress hand by hand and keep each finished hand's review in the
-database (``reviews.routes``). The estimates are ``pedro.analysis``'s,
-with a fresh estimator per hand and seat, so a seat's review is exactly what
-``pedro analyze --seat S --json`` gives for it.
+A review values each decision of one seat as ``pedro analyze`` values it; a hint values each
+legal choice of a seat now, as ``pedro play --hints`` does. Everything here runs in a worker
+process (``finished.workers``): plain functions of plain values. A review job is one hand of
+one seat, so the server can show progress hand by hand and keep each finished hand's review in
+the database (``reviews.routes``). The estimates are ``pedro.analysis``'s, with a fresh estimator
+per hand and seat, so a seat's review is exactly what ``pedro analyze --seat S --json`` gives for
+it.
 
 A review holds only what its seat saw: each entry is made from the seat's own
 observation at the decision (its hand, the trick so far, the calls), and the
@@ -29,10 +30,11 @@ from pedro.i18n import N_
 from pedro.observation_json import calls_json, cards_json, label, seen_trick_json, words
 from pedro.players import make_player
 from pedro.records import ReplayError, record_from_game, replay
+from pedro.server.settings import ServerSettings
 from pedro.server.tables.game import table_game
 
-#: The estimates' player and seed: ``pedro analyze``'s defaults, so the two agree.
-PLAYER = "expert"
+#: The estimates' seed: ``pedro analyze``'s, so the two agree (the player is the server's
+#: ``review_player``, ``pedro analyze``'s by default).
 SEED = 0
 #: What each phase's decisions are called, and the part of the game their costs count to.
 _PHASES = {Phase.AUCTION: "call", Phase.TRUMP: "trump", Phase.EXCHANGE: "exchange", Phase.PLAY: "play"}
@@ -71,7 +73,7 @@ class HandJob:
     game: ReviewGame
     hand: int
     seat: int
-    player: str = PLAYER
+    player: str = ServerSettings.review_player
 
 
 @dataclass(frozen=True)
@@ -191,15 +193,50 @@ def check_record(record: Any) -> ReviewGame:
 
 def warm_up() -> None:
     """Run in a review worker as it starts: the expert and what it imports loaded, ready for a job."""
-    make_player(PLAYER, SEED)
+    make_player(ServerSettings.review_player, SEED)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A worker's job: the expert's estimates for ``seat`` after ``actions``."""
+
+    table_id: str
+    variant: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: str = ""
+    actions: tuple[str, ...] = ()
+    seat: int = 0
+
+
+def hint(job: HintJob) -> dict[str, Any]:
+    """In a worker: every legal choice of ``seat`` now, valued, best first."""
+    state = table_game(job.variant, job.options, job.seed, None)
+    for text in job.actions:
+        state.apply(parse_action_text(text, state.rules.max_bid)[1])
+    obs = state.observation(job.seat)
+    rules = state.rules
+    expert = cast(ChoiceEstimator, make_player("expert", f"hints:{job.table_id}"))
+    est = expert.estimates(obs)
+    if est is None:
+        return {"unit": None, "choices": [], "legal": 0, "not_valued": N_("no hint for this decision")}
+    return {
+        "unit": est.unit,
+        "choices": [
+            {"action": words(a, rules), "label": label(a, rules), "value": round(v, 3)}
+            for a, v in est.ranked()
+        ],
+        "legal": est.legal,
+        "not_valued": est.note() or None,
+    }
 
 
 __all__ = [
-    "PLAYER",
     "HandJob",
+    "HintJob",
     "Outline",
     "ReviewGame",
     "check_record",
+    "hint",
     "lost",
     "outline",
     "review_hand",

@@ -12,23 +12,16 @@ unrated, and their pages say so.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
-from pedro.analysis import ChoiceEstimator
-from pedro.engine.actions import parse_action_text
-from pedro.engine.state import GameState
-from pedro.i18n import N_
-from pedro.observation_json import label, words
-from pedro.players import make_player
 from pedro.server.finished.workers import Workers
+from pedro.server.reviews.compute import HintJob, hint
 from pedro.server.storage.tables_db import hash_secret
 from pedro.server.tables.registry import TableRegistry
-from pedro.variants.options import make_ruleset
 
 #: Hints kept in memory (one per table and moment).
 KEPT = 256
@@ -42,49 +35,27 @@ MESSAGES = {
 }
 
 
-@dataclass(frozen=True)
-class HintJob:
-    """A worker's job: the expert's estimates for ``seat`` after ``actions``."""
-
-    table_id: str
-    variant: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    seed: str = ""
-    actions: tuple[str, ...] = ()
-    seat: int = 0
-
-
-def hint(job: HintJob) -> dict[str, Any]:
-    """In a worker: every legal choice of ``seat`` now, valued, best first."""
-    state = GameState(make_ruleset(job.variant, dict(job.options)), seed=job.seed)
-    for text in job.actions:
-        state.apply(parse_action_text(text, state.rules.max_bid)[1])
-    obs = state.observation(job.seat)
-    rules = state.rules
-    expert = cast(ChoiceEstimator, make_player("expert", f"hints:{job.table_id}"))
-    est = expert.estimates(obs)
-    if est is None:
-        return {"unit": None, "choices": [], "legal": 0, "not_valued": N_("no hint for this decision")}
-    return {
-        "unit": est.unit,
-        "choices": [
-            {"action": words(a, rules), "label": label(a, rules), "value": round(v, 3)}
-            for a, v in est.ranked()
-        ],
-        "legal": est.legal,
-        "not_valued": est.note() or None,
-    }
-
-
 class Hints:
     """Hints made in the review workers, kept per table and moment."""
 
-    def __init__(self, workers: Workers) -> None:
+    def __init__(self, workers: Workers, registry: TableRegistry) -> None:
         self.workers = workers
+        self.registry = registry
         self.kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
-    async def for_seat(self, registry: TableRegistry, table_id: str, secret: str | None) -> dict[str, Any]:
-        room = await registry.get(table_id)
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/api/tables/{table}/hint", self.hint)]
+
+    async def hint(self, request: Request) -> Response:
+        """``GET /api/tables/{table}/hint``, the seat's secret in ``X-Pedro-Secret``."""
+        try:
+            found = await self.for_seat(request.path_params["table"], request.headers.get("x-pedro-secret"))
+        except HintError as exc:
+            return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+        return JSONResponse(found)
+
+    async def for_seat(self, table_id: str, secret: str | None) -> dict[str, Any]:
+        room = await self.registry.get(table_id)
         if room is None:
             raise HintError(404, "no_table")
         if not room.row.practice:
@@ -115,15 +86,3 @@ class HintError(Exception):
         self.status = status
         self.code = code
         self.message = MESSAGES[code]
-
-
-async def hint_endpoint(request: Request) -> Response:
-    hints: Hints = request.app.state.hints
-    registry: TableRegistry = request.app.state.registry
-    try:
-        found = await hints.for_seat(
-            registry, request.path_params["table"], request.headers.get("x-pedro-secret")
-        )
-    except HintError as exc:
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
-    return JSONResponse(found)

@@ -33,6 +33,7 @@ from typing import Any
 import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from pedro.i18n import N_
 from pedro.server.finished.workers import WorkerError, Workers
@@ -40,7 +41,6 @@ from pedro.server.http.compressed import body_response
 from pedro.server.http.errors import MESSAGES as SERVER_MESSAGES
 from pedro.server.http.response_body import Body
 from pedro.server.reviews.compute import (
-    PLAYER,
     HandJob,
     Outline,
     ReviewGame,
@@ -51,6 +51,7 @@ from pedro.server.reviews.compute import (
 )
 from pedro.server.reviews.queries import SavedReviews
 from pedro.server.storage.tables_db import StoreError, TableRow, hash_secret
+from pedro.server.tables.game import HiddenDeals
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room
 
@@ -129,8 +130,9 @@ class ReviewError(Exception):
 class Reviews:
     """The reviews under way and of uploads; a table's finished hands are read from the store."""
 
-    def __init__(self, workers: Workers, saved: SavedReviews, player: str = PLAYER) -> None:
+    def __init__(self, workers: Workers, saved: SavedReviews, registry: TableRegistry, player: str) -> None:
         self.workers = workers
+        self.registry = registry
         self.saved = saved
         self.player = player
         self.running: dict[_Key, Progress] = {}
@@ -145,7 +147,6 @@ class Reviews:
     async def of_table(
         self,
         request: Request,
-        registry: TableRegistry,
         table_id: str,
         seat: int,
         secret: str | None,
@@ -160,7 +161,7 @@ class Reviews:
         known = None if hidden else self._finished.get(table_id)
         room: Room | None = None
         if known is None:
-            room = await _room(registry, table_id)
+            room = await _room(self.registry, table_id)
             names = _names(room)
             over, hands = room.finished, len(room.state.results)
             if not 0 <= seat < len(names):
@@ -200,7 +201,7 @@ class Reviews:
                 _trim(self._bodies)
             return await body_response(request, body)
         if room is None:
-            room = await _room(registry, table_id)
+            room = await _room(self.registry, table_id)
         progress = self.running[key] = Progress(hands, done=hands - len(missing))
 
         async def save(hand: int, body: dict[str, Any]) -> None:
@@ -362,44 +363,48 @@ def _progress(head: dict[str, Any], progress: Progress) -> Response:
 # ---------------------------------------------------------------------------- endpoints
 
 
-def _reviews(request: Request) -> Reviews:
-    reviews: Reviews = request.app.state.reviews
-    return reviews
+class ReviewRoutes:
+    """The review endpoints: a table's seat's review, and an uploaded record's."""
 
+    def __init__(self, reviews: Reviews, hidden: HiddenDeals) -> None:
+        self.reviews = reviews
+        self.hidden = hidden
 
-async def table_review_endpoint(request: Request) -> Response:
-    seat_text = request.path_params["seat"]
-    try:
-        if not seat_text.isdigit():
-            raise ReviewError.of(400, "seat_not_number", seat=seat_text)
-        registry: TableRegistry = request.app.state.registry
-        table_id = request.path_params["table"]
-        tournaments = request.app.state.tournaments
-        return await _reviews(request).of_table(
-            request,
-            registry,
-            table_id,
-            int(seat_text),
-            request.headers.get(_SECRET_HEADER),
-            hidden=await tournaments.hidden_deal(table_id),
-        )
-    except ReviewError as exc:
-        return exc.response()
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/tables/{table}/review/{seat}", self.table_review),
+            Route("/api/review", self.upload_review, methods=["POST"]),
+        ]
 
-
-async def upload_review_endpoint(request: Request) -> Response:
-    try:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_RECORD_BYTES:
-                raise ReviewError.of(413, "too_big", limit=MAX_RECORD_BYTES)
+    async def table_review(self, request: Request) -> Response:
+        seat_text = request.path_params["seat"]
         try:
-            data = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            raise ReviewError.of(400, "not_json") from None
-        if not isinstance(data, dict):
-            raise ReviewError.of(400, "bad_upload")
-        return await _reviews(request).of_upload(data.get("record"), data.get("seat"))
-    except ReviewError as exc:
-        return exc.response()
+            if not seat_text.isdigit():
+                raise ReviewError.of(400, "seat_not_number", seat=seat_text)
+            table_id = request.path_params["table"]
+            return await self.reviews.of_table(
+                request,
+                table_id,
+                int(seat_text),
+                request.headers.get(_SECRET_HEADER),
+                hidden=await self.hidden.hidden_deal(table_id),
+            )
+        except ReviewError as exc:
+            return exc.response()
+
+    async def upload_review(self, request: Request) -> Response:
+        try:
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_RECORD_BYTES:
+                    raise ReviewError.of(413, "too_big", limit=MAX_RECORD_BYTES)
+            try:
+                data = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                raise ReviewError.of(400, "not_json") from None
+            if not isinstance(data, dict):
+                raise ReviewError.of(400, "bad_upload")
+            return await self.reviews.of_upload(data.get("record"), data.get("seat"))
+        except ReviewError as exc:
+            return exc.response()

@@ -279,6 +279,11 @@ def engine_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+def is_sqlite(url: str) -> bool:
+    """An SQLite database: one server process only (others may share a PostgreSQL one)."""
+    return make_url(engine_url(url)).get_backend_name() == "sqlite"
+
+
 def default_url(data_dir: Path) -> str:
     return f"sqlite:///{data_dir / 'pedro.sqlite3'}"
 
@@ -302,10 +307,12 @@ def aware(moment: datetime) -> datetime:
 class Store:
     """The server's only door to the database; every method is one short transaction."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, announce_as: str | None = None) -> None:
+        """``announce_as``: the server process's id, under which its commits are announced to the
+        other processes sharing the database (PostgreSQL), and its new tables leased to it."""
         self.url = engine_url(url)
         parsed = make_url(self.url)
-        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.is_sqlite = is_sqlite(url)
         if self.is_sqlite and parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         kwargs: dict[str, Any] = {}
@@ -318,8 +325,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._writer: Connection | None = None
         self._write_lock = threading.Lock()
-        #: the server process's id, under which commits are announced to the others (PostgreSQL)
-        self.announce_as: str | None = None
+        self.announce_as = announce_as
 
     def describe(self) -> str:
         """The database for logs, without a password."""

@@ -41,10 +41,6 @@ from pedro.server.storage.tables_db import CHANNEL, Store
 
 log = logging.getLogger("pedro.server")
 
-#: Seconds between heartbeats (and lease checks) of a process.
-HEARTBEAT_SECONDS = 1.0
-#: A process whose heartbeat is this old is dead: its leases are taken over, its seats count as left.
-LEASE_SECONDS = 5.0
 #: Rows of processes gone this long are deleted (their leases and presence went with them).
 _FORGET_SECONDS = 3600.0
 
@@ -95,12 +91,24 @@ _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class ClusterStore:
-    """The heartbeat's statements; called from one thread only (``Cluster``'s)."""
+    """The heartbeat's statements and the seats' presence, run in order on one thread of their own.
+
+    ``lease_seconds``: a process whose heartbeat is this old is dead: its leases are taken over,
+    its seats count as left.
+    """
 
     def __init__(self, store: Store, process_id: str, lease_seconds: float) -> None:
         self.engine = store.engine
         self.process_id = process_id
         self.lease_seconds = lease_seconds
+        self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pedro-cluster")
+
+    def presence(self, table_id: str, seat: int, present: bool) -> None:
+        """On the loop: record a seat's connection, without waiting (in order with the heartbeats)."""
+        future = asyncio.get_running_loop().run_in_executor(
+            self.thread, self.set_presence, table_id, seat, present
+        )
+        future.add_done_callback(_log_failure)
 
     def heartbeat(self, loaded: Sequence[str]) -> Survey:
         """Say this process lives, take the free leases of the ``loaded`` unfinished tables, let go
@@ -138,7 +146,7 @@ class ClusterStore:
 
 
 class Cluster:
-    """The heartbeat on the event loop's side: its statements run on a thread of their own, in order.
+    """The heartbeat on the event loop's side: every ``heartbeat`` seconds, on ``db``'s thread.
 
     ``loaded()`` names the tables to hold leases for; ``on_survey`` gets
     each heartbeat's findings on the loop. ``poke()`` asks for a heartbeat
@@ -147,20 +155,16 @@ class Cluster:
 
     def __init__(
         self,
-        store: Store,
-        process_id: str,
+        db: ClusterStore,
         loaded: Callable[[], list[str]],
         on_survey: Callable[[Survey | None], None],
         *,
-        heartbeat: float = HEARTBEAT_SECONDS,
-        lease_seconds: float = LEASE_SECONDS,
+        heartbeat: float,
     ) -> None:
-        self.db = ClusterStore(store, process_id, lease_seconds)
+        self.db = db
         self.loaded = loaded
         self.on_survey = on_survey
         self.heartbeat = heartbeat
-        self.lease_seconds = lease_seconds
-        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pedro-cluster")
         self._poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._last_success = time.monotonic()
@@ -173,13 +177,6 @@ class Cluster:
     def poke(self) -> None:
         self._poked.set()
 
-    def presence(self, table_id: str, seat: int, present: bool) -> None:
-        """Record a seat's connection, without waiting (in order with the heartbeats)."""
-        future = asyncio.get_running_loop().run_in_executor(
-            self._thread, self.db.set_presence, table_id, seat, present
-        )
-        future.add_done_callback(_log_failure)
-
     async def _run(self) -> None:
         while True:
             with contextlib.suppress(TimeoutError):
@@ -190,10 +187,12 @@ class Cluster:
     async def _beat(self) -> None:
         loaded = self.loaded()
         try:
-            survey = await asyncio.get_running_loop().run_in_executor(self._thread, self.db.heartbeat, loaded)
+            survey = await asyncio.get_running_loop().run_in_executor(
+                self.db.thread, self.db.heartbeat, loaded
+            )
         except SQLAlchemyError as exc:
             log.error("heartbeat to the database failed: %s", getattr(exc, "orig", None) or exc)
-            if time.monotonic() - self._last_success > self.lease_seconds:
+            if time.monotonic() - self._last_success > self.db.lease_seconds:
                 self.on_survey(None)  # the leases may be another's by now: drive nothing
             return
         self._last_success = time.monotonic()
@@ -206,10 +205,10 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         try:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self.db.leave)
+            await asyncio.get_running_loop().run_in_executor(self.db.thread, self.db.leave)
         except SQLAlchemyError as exc:
             log.error("could not leave the cluster (the others wait for the lease to lapse): %s", exc)
-        self._thread.shutdown()
+        self.db.thread.shutdown()
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:

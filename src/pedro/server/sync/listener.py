@@ -35,30 +35,27 @@ def _libpq_url(url: str) -> str:
 
 
 class Listener:
-    """Calls ``on_news(payload)`` on ``loop`` for every notification of another process than
-    ``process_id`` (its own are skipped here, off the loop); ``on_news(None)``: news may be lost."""
+    """Calls ``on_news(payload)`` on the loop it was started on for every notification of another
+    process than ``process_id`` (its own are skipped here, off the loop); ``on_news(None)``: news
+    may be lost."""
 
-    def __init__(
-        self,
-        url: str,
-        process_id: str,
-        loop: asyncio.AbstractEventLoop,
-        on_news: Callable[[str | None], None],
-    ) -> None:
+    def __init__(self, url: str, process_id: str, on_news: Callable[[str | None], None]) -> None:
         self.url = _libpq_url(url)
         self.own = f"{process_id} "
-        self.loop = loop
         self.on_news = on_news
         self._stop = threading.Event()
         self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="pedro-listener", daemon=True)
+        self._thread: threading.Thread | None = None
 
     def start(self, timeout: float = 10.0) -> None:
         """Start listening; returns once the first ``LISTEN`` is in place (or ``timeout`` passed)."""
+        self._thread = threading.Thread(
+            target=self._run, args=(asyncio.get_running_loop(),), name="pedro-listener", daemon=True
+        )
         self._thread.start()
         self._ready.wait(timeout)
 
-    def _run(self) -> None:
+    def _run(self, loop: asyncio.AbstractEventLoop) -> None:
         first = True
         while not self._stop.is_set():
             try:
@@ -66,12 +63,12 @@ class Listener:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._ready.set()
                     if not first:
-                        self.loop.call_soon_threadsafe(self.on_news, None)
+                        loop.call_soon_threadsafe(self.on_news, None)
                     first = False
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=_POLL_SECONDS):
                             if not note.payload.startswith(self.own):
-                                self.loop.call_soon_threadsafe(self.on_news, note.payload)
+                                loop.call_soon_threadsafe(self.on_news, note.payload)
             except psycopg.Error as exc:
                 log.error("listening to the other server processes failed (%s); reconnecting", exc)
                 self._stop.wait(RETRY_SECONDS)
@@ -80,4 +77,5 @@ class Listener:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(5.0)
+        if self._thread is not None:
+            self._thread.join(5.0)

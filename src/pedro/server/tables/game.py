@@ -2,13 +2,13 @@
 
 A table's game is played from its first deal by its rules and seed (``table_game``); a room plays
 it live, a worker process plays it again from the stored actions. When it ends, the room that
-committed its last action tells the game-over listeners what they need: the finished game for its
-record and replay (``FinishedGame``) and the end for its rating (``GameEnd``).
+committed its last action tells the game-over listeners (``GameOver``) what they need: the finished
+game for its record and replay (``FinishedGame``) and the end for its rating (``GameEnd``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -57,6 +57,18 @@ class GameEnd:
     winner: int | None
     results: tuple[HandResult, ...]
     actions: tuple[str, ...]  # record text, "<seat> <words>"
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """A game that has just ended, told by the process that committed its last action."""
+
+    game: FinishedGame
+    end: GameEnd
+
+
+#: Told of each game as it ends, once (``RoomSettings.game_over`` lists them all).
+GameOverListener = Callable[[GameOver], None]
 
 
 class HiddenDeals(Protocol):

@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import StoreError, TableRow
 from pedro.server.sync.cluster import Survey
 from pedro.server.sync.writer import AsyncStore
@@ -25,8 +26,6 @@ log = logging.getLogger("pedro.server")
 
 #: How often finished and idle tables nobody looks at are let go (they are read again when asked for).
 SWEEP_SECONDS = 30.0
-#: An unfinished table untouched this long is idle (``pedro serve --idle-hours``).
-IDLE_SECONDS = 24 * 3600.0
 
 
 class TableRegistry:
@@ -35,7 +34,7 @@ class TableRegistry:
         store: AsyncStore,
         settings: RoomSettings,
         process_id: str | None = None,
-        idle_seconds: float = IDLE_SECONDS,
+        idle_seconds: float = ServerSettings.idle_seconds,
     ) -> None:
         self.store = store
         self.settings = settings

@@ -31,9 +31,10 @@ from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.http.logs import fields
+from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.sync.writer import AsyncStore, committed
-from pedro.server.tables.game import FinishedGame, GameEnd, table_game
+from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
 from pedro.server.tables.views import (
     PHASE_NAMES,
     Parts,
@@ -72,19 +73,17 @@ class Client(Protocol):
         """Another connection took this client's seat."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoomSettings:
-    away_seconds: float = 60.0
-    bot_delay: float = 0.8
-    #: told of each game as it ends (the server builds its replay then)
-    game_over: Callable[[FinishedGame], None] | None = None
+    away_seconds: float = ServerSettings.away_seconds
+    bot_delay: float = ServerSettings.bot_delay
+    #: told of each game as it ends here: its replay is built, it is rated, its tournament moves on
+    game_over: tuple[GameOverListener, ...] = ()
     #: other server processes share the database: a room drives its computer players only while
     #: it holds the table's lease (``set_driving``), and tells ``presence`` who connects
     shared: bool = False
     #: told (table id, seat, connected) when a seat's player connects to or leaves this process
     presence: Callable[[str, int, bool], None] | None = None
-    #: told of each game as it ends, to link it to its profiles and rate it (``profiles.routes.Rater``)
-    game_end: Callable[[GameEnd], None] | None = None
 
 
 @dataclass
@@ -328,10 +327,10 @@ class Room:
             if committed_here:
                 self.store.mark_finished(self.id)
                 log.info("table %s: game over", self.id)
-                if self.settings.game_over is not None:
-                    self.settings.game_over(self.finished_game())
-                if self.settings.game_end is not None:
-                    self.settings.game_end(self.game_end())
+                if self.settings.game_over:
+                    over = GameOver(self.finished_game(), self.game_end())
+                    for listener in self.settings.game_over:
+                        listener(over)
         self.broadcast()
         self.kick()
 

@@ -126,42 +126,49 @@ class WsClient:
                 await self.websocket.close(code=self.close_code if self.closing else 1000)
 
 
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    await websocket.accept()
-    client = WsClient(websocket)
-    writer = asyncio.create_task(client.writer())
-    lifecycle: Lifecycle = websocket.app.state.lifecycle
-    registry: TableRegistry = websocket.app.state.registry
-    lifecycle.connected(client, writer)
-    room = None if lifecycle.draining else await registry.get(websocket.path_params["table"])
-    try:
-        if lifecycle.draining:
-            client.restart(RESTART_MESSAGE)
-            return
-        if room is None:
-            client.error("not_found", "no such table (check the link)")
-            client.close()
-            return
-        while not client.closing:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+class TableSockets:
+    """``/ws/{table}``: an open page's connection to a table, while the server is not draining."""
+
+    def __init__(self, registry: TableRegistry, lifecycle: Lifecycle, hidden: HiddenDeals) -> None:
+        self.registry = registry
+        self.lifecycle = lifecycle
+        self.hidden = hidden
+
+    async def connect(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        client = WsClient(websocket)
+        writer = asyncio.create_task(client.writer())
+        lifecycle = self.lifecycle
+        lifecycle.connected(client, writer)
+        room = None if lifecycle.draining else await self.registry.get(websocket.path_params["table"])
+        try:
             if lifecycle.draining:
-                client.error(RESTARTING, REFUSED_WHILE_DRAINING)
-                continue
-            await _handle(client, room, message.get("text") or message.get("bytes") or "")
-    except WebSocketDisconnect:
-        pass
-    finally:
-        lifecycle.disconnected(client)
-        if client.room is not None:
-            client.room.detach(client)
-        if not client.closing:
-            client.close()
-        await asyncio.wait([writer], timeout=5)
+                client.restart(RESTART_MESSAGE)
+                return
+            if room is None:
+                client.error("not_found", "no such table (check the link)")
+                client.close()
+                return
+            while not client.closing:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if lifecycle.draining:
+                    client.error(RESTARTING, REFUSED_WHILE_DRAINING)
+                    continue
+                await _handle(client, room, message.get("text") or message.get("bytes") or "", self.hidden)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            lifecycle.disconnected(client)
+            if client.room is not None:
+                client.room.detach(client)
+            if not client.closing:
+                client.close()
+            await asyncio.wait([writer], timeout=5)
 
 
-async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
+async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: HiddenDeals) -> None:
     """One message; an action is awaited until committed and announced, so a connection's messages
     are answered in order."""
     if not client.allow():
@@ -207,7 +214,6 @@ async def _handle(client: WsClient, room: Room, text: str | bytes) -> None:
                 )
             _welcome(client, room, seat)
         else:
-            hidden: HiddenDeals = client.websocket.app.state.tournaments
             if room.row.hands is not None and await hidden.hidden_deal(room.id):
                 raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
             _welcome(client, room, None)

@@ -7,12 +7,7 @@ order, each deal a table of its own that ends after one hand: deal ``i`` is
 the first hand of ``GameState(rules, seed=seed + i)``, the deal ``pedro
 tournament --seed`` plays as its deal ``i``, so it is the same at every table.
 
-Who holds which cards is ``pedro.tournament.duplicate.seatings``: an entrant
-(a pair, or a player alone) stays at its table, and on odd deals the entrants
-of a table hold the next side's cards; the matchpoints are that module's too.
-Here only the seats are mapped: the player of a seat at a table's first deal
-(its *home* seat) sits, at a later deal, in the seat of the same place within
-the side whose cards the entrant holds then.
+Who holds which cards, and what everyone may see, is ``standings``.
 
 A deal's results (score changes, replays) are shown once every table has
 played it, so nobody still playing a deal learns its cards from another table.
@@ -29,114 +24,65 @@ import logging
 import secrets
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
-
-from pydantic import Field, StringConstraints
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from typing import Any
 
 from pedro.players.levels import LEVELS
 from pedro.server.http.errors import HttpError, option_refusal
-from pedro.server.http.request_body import MAX_NAME_CHARS, Name, Strict, Title, read_body
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
-from pedro.server.tables.game import FinishedGame
+from pedro.server.tables.game import GameOver
 from pedro.server.tables.limits import CreationLimits, LimitError, check_strength
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tournaments.queries import DealTable, TournamentRow, TournamentSeat, TournamentStore
-from pedro.tournament.duplicate import Seating, matchpoints, seatings
+from pedro.server.tournaments.requests import CreateTournament, JoinTournament
+from pedro.server.tournaments.standings import complete_deals, entrant_of, home_seat, seating_of
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset
 
 log = logging.getLogger("pedro.server")
 
-#: The most deals and tables a tournament may have.
-MAX_DEALS = 32
-MAX_TABLES = 8
 #: Deal seeds are drawn below this (``seed + deal`` fits the database's 64-bit integer): far too
 #: many to find a tournament's seed by trying them against the cards of one's own hand.
-SEED_LIMIT = 2**62
+_SEED_LIMIT = 2**62
 
 _LEVELS = {level.name: level for level in LEVELS}
 #: Table ids known to show no hidden deal (not a deal, or a deal every table has played): kept,
 #: as they stay so, up to this many.
-KNOWN_SHOWN = 10_000
+_KNOWN_SHOWN = 10_000
 
 
-# ---------------------------------------------------------------------------- requests
+class PlayedDeals:
+    """A game-over listener: the tables of tournament deals that ended here, for the tournaments.
 
+    The rooms are made before the tournaments (which start the deals' rooms), so what they tell
+    waits here until the tournaments follow it (``Tournaments.start``).
+    """
 
-class TournamentSeatSpec(Strict):
-    kind: Literal["human", "computer"]
-    #: a computer's strength level (``beginner``, ``club``, ``strong``, ``expert``)
-    level: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = None
+    def __init__(self) -> None:
+        self.tables: asyncio.Queue[str] = asyncio.Queue()
 
-
-class CreateTournament(Strict):
-    variant: Annotated[str, StringConstraints(min_length=1, max_length=40)]
-    options: dict[str, bool | int | str | None] = Field(default_factory=dict)
-    title: Title = ""
-    deals: Annotated[int, Field(ge=1, le=MAX_DEALS)]
-    #: per table, its seats at the first deal
-    seats: list[list[TournamentSeatSpec]] = Field(min_length=2, max_length=MAX_TABLES)
-
-
-class JoinTournament(Strict):
-    table: Annotated[int, Field(ge=0)]
-    seat: Annotated[int, Field(ge=0)]
-    name: Name
-
-
-class Secret(Strict):
-    secret: Annotated[str, StringConstraints(min_length=1, max_length=100)]
-
-
-# ---------------------------------------------------------------------------- seats
-
-
-def sides_of(rules: Ruleset) -> list[list[int]]:
-    return rules.sides()
-
-
-def home_seat(rules: Ruleset, seating: Seating, table_no: int, seat: int) -> int:
-    """The home seat of the player who sits in ``seat`` at ``seating``'s deal: the entrant holding
-    that seat's side, and the seat of the same place within the entrant's home side."""
-    sides = sides_of(rules)
-    side = rules.side_of(seat)
-    entrant = seating.entrants[side]
-    return sides[entrant - table_no * len(sides)][sides[side].index(seat)]
-
-
-def entrant_of(rules: Ruleset, table_no: int, seat: int) -> int:
-    """The entrant a home seat belongs to (``duplicate``'s numbering: ``table * sides + side``)."""
-    return table_no * len(sides_of(rules)) + rules.side_of(seat)
-
-
-def level_of(player: str | None) -> str | None:
-    for level in LEVELS:
-        if level.player == player:
-            return level.name
-    return None
-
-
-def seat_name(s: TournamentSeat) -> str:
-    if s.kind == "computer":
-        return f"{level_of(s.player) or s.player} computer"
-    return s.name or f"Seat {s.seat + 1}"
-
-
-# ---------------------------------------------------------------------------- the tournaments
+    def __call__(self, over: GameOver) -> None:
+        if over.game.hands is not None:  # a tournament's deal (no other table has a number of hands)
+            self.tables.put_nowait(over.game.table_id)
 
 
 class Tournaments:
     """The server's tournaments: created, joined, advanced deal by deal, and shown."""
 
-    def __init__(self, store: TournamentStore, registry: TableRegistry, creations: CreationLimits) -> None:
+    def __init__(
+        self,
+        store: TournamentStore,
+        registry: TableRegistry,
+        creations: CreationLimits,
+        played: PlayedDeals,
+    ) -> None:
         self.store = store
         self.registry = registry
         self.creations = creations
+        self.played = played
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._following: asyncio.Task[None] | None = None
         self._shown: OrderedDict[str, None] = OrderedDict()
 
     # ------------------------------------------------------------------ creating and joining
@@ -181,7 +127,7 @@ class Tournaments:
             title=spec.title or f"{rules.name} duplicate",
             variant=rules.id,
             options=dict(spec.options),
-            seed=secrets.randbelow(SEED_LIMIT),
+            seed=secrets.randbelow(_SEED_LIMIT),
             deals=spec.deals,
             tables=len(spec.seats),
             director_hash=hash_secret(director),
@@ -243,7 +189,7 @@ class Tournaments:
     def deal_row(self, row: TournamentRow, rules: Ruleset, table_no: int, deal: int) -> TableRow:
         """The table that plays ``deal`` at ``table_no``: one hand from the seed ``seed + deal``, each
         seat held by its player as ``duplicate.seatings`` moves the entrants."""
-        seating = _seating(row, rules, table_no, deal)
+        seating = seating_of(row, rules, table_no, deal)
         seats = []
         for seat in range(rules.players):
             home = row.seat(table_no, home_seat(rules, seating, table_no, seat))
@@ -302,14 +248,13 @@ class Tournaments:
             room.set_driving(True)  # its lease was taken with it
         log.info("tournament %s: table %d starts deal %d (%s)", row.id, table_no + 1, deal + 1, table.id)
 
-    def game_over(self, game: FinishedGame) -> None:
-        """A table's game ended: if it is a tournament's deal, the tournament moves on."""
-        room = self.registry.rooms.get(game.table_id)
-        if room is None or room.row.hands is None:
-            return
-        task = asyncio.get_running_loop().create_task(self._deal_played(game.table_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    async def _follow(self) -> None:
+        """Each deal played here moves its tournament on (``PlayedDeals``)."""
+        while True:
+            table_id = await self.played.tables.get()
+            task = asyncio.get_running_loop().create_task(self._deal_played(table_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _deal_played(self, table_id: str) -> None:
         try:
@@ -319,8 +264,10 @@ class Tournaments:
         except Exception:  # logged; the next look at the tournament advances it
             log.exception("table %s: its tournament could not move on", table_id)
 
-    async def resume(self) -> None:
-        """After a (re)start: every unfinished tournament carries on where it was."""
+    async def start(self) -> None:
+        """After a (re)start: every unfinished tournament carries on where it was, and the deals
+        played from now on move theirs on."""
+        self._following = asyncio.get_running_loop().create_task(self._follow())
         for tournament_id in await asyncio.to_thread(self.store.unfinished):
             try:
                 await self.advance(tournament_id)
@@ -328,9 +275,10 @@ class Tournaments:
                 log.exception("tournament %s could not be resumed", tournament_id)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
+        following = [self._following] if self._following is not None else []
+        for task in [*following, *self._tasks]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*following, *self._tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ views
 
@@ -344,7 +292,7 @@ class Tournaments:
         current = None
         for d in row.played:
             if d.table_no == home.table_no and d.change is None:
-                seating = _seating(row, rules, d.table_no, d.deal)
+                seating = seating_of(row, rules, d.table_no, d.deal)
                 seat = next(
                     s for s in range(rules.players) if home_seat(rules, seating, d.table_no, s) == home.seat
                 )
@@ -386,200 +334,6 @@ class Tournaments:
             if row is not None and found[2] not in complete_deals(row):
                 return True
         self._shown[table_id] = None
-        while len(self._shown) > KNOWN_SHOWN:
+        while len(self._shown) > _KNOWN_SHOWN:
             self._shown.popitem(last=False)
         return False
-
-
-def complete_deals(row: TournamentRow) -> set[int]:
-    """The deals every table has played: their tables and results may be shown."""
-    played: dict[int, int] = {}
-    for d in row.played:
-        if d.change is not None:
-            played[d.deal] = played.get(d.deal, 0) + 1
-    return {deal for deal, tables in played.items() if tables == row.tables}
-
-
-def _seating(row: TournamentRow, rules: Ruleset, table_no: int, deal: int) -> Seating:
-    return seatings(row.tables, len(sides_of(rules)), row.deals)[deal * row.tables + table_no]
-
-
-def summary(row: TournamentRow) -> dict[str, Any]:
-    """The tournament as everyone may see it: seats, progress, the results of the deals every table
-    has played (no other: their cards are still being played somewhere), and the standings."""
-    rules = make_ruleset(row.variant, row.options)
-    sides = sides_of(rules)
-    seated = seatings(row.tables, len(sides), row.deals)
-    changes = {(d.deal, d.table_no): d.change for d in row.played if d.change is not None}
-    shown = complete_deals(row)
-    standings = matchpoints(seated, changes)
-    per_deal = {s.entrant: s.per_deal for s in standings}
-    names = {
-        entrant_of(rules, t, side[0]): [seat_name(_home(row, t, s)) for s in side]
-        for t in range(row.tables)
-        for side in sides
-    }
-    results = []
-    for deal in range(row.deals):
-        at_tables = [d for d in row.played if d.deal == deal]
-        played = sorted(d.table_no for d in at_tables if d.change is not None)
-        complete = deal in shown
-        rows = []
-        if complete:
-            for d in sorted(at_tables, key=lambda d: d.table_no):
-                seating = seated[deal * row.tables + d.table_no]
-                assert d.change is not None
-                rows.append(
-                    {
-                        "table": d.table_no,
-                        "table_id": d.table_id,
-                        "entrants": list(seating.entrants),
-                        "change": list(d.change),
-                        "matchpoints": [per_deal[e][deal] for e in seating.entrants],
-                    }
-                )
-        results.append({"deal": deal, "complete": complete, "played": played, "tables": rows})
-    progress = []
-    for t in range(row.tables):
-        played_here = [d for d in row.played if d.table_no == t]
-        done = sum(1 for d in played_here if d.change is not None)
-        progress.append(
-            {
-                "table": t,
-                "started": bool(played_here),
-                "played": done,
-                "deal": None if done == row.deals or not played_here else played_here[-1].deal,
-            }
-        )
-    return {
-        "id": row.id,
-        "title": row.title,
-        "variant": rules.id,
-        "name": rules.name,
-        "options": row.options,
-        "players": rules.players,
-        "partnerships": rules.partnerships,
-        "deals": row.deals,
-        "tables": row.tables,
-        # the seed gives every card of every deal: shown once every deal is played
-        "seed": row.seed if row.finished else None,
-        "created": row.created_at.isoformat(),
-        "seats": [
-            [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "level": level_of(s.player),
-                    "name": seat_name(s) if s.claimed else None,
-                    "claimed": s.claimed,
-                    "entrant": entrant_of(rules, t, s.seat),
-                }
-                for s in row.table_seats(t)
-            ]
-            for t in range(row.tables)
-        ],
-        "free_seats": [[s.table_no, s.seat] for s in row.seats if not s.claimed],
-        "entrants": [{"entrant": e, "names": n} for e, n in sorted(names.items())],
-        "progress": progress,
-        "results": results,
-        "standings": [
-            {
-                "entrant": s.entrant,
-                "per_deal": list(s.per_deal),
-                "total": s.total,
-                "most": s.most,
-                "share": s.share,
-            }
-            for s in standings
-        ],
-        "finished": row.finished,
-    }
-
-
-def _home(row: TournamentRow, table_no: int, seat: int) -> TournamentSeat:
-    s = row.seat(table_no, seat)
-    assert s is not None
-    return s
-
-
-# ---------------------------------------------------------------------------- HTTP
-
-
-def _tournaments(request: Request) -> Tournaments:
-    tournaments: Tournaments = request.app.state.tournaments
-    return tournaments
-
-
-def _answer(exc: HttpError) -> Response:
-    return JSONResponse(exc.body(), status_code=exc.status)
-
-
-async def tournaments_endpoint(request: Request) -> Response:
-    """``POST /api/tournaments``: a new tournament, its link and its director's secret."""
-    tournaments = _tournaments(request)
-    try:
-        spec = await read_body(request, CreateTournament, 'see docs/server.md, "Duplicate tournaments"')
-        row, director = tournaments.new(spec)
-        client = request.client.host if request.client is not None else "unknown"
-        tournaments.check_limits(client, row)
-        await tournaments.create(row)
-        created = await tournaments.load(row.id)
-    except HttpError as exc:
-        return _answer(exc)
-    body = {"tournament": row.id, "director_secret": director, "url": f"/d/{row.id}"}
-    return JSONResponse(body | {"summary": summary(created)}, status_code=201)
-
-
-async def tournament_endpoint(request: Request) -> Response:
-    """``GET /api/tournaments/{id}``: the public view (the standings as they are now)."""
-    tournaments = _tournaments(request)
-    try:
-        tournament_id = request.path_params["tournament"]
-        row = await tournaments.load(tournament_id)
-        if not row.finished:
-            await tournaments.advance(tournament_id)  # a result missed (a crash) is picked up here
-            row = await tournaments.load(tournament_id)
-    except HttpError as exc:
-        return _answer(exc)
-    return JSONResponse(summary(row))
-
-
-async def join_endpoint(request: Request) -> Response:
-    """``POST /api/tournaments/{id}/seats``: take a free seat; the secret opens every deal's table."""
-    tournaments = _tournaments(request)
-    try:
-        claim = await read_body(
-            request,
-            JoinTournament,
-            f'send {{"table": T, "seat": S, "name": "..."}} (names: 1 to {MAX_NAME_CHARS} characters)',
-        )
-        tournament_id = request.path_params["tournament"]
-        secret = await tournaments.join(tournament_id, claim)
-        row = await tournaments.load(tournament_id)
-    except HttpError as exc:
-        return _answer(exc)
-    return JSONResponse(
-        {"table": claim.table, "seat": claim.seat, "secret": secret} | tournaments.player(row, secret)
-    )
-
-
-async def me_endpoint(request: Request) -> Response:
-    """``POST /api/tournaments/{id}/me``: where the player with this secret plays now."""
-    tournaments = _tournaments(request)
-    try:
-        asked = await read_body(request, Secret, 'send {"secret": "..."}')
-        row = await tournaments.load(request.path_params["tournament"])
-        return JSONResponse(tournaments.player(row, asked.secret))
-    except HttpError as exc:
-        return _answer(exc)
-
-
-async def director_endpoint(request: Request) -> Response:
-    """``POST /api/tournaments/{id}/director``: every deal table, playing or played."""
-    tournaments = _tournaments(request)
-    try:
-        asked = await read_body(request, Secret, 'send {"secret": "..."}')
-        row = await tournaments.load(request.path_params["tournament"])
-        return JSONResponse(tournaments.director(row, asked.secret))
-    except HttpError as exc:
-        return _answer(exc)
