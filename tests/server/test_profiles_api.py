@@ -29,7 +29,8 @@ from pedro.server.http.errors import MESSAGES
 from pedro.server.http.request_body import MAX_NAME_CHARS
 from pedro.server.profiles import rater
 from pedro.server.profiles import routes as profiles_module
-from pedro.server.profiles.queries import GameRating, ProfileError, ProfileStore
+from pedro.server.profiles.queries import ProfileError
+from pedro.server.profiles.rated_games import GameRating, RatedGames
 from pedro.server.storage.tables_db import StoreError, hash_secret
 from pedro.server.tables import websocket
 from pedro.server.tables.game import GameEnd
@@ -326,15 +327,15 @@ def test_a_rating_the_database_refused_is_tried_again(
 ) -> None:
     monkeypatch.setattr(rater, "RETRY_SECONDS", (0.0,))
     calls: list[str] = []
-    real = ProfileStore.finish_game
+    real = RatedGames.finish_game
 
-    def refused_once(self: ProfileStore, end: GameEnd, now: datetime | None = None) -> GameRating | None:
+    def refused_once(self: RatedGames, end: GameEnd, now: datetime | None = None) -> GameRating | None:
         calls.append(end.table_id)
         if len(calls) == 1:
             raise StoreError("the database went away for a moment")
         return real(self, end, now)
 
-    monkeypatch.setattr(ProfileStore, "finish_game", refused_once)
+    monkeypatch.setattr(RatedGames, "finish_game", refused_once)
     with running_server(tmp_path, away_seconds=0.01) as client:
         ann = new_profile(client, "Ann")
         body = {

@@ -19,7 +19,8 @@ from tests.server.durability_helpers import database
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.profiles.queries import ProfileError, ProfileStore, game_end_of, seat_figures
+from pedro.server.profiles.queries import ProfileError, ProfileStore
+from pedro.server.profiles.rated_games import RatedGames, game_end_of, seat_figures
 from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,
@@ -56,6 +57,11 @@ def store(url: str) -> Iterator[Store]:
 @pytest.fixture
 def profiles(store: Store) -> ProfileStore:
     return ProfileStore(store)
+
+
+@pytest.fixture
+def games(store: Store) -> RatedGames:
+    return RatedGames(store)
 
 
 def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
@@ -146,11 +152,11 @@ def test_a_profile_is_renamed_by_the_rules_of_its_creation(profiles: ProfileStor
 
 
 def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
-    store: Store, profiles: ProfileStore
+    store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
-    rating = profiles.finish_game(end, now=T0)
+    rating = games.finish_game(end, now=T0)
     assert rating is not None and rating.rated
     profiles.move_code(ann.secret, now=T0)
     others = {"cpu:club", "cpu:beginner", "cpu:random"}
@@ -173,7 +179,7 @@ def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
     assert {r.profile_id: (r.mu, r.sigma, r.games) for r in _all(store, ratings_table)} == {
         p: v for p, v in before.items() if p != ann.profile.id
     }
-    after = profiles.game_rating(end.table_id)
+    after = games.game_rating(end.table_id)
     assert not isinstance(after, bool) and after.rated
     assert {c.profile for c in after.changes} == others
     loaded = store.load_table(end.table_id)
@@ -231,12 +237,14 @@ def test_a_move_code_expires_and_a_new_one_replaces_it(profiles: ProfileStore) -
 # ---------------------------------------------------------------------------- ratings
 
 
-def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles: ProfileStore) -> None:
+def test_a_rated_game_moves_the_ratings_as_openskill_says(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
     game = played_game()
     state = game[0]
     end = stored_game(store, game, ann.profile.id)
-    rating = profiles.finish_game(end, now=T0)
+    rating = games.finish_game(end, now=T0)
     assert rating is not None and rating.rated and rating.reason is None
 
     # the same result straight from openskill: sides (0, 2) and (1, 3), the winner first
@@ -306,15 +314,17 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles
         "random": "computer",
     }
     assert profiles.leaderboard("pedro") == []
-    again = profiles.game_rating("t1")
+    again = games.game_rating("t1")
     assert not isinstance(again, bool) and again.rated and {c.profile for c in again.changes} == set(expected)
 
 
-def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profiles: ProfileStore) -> None:
+def test_the_second_game_starts_from_the_first_ones_ratings(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
-    first = profiles.finish_game(stored_game(store, played_game("one"), ann.profile.id, table_id="t1"))
+    first = games.finish_game(stored_game(store, played_game("one"), ann.profile.id, table_id="t1"))
     assert first is not None
-    second = profiles.finish_game(stored_game(store, played_game("two"), ann.profile.id, table_id="t2"))
+    second = games.finish_game(stored_game(store, played_game("two"), ann.profile.id, table_id="t2"))
     assert second is not None and second.rated
     ann_first = next(c for c in first.changes if c.profile == ann.profile.id)
     ann_second = next(c for c in second.changes if c.profile == ann.profile.id)
@@ -325,7 +335,7 @@ def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profil
 
 
 def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
-    store: Store, profiles: ProfileStore, url: str
+    store: Store, profiles: ProfileStore, url: str, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
@@ -336,7 +346,7 @@ def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
     def rate(i: int) -> None:
         barrier.wait(30)
         try:
-            outcomes[i] = ProfileStore(others[i]).finish_game(end)
+            outcomes[i] = RatedGames(others[i]).finish_game(end)
         except BaseException as exc:  # reported below
             outcomes[i] = exc
 
@@ -349,31 +359,37 @@ def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
         other.close()
     assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
     assert sorted(o is None for o in outcomes) == [False, True], "rated twice, or never"
-    assert profiles.finish_game(end) is None
+    assert games.finish_game(end) is None
     with store.engine.connect() as c:
         assert set(c.execute(select(ratings_table.c.games)).scalars()) == {1}
     assert count(store, rated_games_table) == 1
 
 
-def test_a_practice_game_is_linked_but_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_practice_game_is_linked_but_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
-    rating = profiles.finish_game(stored_game(store, played_game(), ann.profile.id, practice=True))
+    rating = games.finish_game(stored_game(store, played_game(), ann.profile.id, practice=True))
     assert rating is not None and not rating.rated and rating.reason == "practice" and rating.changes == ()
     assert count(store, ratings_table) == 0
     page = profiles.profile_page(ann.profile.id)
     assert page is not None and [g["rated"] for g in page["games"]] == [False] and page["history"] == []
 
 
-def test_a_duplicate_tournaments_deal_is_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_duplicate_tournaments_deal_is_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     """A tournament's deal is one hand, scored by matchpoints at the tournament: not a rated game."""
     ann = profiles.create("Ann")
     end = dataclasses.replace(stored_game(store, played_game(), ann.profile.id), hands=1)
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and not rating.rated and rating.reason == "tournament_deal"
     assert count(store, ratings_table) == 0
 
 
-def test_a_game_a_stand_in_played_most_of_is_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_game_a_stand_in_played_most_of_is_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
     ann_actions = [seq for seq, text in enumerate(end.actions) if text.startswith("0 ")]
@@ -381,14 +397,14 @@ def test_a_game_a_stand_in_played_most_of_is_not_rated(store: Store, profiles: P
     store.write_many(
         [NewAction("t1", seq, text, stand_in=seq in most) for seq, text in enumerate(end.actions)]
     )
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and not rating.rated
     assert (rating.reason, rating.reason_seat) == ("stand_in", 0)
     assert count(store, ratings_table) == 0
 
 
 def test_a_stand_in_for_half_the_decisions_or_fewer_does_not_stop_the_rating(
-    store: Store, profiles: ProfileStore
+    store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
@@ -397,15 +413,17 @@ def test_a_stand_in_for_half_the_decisions_or_fewer_does_not_stop_the_rating(
     store.write_many(
         [NewAction("t1", seq, text, stand_in=seq in half) for seq, text in enumerate(end.actions)]
     )
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and rating.rated
 
 
-def test_a_game_without_profiles_is_neither_linked_nor_rated(store: Store, profiles: ProfileStore) -> None:
-    assert profiles.game_rating("t1") is False  # no such table
+def test_a_game_without_profiles_is_neither_linked_nor_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
+    assert games.game_rating("t1") is False  # no such table
     end = stored_game(store, played_game(), None)
-    assert profiles.game_rating("t1") is True  # the table is there, its rating not yet
-    rating = profiles.finish_game(end)
+    assert games.game_rating("t1") is True  # the table is there, its rating not yet
+    rating = games.finish_game(end)
     assert rating is not None and (rating.rated, rating.reason) == (False, "no_profiles")
     assert count(store, ratings_table) == 0 and count(store, profiles_table) == 0
 
@@ -421,16 +439,18 @@ def test_a_stored_game_played_again_ends_as_it_did(store: Store, profiles: Profi
         game_end_of(row)
 
 
-def test_finished_games_never_rated_are_found(store: Store, profiles: ProfileStore) -> None:
+def test_finished_games_never_rated_are_found(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     first = stored_game(store, played_game("one"), None, table_id="t1")
     stored_game(store, played_game("two"), None, table_id="t2")
     stored_game(store, played_game("three"), None, table_id="t3")
     store.set_finished("t1")
     store.set_finished("t2")
-    assert profiles.unrated(T0 - timedelta(days=1)) == ["t1", "t2"]  # t3 is not marked finished
-    assert profiles.unrated(T0 + timedelta(days=1)) == []  # older than asked
-    profiles.finish_game(first)
-    assert profiles.unrated(T0 - timedelta(days=1)) == ["t2"]
+    assert games.unrated(T0 - timedelta(days=1)) == ["t1", "t2"]  # t3 is not marked finished
+    assert games.unrated(T0 + timedelta(days=1)) == []  # older than asked
+    games.finish_game(first)
+    assert games.unrated(T0 - timedelta(days=1)) == ["t2"]
 
 
 def test_a_stored_game_that_no_longer_plays_is_a_plain_value_error(store: Store) -> None:

@@ -57,7 +57,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
         *ReviewRoutes(s.reviews, tournaments).routes(),
         *s.hints.routes(),
         *TournamentRoutes(tournaments).routes(),
-        *ProfileRoutes(s.profiles, s.profile_limit).routes(),
+        *ProfileRoutes(s.profiles, s.rated_games, s.profile_limit).routes(),
     ]
 
     @contextlib.asynccontextmanager

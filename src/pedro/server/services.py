@@ -22,6 +22,7 @@ from pedro.server.http import heap
 from pedro.server.http.health import DatabaseProbe
 from pedro.server.http.lifecycle import Lifecycle
 from pedro.server.profiles.queries import ProfileStore
+from pedro.server.profiles.rated_games import RatedGames
 from pedro.server.profiles.rater import Rater
 from pedro.server.profiles.routes import ProfileLimit, SeatHolders
 from pedro.server.reviews import compute
@@ -67,6 +68,7 @@ class Services:
     workers: Workers
     bodies: FinishedBodies
     profiles: ProfileStore
+    rated_games: RatedGames
     profile_limit: ProfileLimit
     seat_holders: SeatHolders
     rater: Rater
@@ -132,7 +134,8 @@ def build_services(settings: ServerSettings) -> Services:
     review_workers = Workers(settings.review_processes)
     bodies = FinishedBodies(workers, BodyCache(settings.body_cache_bytes))
     profiles = ProfileStore(store)
-    rater = Rater(profiles, store, workers)
+    rated_games = RatedGames(store)
+    rater = Rater(rated_games, store, workers)
     played_deals = PlayedDeals()
     # told when a game ends here: its replay and record are built before anyone asks, a
     # tournament's deal moves its tournament on, and the game is rated
@@ -173,6 +176,7 @@ def build_services(settings: ServerSettings) -> Services:
         workers=workers,
         bodies=bodies,
         profiles=profiles,
+        rated_games=rated_games,
         profile_limit=ProfileLimit(),
         seat_holders=SeatHolders(profiles),
         rater=rater,

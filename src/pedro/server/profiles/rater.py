@@ -1,6 +1,6 @@
 """Each game rated as it ends, once, in a thread; and at start, those a stopped server did not rate.
 
-The rating itself is ``pedro.ratings``'s, applied in one transaction by ``ProfileStore.finish_game``,
+The rating itself is ``pedro.ratings``'s, applied in one transaction by ``RatedGames.finish_game``,
 which does nothing the second time: a retry, or another server process, cannot rate a game twice.
 """
 
@@ -11,7 +11,7 @@ import logging
 from datetime import UTC, datetime
 
 from pedro.server.finished.workers import WorkerError, Workers
-from pedro.server.profiles.queries import CATCH_UP_AGE, ProfileStore, game_end_of
+from pedro.server.profiles.rated_games import CATCH_UP_AGE, RatedGames, game_end_of
 from pedro.server.storage.tables_db import Store, StoreError
 from pedro.server.tables.game import GameEnd, GameOver
 
@@ -23,10 +23,10 @@ RETRY_SECONDS = (1.0, 4.0, 15.0)
 
 class Rater:
     """A game-over listener: links each game that ends to its profiles and rates it, in a thread
-    (``ProfileStore``); and at start, the games a stopped server did not rate (``catch_up``)."""
+    (``RatedGames``); and at start, the games a stopped server did not rate (``catch_up``)."""
 
-    def __init__(self, profiles: ProfileStore, store: Store, workers: Workers) -> None:
-        self.profiles = profiles
+    def __init__(self, games: RatedGames, store: Store, workers: Workers) -> None:
+        self.games = games
         self.store = store
         self.workers = workers
         self._tasks: set[asyncio.Task[None]] = set()
@@ -40,7 +40,7 @@ class Rater:
     async def _rate(self, end: GameEnd) -> None:
         for wait in (*RETRY_SECONDS, None):
             try:
-                rating = await asyncio.to_thread(self.profiles.finish_game, end)
+                rating = await asyncio.to_thread(self.games.finish_game, end)
                 break
             except StoreError as exc:  # the database is away for a moment: the game is rated later
                 if wait is None:
@@ -67,7 +67,7 @@ class Rater:
 
     async def _catch_up(self) -> None:
         try:
-            missed = await asyncio.to_thread(self.profiles.unrated, datetime.now(UTC) - CATCH_UP_AGE)
+            missed = await asyncio.to_thread(self.games.unrated, datetime.now(UTC) - CATCH_UP_AGE)
         except StoreError as exc:
             log.error("could not look for finished games never rated: %s", exc)
             return

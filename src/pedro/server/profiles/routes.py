@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 from pedro.server.http.errors import HttpError
 from pedro.server.http.request_body import Name, Strict, client_address, read_body
 from pedro.server.profiles.queries import Profile, ProfileError, ProfileStore
+from pedro.server.profiles.rated_games import RatedGames
 from pedro.variants.catalog import VARIANTS
 
 log = logging.getLogger("pedro.server")
@@ -88,8 +89,9 @@ class ProfileLimit:
 class ProfileRoutes:
     """The profiles' endpoints, on the server's profiles."""
 
-    def __init__(self, profiles: ProfileStore, limit: ProfileLimit) -> None:
+    def __init__(self, profiles: ProfileStore, games: RatedGames, limit: ProfileLimit) -> None:
         self.profiles = profiles
+        self.games = games
         self.limit = limit
 
     def routes(self) -> list[BaseRoute]:
@@ -163,7 +165,7 @@ class ProfileRoutes:
 
     async def game_rating(self, request: Request) -> Response:
         table_id = request.path_params["table"][:40]
-        rating = await asyncio.to_thread(self.profiles.game_rating, table_id)
+        rating = await asyncio.to_thread(self.games.game_rating, table_id)
         if rating is False:
             raise HttpError.of(404, "no_table")
         if rating is True:  # its game goes on, or is being rated this moment
