@@ -90,9 +90,9 @@ def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClien
     assert tournament.json()["fields"] == clash.json()["fields"]
 
 
-#: The classes of the server's refusals, and the functions that build a refusal's body from one.
-REFUSALS = {"HttpError", "_HttpError", "ReviewError", "ProfileError", "HintError"}
-BODY_BUILDERS = {"body", "response", "hint_endpoint"}
+#: The class of the server's refusals, and the function that builds a refusal's body from one.
+REFUSALS = {"HttpError"}
+BODY_BUILDERS = {"body"}
 
 
 def _codeless_refusals(source: str) -> list[int]:
@@ -108,9 +108,7 @@ def _codeless_refusals(source: str) -> list[int]:
     }
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSALS:
-            coded = any(k.arg == "code" for k in node.keywords) or (
-                node.func.id in {"ProfileError", "HintError"} or len(node.args) >= 4
-            )
+            coded = any(k.arg == "code" for k in node.keywords) or len(node.args) >= 3
             if not coded:
                 found.append(node.lineno)
         if isinstance(node, ast.Dict) and id(node) not in builders:

@@ -25,11 +25,10 @@ from tests.server.client_helpers import (
 )
 
 from pedro.ratings import Rating, rate_game
-from pedro.server.http.errors import MESSAGES
+from pedro.server.http.errors import MESSAGES, HttpError
 from pedro.server.http.request_body import MAX_NAME_CHARS
 from pedro.server.profiles import rater
 from pedro.server.profiles import routes as profiles_module
-from pedro.server.profiles.queries import ProfileError
 from pedro.server.profiles.rated_games import GameRating, RatedGames
 from pedro.server.storage.tables_db import StoreError, hash_secret
 from pedro.server.tables import websocket
@@ -392,7 +391,7 @@ def test_the_profile_limit_forgets_after_an_hour() -> None:
     limit.made("a")
     limit.made("a")
     limit.check("b")
-    with pytest.raises(ProfileError) as refused:
+    with pytest.raises(HttpError) as refused:
         limit.check("a")
     assert refused.value.status == 429 and "3600 s" in refused.value.message
     now[0] = profiles_module.HOUR

@@ -19,7 +19,7 @@ from tests.server.durability_helpers import database
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.profiles.queries import ProfileError, ProfileStore
+from pedro.server.profiles.queries import ProfileRefused, ProfileStore
 from pedro.server.profiles.rated_games import RatedGames, game_end_of, seat_figures
 from pedro.server.storage.schema import (
     profile_codes_table,
@@ -126,9 +126,9 @@ def count(store: Store, table: Any) -> int:
 
 def test_a_name_is_taken_once_whatever_its_case(profiles: ProfileStore) -> None:
     ann = profiles.create("Ann Ö")
-    with pytest.raises(ProfileError, match="taken") as taken:
+    with pytest.raises(ProfileRefused) as taken:
         profiles.create("ANN ö")
-    assert taken.value.status == 409
+    assert taken.value.reason == "name_taken" and taken.value.fields == {"name": "ANN ö"}
     assert profiles.by_secret(ann.secret) == ann.profile
     assert profiles.by_id(ann.profile.id) == ann.profile
     assert profiles.by_secret("not a secret") is None
@@ -140,14 +140,15 @@ def test_a_profile_is_renamed_by_the_rules_of_its_creation(profiles: ProfileStor
     renamed = profiles.rename(ann.secret, "Annie")
     assert renamed == profiles.by_id(ann.profile.id) and renamed.name == "Annie"
     assert profiles.rename(ann.secret, "ANNIE").name == "ANNIE"  # its own name, in another case
-    with pytest.raises(ProfileError, match="taken") as taken:
+    with pytest.raises(ProfileRefused) as taken:
         profiles.rename(ann.secret, "bO")
-    assert taken.value.status == 409 and profiles.by_id(bo.profile.id) == bo.profile
-    with pytest.raises(ProfileError, match="computer player"):
+    assert taken.value.reason == "name_taken" and profiles.by_id(bo.profile.id) == bo.profile
+    with pytest.raises(ProfileRefused) as kept:
         profiles.rename(ann.secret, "Club")
-    with pytest.raises(ProfileError) as unknown:
+    assert kept.value.reason == "name_for_computer"
+    with pytest.raises(ProfileRefused) as unknown:
         profiles.rename("not a secret", "Cy")
-    assert unknown.value.status == 403 and unknown.value.code == "unknown_profile"
+    assert unknown.value.reason == "unknown_profile"
     assert profiles.create("Ann").profile.name == "Ann"  # the old name is free again
 
 
@@ -184,9 +185,9 @@ def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
     assert {c.profile for c in after.changes} == others
     loaded = store.load_table(end.table_id)
     assert loaded is not None and loaded.seats[0].name == "Ann" and loaded.seats[0].profile is None
-    with pytest.raises(ProfileError) as gone:
+    with pytest.raises(ProfileRefused) as gone:
         profiles.delete(ann.secret)
-    assert gone.value.status == 403
+    assert gone.value.reason == "unknown_profile"
     assert profiles.create("Ann").profile.id != ann.profile.id  # the name is free again
 
 
@@ -197,8 +198,9 @@ def _all(store: Store, table: Any) -> list[Any]:
 
 def test_computer_players_names_are_kept_for_them(profiles: ProfileStore) -> None:
     for name in ("Expert", "club", "random", "HEURISTIC"):
-        with pytest.raises(ProfileError, match="computer player"):
+        with pytest.raises(ProfileRefused) as kept:
             profiles.create(name)
+        assert kept.value.reason == "name_for_computer"
 
 
 def test_the_secret_is_stored_hashed_only(store: Store, profiles: ProfileStore) -> None:
@@ -217,7 +219,7 @@ def test_a_move_code_moves_the_profile_once(profiles: ProfileStore) -> None:
     assert moved.profile == ann.profile and moved.secret != ann.secret
     assert profiles.by_secret(moved.secret) == ann.profile
     assert profiles.by_secret(ann.secret) is None, "the old browser's secret still works"
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(code, now=T0 + timedelta(minutes=6))
 
 
@@ -225,13 +227,13 @@ def test_a_move_code_expires_and_a_new_one_replaces_it(profiles: ProfileStore) -
     ann = profiles.create("Ann")
     first, _ = profiles.move_code(ann.secret, now=T0)
     second, _ = profiles.move_code(ann.secret, now=T0)
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(first, now=T0)
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(second, now=T0 + timedelta(minutes=15))
-    with pytest.raises(ProfileError) as unknown:
+    with pytest.raises(ProfileRefused) as unknown:
         profiles.move_code("not a secret")
-    assert unknown.value.status == 403
+    assert unknown.value.reason == "unknown_profile"
 
 
 # ---------------------------------------------------------------------------- ratings

@@ -329,6 +329,25 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
         assert response.json()["code"] == "bad_seat" and response.json()["fields"] == {"seat": 5, "last": 3}
         assert client.get("/api/tables/nope/review/0").json()["code"] == "no_table"
         assert client.post("/api/review", json=[1, 2]).json()["code"] == "bad_upload"
+        # an upload is refused in the review's own codes, its fields said (review.error.<code>)
+        limit = reviews_module.MAX_RECORD_BYTES
+        assert client.post("/api/review", content=b" " * (limit + 1)).json() == {
+            "error": f"the record is larger than {limit} bytes",
+            "code": "too_big",
+            "fields": {"limit": limit},
+        }
+        assert client.post("/api/review", content=b"{not json").json() == {
+            "error": "the request body is not JSON",
+            "code": "not_json",
+            "fields": {},
+        }
+        for upload in ({"record": record}, {"record": record, "seat": True}, {"record": [1], "seat": 0}):
+            refused = client.post("/api/review", json=upload)
+            assert refused.status_code == 400 and refused.json() == {
+                "error": 'send {"record": <a pedro-record/1 record>, "seat": N}',
+                "code": "bad_upload",
+                "fields": {},
+            }
 
 
 def test_an_uploaded_record_is_reviewed_as_its_table_is(tmp_path: Path, server: Any) -> None:

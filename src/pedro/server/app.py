@@ -23,8 +23,7 @@ from pedro.server.http.errors import HttpError, error_response, http_error_handl
 from pedro.server.http.health import Health
 from pedro.server.http.lifecycle import DrainGuard
 from pedro.server.http.site import Site
-from pedro.server.profiles.queries import ProfileError
-from pedro.server.profiles.routes import ProfileRoutes, profile_error_handler
+from pedro.server.profiles.routes import ProfileRoutes
 from pedro.server.reviews.routes import ReviewRoutes
 from pedro.server.services import Services, build_services
 from pedro.server.settings import ServerSettings
@@ -74,7 +73,6 @@ def create_app(settings: ServerSettings) -> PedroApp:
             HttpError: http_error_handler,
             StoreError: _store_error_handler,
             WorkerError: _worker_error_handler,
-            ProfileError: profile_error_handler,
             404: not_found_handler,
         },
     )

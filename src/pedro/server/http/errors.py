@@ -1,10 +1,15 @@
-"""The HTTP API's refusals: an English message for API users and bots, and a stable ``code``
-with the ``fields`` it was filled from, which the browser translates (``httpError.<code>`` in
-``static/i18n``). Code and fields are part of the API; the message's words may change.
+"""The HTTP API's refusals: one ``HttpError`` with a status, a stable ``code``, an English message
+for API users and bots, and the ``fields`` the message was filled from, which the browser
+translates (``httpError.<code>`` in ``static/i18n``; a review's ``review.error.<code>``, a hint's
+``practice.error.<code>``). Code and fields are part of the API; the message's words may change.
+
+Storage and the rooms refuse with errors of their own, which carry no HTTP status (``StoreError``,
+``RoomError``, ``ProfileRefused``...): each route says which answer they are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -35,7 +40,22 @@ MESSAGES = {
     "seat_just_taken": "seat {seat} was just taken",
     "unfinished": "{why}",
     "limit": "{why}",
-    "too_strong": "{why}",
+    "too_strong": (
+        "{player!r} samples {samples} worlds per card play; this server allows at most {limit} "
+        "(expert:{limit}); the operator can raise it with --max-expert-samples"
+    ),
+    # the limits on creating tables (server/tables/limits.py)
+    "too_many_tables": (
+        "too many new tables: at most {limit} a minute from one address; try again in {wait} s"
+    ),
+    "too_many_open": (
+        "you have {limit} unfinished tables, the most one address may have open; finish one (or wait "
+        "until one ends) before creating another"
+    ),
+    "too_many_computer_tables": (
+        "the server already runs {running} tables without a human seat, the most it allows ({limit}); "
+        "make one seat human, or try again when one has finished"
+    ),
     "busy": "{why}; try again in a moment",
     "no_database": "the game database is not available; try again in a moment (nothing was changed)",
     "no_api_path": "no such API path {path}; see docs/server.md",
@@ -79,37 +99,61 @@ MESSAGES = {
 
 
 class HttpError(Exception):
-    """A refused request: its status, English message, and the code and fields it was made from.
+    """A refused request: its status, its code, its English message and the fields it was filled
+    from (None: a refusal whose answer has no fields, as a hint's), and the headers it is sent with.
 
-    ``HttpError(status, message)`` (no code) is a refusal the browser shows in English;
-    ``HttpError.of(status, code, **fields)`` is one it translates.
+    ``HttpError.of(status, code, **fields)`` is a refusal of ``MESSAGES``; ``Refusals`` makes those
+    of another catalog.
     """
 
     def __init__(
         self,
         status: int,
+        code: str,
         message: str,
-        headers: dict[str, str] | None = None,
-        code: str = "",
         fields: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
-        self.message = message
-        self.headers = headers
         self.code = code
-        self.fields = fields or {}
+        self.message = message
+        self.fields = fields
+        self.headers = headers
 
     @classmethod
     def of(cls, status: int, code: str, headers: dict[str, str] | None = None, **fields: Any) -> HttpError:
         """The refusal ``MESSAGES[code]`` filled with ``fields``."""
-        return cls(status, MESSAGES[code].format(**fields), headers, code, fields)
+        return _REFUSALS(status, code, headers, **fields)
 
     def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"error": self.message}
-        if self.code:
-            body |= {"code": self.code, "fields": self.fields}
+        body: dict[str, Any] = {"error": self.message, "code": self.code}
+        if self.fields is not None:
+            body["fields"] = self.fields
         return body
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+
+
+class Refusals:
+    """A catalog of refusals: each code's English message, its fields in braces (``{{`` for a brace).
+
+    ``with_fields``: the answers say the fields they were filled from (a hint's never had any).
+    """
+
+    def __init__(self, messages: Mapping[str, str], *, with_fields: bool = True) -> None:
+        self.messages = messages
+        self.with_fields = with_fields
+
+    def __call__(
+        self, status: int, code: str, headers: dict[str, str] | None = None, **fields: Any
+    ) -> HttpError:
+        message = self.messages[code].format(**fields)
+        return HttpError(status, code, message, fields if self.with_fields else None, headers)
+
+
+_REFUSALS = Refusals(MESSAGES)
 
 
 def option_refusal(exc: OptionError) -> HttpError:
@@ -122,12 +166,12 @@ def option_refusal(exc: OptionError) -> HttpError:
 
 def error_response(status: int, code: str, **fields: Any) -> JSONResponse:
     """The answer of the refusal ``code`` (for exception handlers, which return rather than raise)."""
-    return JSONResponse(HttpError.of(status, code, **fields).body(), status_code=status)
+    return HttpError.of(status, code, **fields).response()
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HttpError)
-    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+    return exc.response()
 
 
 async def not_found_handler(request: Request, exc: Exception) -> Response:

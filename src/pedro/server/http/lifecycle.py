@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Protocol
 
 import uvicorn
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pedro.server.http.errors import HttpError
@@ -108,12 +107,7 @@ class DrainGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.lifecycle.draining and scope["method"] not in _SAFE_METHODS:
-            response = JSONResponse(
-                HttpError.of(503, "restarting").body(),
-                status_code=503,
-                headers={"Retry-After": "5"},
-            )
-            await response(scope, receive, send)
+            await HttpError.of(503, "restarting", {"Retry-After": "5"}).response()(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

@@ -13,14 +13,13 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating
-from pedro.server.http.errors import MESSAGES
 from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,
@@ -42,16 +41,18 @@ _BOARD_ROWS = 100
 _RESERVED_NAMES = frozenset(n.casefold() for n in (*PLAYERS, *(level.name for level in LEVELS)))
 
 
-class ProfileError(ValueError):
-    """A profile request refused: ``status`` is the HTTP status that says why, ``code`` and
-    ``fields`` the refusal the page translates (``http.errors``)."""
+#: Why a profile request is refused: a name kept for a computer player or taken, a secret no
+#: profile has (it may have moved to another browser), a move code not valid or just used.
+Refusal = Literal["name_for_computer", "name_taken", "unknown_profile", "bad_move_code", "move_code_used"]
 
-    def __init__(self, status: int, code: str, **fields: Any) -> None:
-        self.status = status
-        self.code = code
+
+class ProfileRefused(ValueError):
+    """A profile request the database refused: ``reason``, and the ``fields`` it is said with."""
+
+    def __init__(self, reason: Refusal, **fields: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
         self.fields = fields
-        self.message = MESSAGES[code].format(**fields)
-        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -92,11 +93,11 @@ class ProfileStore:
     # ------------------------------------------------------------------ profiles
 
     def create(self, name: str, now: datetime | None = None) -> Holder:
-        """A new profile under ``name`` (already cleaned, as seat names are); ProfileError if the
+        """A new profile under ``name`` (already cleaned, as seat names are); ProfileRefused if the
         name is taken (whatever its case) or kept for a computer player."""
         key = name_key(name)
         if key in _RESERVED_NAMES:
-            raise ProfileError(409, "name_for_computer", name=name)
+            raise ProfileRefused("name_for_computer", name=name)
         secret = secrets.token_urlsafe(24)
         profile = Profile(secrets.token_urlsafe(12), name, "human")
         row = {
@@ -111,19 +112,19 @@ class ProfileStore:
             with self.engine.begin() as c:
                 c.execute(insert(profiles_table).values(**row))
         except IntegrityError:
-            raise ProfileError(409, "name_taken", name=name) from None
+            raise ProfileRefused("name_taken", name=name) from None
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
         return Holder(profile, secret)
 
     def rename(self, secret: str, name: str) -> Profile:
         """The holder's profile under a new ``name`` (cleaned as at creation), by the same rules:
-        ProfileError if it is taken by another profile (whatever its case) or kept for a computer.
+        ProfileRefused if it is taken by another profile (whatever its case) or kept for a computer.
         The seats it played keep the name they were played under; its pages take the new one."""
         profile = self.holder(secret)
         key = name_key(name)
         if key in _RESERVED_NAMES:
-            raise ProfileError(409, "name_for_computer", name=name)
+            raise ProfileRefused("name_for_computer", name=name)
         try:
             with self.engine.begin() as c:
                 done = c.execute(
@@ -132,17 +133,17 @@ class ProfileStore:
                     .values(name=name, name_key=key)
                 )
         except IntegrityError:
-            raise ProfileError(409, "name_taken", name=name) from None
+            raise ProfileRefused("name_taken", name=name) from None
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
         if done.rowcount != 1:  # deleted or moved meanwhile
-            raise ProfileError(403, "unknown_profile")
+            raise ProfileRefused("unknown_profile")
         return Profile(profile.id, name, profile.kind)
 
     def delete(self, secret: str) -> Profile:
         """Delete the holder's profile: its name (free again), ratings, move code and its links to the
         games it played go (the database cascades them); the games, and every other profile's
-        ratings and links to them, stay as they are. ProfileError (403) if no profile has the secret."""
+        ratings and links to them, stay as they are. ProfileRefused if no profile has the secret."""
         profile = self.holder(secret)
         try:
             with self.engine.begin() as c:
@@ -154,7 +155,7 @@ class ProfileStore:
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
         if done.rowcount != 1:  # moved or deleted meanwhile
-            raise ProfileError(403, "unknown_profile")
+            raise ProfileRefused("unknown_profile")
         return profile
 
     def by_secret(self, secret: str) -> Profile | None:
@@ -173,10 +174,10 @@ class ProfileStore:
         return Profile(row.id, row.name, row.kind) if row is not None else None
 
     def holder(self, secret: str) -> Profile:
-        """The profile whose secret this is; ProfileError (403) if none."""
+        """The profile whose secret this is; ProfileRefused if none."""
         profile = self.by_secret(secret)
         if profile is None:
-            raise ProfileError(403, "unknown_profile")
+            raise ProfileRefused("unknown_profile")
         return profile
 
     def move_code(self, secret: str, now: datetime | None = None) -> tuple[str, datetime]:
@@ -209,10 +210,10 @@ class ProfileStore:
                     select(codes.profile_id, codes.expires_at).where(codes.code_hash == _hash_code(code))
                 ).first()
                 if row is None or aware(row.expires_at) <= now:
-                    raise ProfileError(400, "bad_move_code")
+                    raise ProfileRefused("bad_move_code")
                 taken = c.execute(delete(profile_codes_table).where(codes.code_hash == _hash_code(code)))
                 if taken.rowcount != 1:  # used meanwhile by another request
-                    raise ProfileError(400, "move_code_used")
+                    raise ProfileRefused("move_code_used")
                 c.execute(
                     update(profiles_table)
                     .where(profiles_table.c.id == row.profile_id)

@@ -21,7 +21,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from pydantic import StringConstraints
 from starlette.requests import Request
@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from pedro.server.http.errors import HttpError
 from pedro.server.http.request_body import Name, Strict, client_address, read_body
-from pedro.server.profiles.queries import Profile, ProfileError, ProfileStore
+from pedro.server.profiles.queries import Profile, ProfileRefused, ProfileStore, Refusal
 from pedro.server.profiles.rated_games import RatedGames
 from pedro.variants.catalog import VARIANTS
 
@@ -70,7 +70,7 @@ class ProfileLimit:
         self._made: dict[str, deque[float]] = {}
 
     def check(self, client: str) -> None:
-        """ProfileError (429) if ``client`` made its hour's profiles already."""
+        """Refused (429) if ``client`` made its hour's profiles already."""
         now = self.clock()
         for address, times in list(self._made.items()):
             while times and times[0] <= now - HOUR:
@@ -80,10 +80,31 @@ class ProfileLimit:
         made = self._made.get(client) or deque()
         if len(made) >= self.most:
             wait = max(1, math.ceil(made[0] + HOUR - now))
-            raise ProfileError(429, "profile_limit", most=self.most, wait=wait)
+            raise HttpError.of(429, "profile_limit", most=self.most, wait=wait)
 
     def made(self, client: str) -> None:
         self._made.setdefault(client, deque()).append(self.clock())
+
+
+#: The answer to each refusal of the profiles' database: its status (its code is the reason's).
+_STATUS: dict[Refusal, int] = {
+    "name_for_computer": 409,
+    "name_taken": 409,
+    "unknown_profile": 403,
+    "bad_move_code": 400,
+    "move_code_used": 400,
+}
+
+T = TypeVar("T")
+
+
+async def _asked(query: Callable[..., T], *args: Any) -> T:
+    """``query(*args)`` in a thread (the loop never waits for the database); what it refuses is
+    answered with the refusal's status and code."""
+    try:
+        return await asyncio.to_thread(query, *args)
+    except ProfileRefused as exc:
+        raise HttpError.of(_STATUS[exc.reason], exc.reason, **exc.fields) from None
 
 
 class ProfileRoutes:
@@ -111,7 +132,7 @@ class ProfileRoutes:
         spec = await read_body(request, _NewProfileRequest, 'send {"name": "..."}')
         client = client_address(request)
         self.limit.check(client)
-        holder = await asyncio.to_thread(self.profiles.create, spec.name)
+        holder = await _asked(self.profiles.create, spec.name)
         self.limit.made(client)
         log.info("profile %s created", holder.profile.id)
         return JSONResponse(
@@ -119,7 +140,7 @@ class ProfileRoutes:
         )
 
     async def profile(self, request: Request) -> Response:
-        page = await asyncio.to_thread(self.profiles.profile_page, request.path_params["profile"][:40])
+        page = await _asked(self.profiles.profile_page, request.path_params["profile"][:40])
         if page is None:
             raise HttpError.of(404, "no_profile")
         return JSONResponse(page)
@@ -127,32 +148,32 @@ class ProfileRoutes:
     async def mine(self, request: Request) -> Response:
         """The holder's own page: the same as anyone's, found by the secret (a moved profile: 403)."""
         spec = await read_body(request, _SecretRequest, 'send {"secret": "..."}')
-        profile = await asyncio.to_thread(self.profiles.holder, spec.secret)
-        page = await asyncio.to_thread(self.profiles.profile_page, profile.id)
+        profile = await _asked(self.profiles.holder, spec.secret)
+        page = await _asked(self.profiles.profile_page, profile.id)
         return JSONResponse(page)
 
     async def move_code(self, request: Request) -> Response:
         spec = await read_body(request, _SecretRequest, 'send {"secret": "..."}')
-        code, expires = await asyncio.to_thread(self.profiles.move_code, spec.secret)
+        code, expires = await _asked(self.profiles.move_code, spec.secret)
         return JSONResponse({"code": code, "expires": expires.isoformat()})
 
     async def adopt(self, request: Request) -> Response:
         spec = await read_body(request, _AdoptRequest, 'send {"code": "XXXXX-XXXXX"}')
-        holder = await asyncio.to_thread(self.profiles.adopt, spec.code)
+        holder = await _asked(self.profiles.adopt, spec.code)
         log.info("profile %s moved to another browser", holder.profile.id)
         return JSONResponse({"id": holder.profile.id, "name": holder.profile.name, "secret": holder.secret})
 
     async def rename(self, request: Request) -> Response:
         """``POST /api/profiles/rename``: the holder's profile under a new name (the creation's rules)."""
         spec = await read_body(request, _RenameRequest, 'send {"secret": "...", "name": "..."}')
-        profile = await asyncio.to_thread(self.profiles.rename, spec.secret, spec.name)
+        profile = await _asked(self.profiles.rename, spec.secret, spec.name)
         log.info("profile %s renamed", profile.id)
         return JSONResponse({"id": profile.id, "name": profile.name})
 
     async def delete(self, request: Request) -> Response:
         """``POST /api/profiles/delete``: delete the holder's profile; its games stay, without it."""
         spec = await read_body(request, _SecretRequest, 'send {"secret": "..."}')
-        profile = await asyncio.to_thread(self.profiles.delete, spec.secret)
+        profile = await _asked(self.profiles.delete, spec.secret)
         log.info("profile %s deleted", profile.id)
         return JSONResponse({"id": profile.id, "deleted": True})
 
@@ -160,7 +181,7 @@ class ProfileRoutes:
         variant = request.path_params["variant"]
         if variant not in VARIANTS:
             raise HttpError.of(404, "unknown_variant", variant=variant[:40], variants=", ".join(VARIANTS))
-        rows = await asyncio.to_thread(self.profiles.leaderboard, variant)
+        rows = await _asked(self.profiles.leaderboard, variant)
         return JSONResponse({"variant": variant, "name": VARIANTS[variant].name, "rows": rows})
 
     async def game_rating(self, request: Request) -> Response:
@@ -183,9 +204,4 @@ class SeatHolders:
     async def seat_profile(self, secret: str | None) -> Profile | None:
         if secret is None:
             return None
-        return await asyncio.to_thread(self.profiles.holder, secret)
-
-
-async def profile_error_handler(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ProfileError)
-    return JSONResponse(HttpError.of(exc.status, exc.code, **exc.fields).body(), status_code=exc.status)
+        return await _asked(self.profiles.holder, secret)

@@ -29,7 +29,7 @@ from pedro.engine.phases import Phase
 from pedro.i18n import N_
 from pedro.observation_json import calls_json, cards_json, label, seen_trick_json, words
 from pedro.players import make_player
-from pedro.records import ReplayError, record_from_game, replay
+from pedro.records import record_from_game, replay
 from pedro.server.settings import ServerSettings
 from pedro.server.tables.game import table_game
 
@@ -184,13 +184,6 @@ def summary(hands: Sequence[Mapping[str, Any]], top: int = 10) -> dict[str, Any]
     }
 
 
-def check_record(record: Any) -> ReviewGame:
-    """An uploaded record as a game to review; ``ValueError`` saying what is wrong with it."""
-    if not isinstance(record, dict):
-        raise ReplayError("the record must be a JSON object (a pedro-record/1 file)")
-    return ReviewGame(record=record)
-
-
 def warm_up() -> None:
     """Run in a review worker as it starts: the expert and what it imports loaded, ready for a job."""
     make_player(ServerSettings.review_player, SEED)
@@ -235,7 +228,6 @@ __all__ = [
     "HintJob",
     "Outline",
     "ReviewGame",
-    "check_record",
     "hint",
     "lost",
     "outline",

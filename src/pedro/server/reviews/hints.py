@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from pedro.server.finished.workers import Workers
+from pedro.server.http.errors import Refusals
 from pedro.server.reviews.compute import HintJob, hint
 from pedro.server.storage.tables_db import hash_secret
 from pedro.server.tables.registry import TableRegistry
@@ -35,6 +36,11 @@ MESSAGES = {
 }
 
 
+#: A refused hint: said in the page's language from ``practice.error.<code>`` (an answer without
+#: fields: it never had any).
+_refuse = Refusals(MESSAGES, with_fields=False)
+
+
 class Hints:
     """Hints made in the review workers, kept per table and moment."""
 
@@ -48,25 +54,22 @@ class Hints:
 
     async def hint(self, request: Request) -> Response:
         """``GET /api/tables/{table}/hint``, the seat's secret in ``X-Pedro-Secret``."""
-        try:
-            found = await self.for_seat(request.path_params["table"], request.headers.get("x-pedro-secret"))
-        except HintError as exc:
-            return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+        found = await self.for_seat(request.path_params["table"], request.headers.get("x-pedro-secret"))
         return JSONResponse(found)
 
     async def for_seat(self, table_id: str, secret: str | None) -> dict[str, Any]:
         room = await self.registry.get(table_id)
         if room is None:
-            raise HintError(404, "no_table")
+            raise _refuse(404, "no_table")
         if not room.row.practice:
-            raise HintError(403, "not_practice")
+            raise _refuse(403, "not_practice")
         seat = room.seat_for_secret(hash_secret(secret)) if secret else None
         if seat is None:
-            raise HintError(403, "no_secret")
+            raise _refuse(403, "no_secret")
         if room.finished:
-            raise HintError(409, "over")
+            raise _refuse(409, "over")
         if not room.started or room.state.current_player != seat:
-            raise HintError(409, "not_turn")
+            raise _refuse(409, "not_turn")
         key = (table_id, room.seq)
         found = self.kept.get(key)
         if found is None:
@@ -76,13 +79,3 @@ class Hints:
             while len(self.kept) > KEPT:
                 self.kept.popitem(last=False)
         return found
-
-
-class HintError(Exception):
-    """A refused hint: the ``MESSAGES`` code, which the browser translates, and its English message."""
-
-    def __init__(self, status: int, code: str) -> None:
-        super().__init__(MESSAGES[code])
-        self.status = status
-        self.code = code
-        self.message = MESSAGES[code]

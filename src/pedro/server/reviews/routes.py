@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -38,13 +39,13 @@ from starlette.routing import BaseRoute, Route
 from pedro.i18n import N_
 from pedro.server.finished.workers import WorkerError, Workers
 from pedro.server.http.compressed import body_response
-from pedro.server.http.errors import MESSAGES as SERVER_MESSAGES
+from pedro.server.http.errors import HttpError, Refusals
+from pedro.server.http.request_body import BodyRefusals, read_body
 from pedro.server.http.response_body import Body
 from pedro.server.reviews.compute import (
     HandJob,
     Outline,
     ReviewGame,
-    check_record,
     outline,
     review_hand,
     summary,
@@ -73,7 +74,7 @@ MESSAGES = {
         "until the game is over, the review of seat {seat} is shown only to its player "
         "(open it from the browser that sits there)"
     ),
-    "bad_upload": 'send {"record": <a pedro-record/1 record>, "seat": N}',
+    "bad_upload": 'send {{"record": <a pedro-record/1 record>, "seat": N}}',
     "too_big": "the record is larger than {limit} bytes",
     "not_json": "the request body is not JSON",
     "failed": "the review could not be made: {why}",
@@ -82,6 +83,14 @@ MESSAGES = {
     "seat_not_number": "seat {seat!r}: a seat is a number from 0",
 }
 
+#: A refused review: said in the page's language from ``review.error.<code>``.
+_refuse = Refusals(MESSAGES)
+#: How an uploaded record's body is refused (the review's own codes and limit).
+_UPLOAD_REFUSALS = BodyRefusals(
+    too_big=lambda limit: _refuse(413, "too_big", limit=limit),
+    not_json=lambda why: _refuse(400, "not_json"),
+    invalid=lambda exc, allowed: _refuse(400, "bad_upload"),
+)
 #: Why a review failed when the database did (the store's own words go to the log only).
 NO_DATABASE = N_("the game database is not available")
 
@@ -99,32 +108,6 @@ class Progress:
     done: int = 0
     error: str | None = None
     task: asyncio.Task[None] | None = None
-
-
-class ReviewError(Exception):
-    """A refused review: its English message, and the ``MESSAGES`` code and fields it was made
-    from, which the browser translates (the message stays for other clients)."""
-
-    def __init__(
-        self, status: int, message: str, code: str = "", fields: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-        self.fields = fields or {}
-
-    @classmethod
-    def of(cls, status: int, code: str, **fields: Any) -> ReviewError:
-        """The error ``MESSAGES[code]`` filled with ``fields``."""
-        text = MESSAGES[code]  # filled only when it has fields: bad_upload shows JSON braces
-        return cls(status, text.format(**fields) if fields else text, code, fields)
-
-    def response(self) -> JSONResponse:
-        body: dict[str, Any] = {"error": self.message}
-        if self.code:
-            body |= {"code": self.code, "fields": self.fields}
-        return JSONResponse(body, status_code=self.status)
 
 
 class Reviews:
@@ -165,21 +148,20 @@ class Reviews:
             names = _names(room)
             over, hands = room.finished, len(room.state.results)
             if not 0 <= seat < len(names):
-                raise ReviewError.of(400, "bad_seat", seat=seat, last=len(names) - 1)
+                raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
             if (hidden or not over) and (
                 secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)
             ):
                 if hidden:
-                    code = "tournament_deal_hidden"
-                    raise ReviewError(403, SERVER_MESSAGES[code], code=code)
-                raise ReviewError.of(403, "not_yours", seat=seat)
+                    raise HttpError.of(403, "tournament_deal_hidden")
+                raise _refuse(403, "not_yours", seat=seat)
             if over and not hidden:  # a finished game never changes: its outline is kept
                 self._finished[table_id] = (names, hands)
                 _trim(self._finished)
         else:
             (names, hands), over = known, True
             if not 0 <= seat < len(names):
-                raise ReviewError.of(400, "bad_seat", seat=seat, last=len(names) - 1)
+                raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
         head = {"table": table_id, "seat": seat, "names": list(names), "over": over, "player": self.player}
         body = self._bodies.get(key)
         if body is not None and over:
@@ -215,17 +197,12 @@ class Reviews:
 
     # ------------------------------------------------------------------ uploads
 
-    async def of_upload(self, record: Any, seat: Any) -> Response:
-        if not isinstance(record, dict) or not isinstance(seat, int) or isinstance(seat, bool):
-            raise ReviewError.of(400, "bad_upload")
-        try:
-            game = check_record(record)
-        except ValueError as exc:
-            raise ReviewError.of(400, "bad_record", why=str(exc)) from None
+    async def of_upload(self, record: dict[str, Any], seat: int) -> Response:
+        game = ReviewGame(record=record)
         digest = hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
         shape = await self._outline(digest, game)
         if not 0 <= seat < shape.players:
-            raise ReviewError.of(400, "bad_seat", seat=seat, last=shape.players - 1)
+            raise _refuse(400, "bad_seat", seat=seat, last=shape.players - 1)
         key: _Key = ("upload", digest, seat)
         head = {
             "table": None,
@@ -238,7 +215,7 @@ class Reviews:
         if progress is not None and progress.error is not None and progress.task is None:
             error, progress = progress.error, None
             del self.uploads[key]  # asked again: tried again
-            raise ReviewError.of(503, "failed", why=error)
+            raise _refuse(503, "failed", why=error)
         if progress is None:
             progress = self.uploads[key] = Progress(shape.hands)
             while len(self.uploads) > _KEPT_UPLOADS:
@@ -263,7 +240,7 @@ class Reviews:
             try:
                 shape = await self.workers.run(outline, game)
             except ValueError as exc:
-                raise ReviewError.of(400, "invalid_record", why=str(exc)) from None
+                raise _refuse(400, "invalid_record", why=str(exc)) from None
             self._outlines[digest] = shape
             while len(self._outlines) > _KEPT_UPLOADS:
                 self._outlines.popitem(last=False)
@@ -329,7 +306,7 @@ async def _room(registry: TableRegistry, table_id: str) -> Room:
     if room is None and len(table_id) <= 40:
         room = await asyncio.to_thread(registry.detached, table_id)
     if room is None:
-        raise ReviewError.of(404, "no_table")
+        raise _refuse(404, "no_table")
     return room
 
 
@@ -351,12 +328,7 @@ def _trim(kept: OrderedDict[Any, Any]) -> None:
 def _progress(head: dict[str, Any], progress: Progress) -> Response:
     status = {"status": "working", "done": progress.done + len(progress.hands), "total": progress.total}
     if progress.error is not None:
-        status = {
-            "status": "failed",
-            "error": MESSAGES["failed"].format(why=progress.error),
-            "code": "failed",
-            "fields": {"why": progress.error},
-        }
+        status = {"status": "failed", **_refuse(503, "failed", why=progress.error).body()}
     return JSONResponse(head | status, status_code=202 if progress.error is None else 503)
 
 
@@ -378,33 +350,27 @@ class ReviewRoutes:
 
     async def table_review(self, request: Request) -> Response:
         seat_text = request.path_params["seat"]
-        try:
-            if not seat_text.isdigit():
-                raise ReviewError.of(400, "seat_not_number", seat=seat_text)
-            table_id = request.path_params["table"]
-            return await self.reviews.of_table(
-                request,
-                table_id,
-                int(seat_text),
-                request.headers.get(_SECRET_HEADER),
-                hidden=await self.hidden.hidden_deal(table_id),
-            )
-        except ReviewError as exc:
-            return exc.response()
+        if not seat_text.isdigit():
+            raise _refuse(400, "seat_not_number", seat=seat_text)
+        table_id = request.path_params["table"]
+        return await self.reviews.of_table(
+            request,
+            table_id,
+            int(seat_text),
+            request.headers.get(_SECRET_HEADER),
+            hidden=await self.hidden.hidden_deal(table_id),
+        )
 
     async def upload_review(self, request: Request) -> Response:
-        try:
-            body = b""
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_RECORD_BYTES:
-                    raise ReviewError.of(413, "too_big", limit=MAX_RECORD_BYTES)
-            try:
-                data = orjson.loads(body)
-            except orjson.JSONDecodeError:
-                raise ReviewError.of(400, "not_json") from None
-            if not isinstance(data, dict):
-                raise ReviewError.of(400, "bad_upload")
-            return await self.reviews.of_upload(data.get("record"), data.get("seat"))
-        except ReviewError as exc:
-            return exc.response()
+        upload = await read_body(request, _Upload, "", limit=MAX_RECORD_BYTES, refusals=_UPLOAD_REFUSALS)
+        return await self.reviews.of_upload(upload.record, upload.seat)
+
+
+class _Upload(BaseModel):
+    """An uploaded record to review, and the seat whose review is asked for (other fields are
+    let be: an upload never refused them)."""
+
+    model_config = ConfigDict(strict=True)
+
+    record: dict[str, Any]
+    seat: int

@@ -18,35 +18,15 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from pedro.players import samples_of
+from pedro.server.http.errors import HttpError
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import TableRow
 
 #: The window of the tables-per-minute limit, in seconds.
 _WINDOW = 60.0
-
-
-class LimitError(Exception):
-    """A request refused by a limit: its HTTP status, a message naming the limit, and when
-    to try again (seconds) if that is known; ``code`` and ``fields`` name the limit for the
-    browser, which says it in the page's language (``httpError.<code>``)."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        retry_after: int | None = None,
-        code: str = "limit",
-        fields: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
-        self.code = code
-        self.fields = fields if fields is not None else {"why": message}
 
 
 class OpenTable(Protocol):
@@ -66,14 +46,7 @@ def check_strength(player: str, limits: Limits) -> None:
     """Refuse a computer player that samples more worlds than the server allows."""
     samples = samples_of(player)
     if samples is not None and samples > limits.max_expert_samples:
-        raise LimitError(
-            400,
-            f"{player!r} samples {samples} worlds per card play; this server allows at most "
-            f"{limits.max_expert_samples} (expert:{limits.max_expert_samples}); "
-            "the operator can raise it with --max-expert-samples",
-            code="too_strong",
-            fields={"player": player, "samples": samples, "limit": limits.max_expert_samples},
-        )
+        raise HttpError.of(400, "too_strong", player=player, samples=samples, limit=limits.max_expert_samples)
 
 
 class CreationLimits:
@@ -88,40 +61,22 @@ class CreationLimits:
         self._open: dict[str, set[str]] = {}
 
     def check(self, client: str, row: TableRow, tables: Mapping[str, OpenTable]) -> None:
-        """Raise ``LimitError`` if ``client`` may not create ``row`` now (it only forgets what expired)."""
+        """Refuse (429) if ``client`` may not create ``row`` now (it only forgets what expired)."""
         limits = self.limits
         now = self.clock()
         self._forget(now, tables)
         recent = self._recent.get(client) or deque()
         if len(recent) >= limits.tables_per_minute:
             wait = max(1, math.ceil(recent[0] + _WINDOW - now))
-            raise LimitError(
-                429,
-                f"too many new tables: at most {limits.tables_per_minute} a minute from one "
-                f"address; try again in {wait} s",
-                retry_after=wait,
-                code="too_many_tables",
-                fields={"limit": limits.tables_per_minute, "wait": wait},
-            )
+            retry = {"Retry-After": str(wait)}
+            raise HttpError.of(429, "too_many_tables", retry, limit=limits.tables_per_minute, wait=wait)
         if len(self._open.get(client, ())) >= limits.open_tables_per_client:
-            raise LimitError(
-                429,
-                f"you have {limits.open_tables_per_client} unfinished tables, the most one address "
-                "may have open; finish one (or wait until one ends) before creating another",
-                code="too_many_open",
-                fields={"limit": limits.open_tables_per_client},
-            )
+            raise HttpError.of(429, "too_many_open", limit=limits.open_tables_per_client)
         if _computer_only(row):
             running = sum(1 for t in tables.values() if not t.finished and _computer_only(t.row))
             if running >= limits.computer_only_tables:
-                raise LimitError(
-                    429,
-                    f"the server already runs {running} tables without a human seat, the most it "
-                    f"allows ({limits.computer_only_tables}); make one seat human, or try again "
-                    "when one has finished",
-                    code="too_many_computer_tables",
-                    fields={"running": running, "limit": limits.computer_only_tables},
-                )
+                limit = limits.computer_only_tables
+                raise HttpError.of(429, "too_many_computer_tables", running=running, limit=limit)
 
     def created(self, client: str, table_id: str) -> None:
         """Count a table ``client`` has created (after ``check`` allowed it)."""

@@ -38,8 +38,8 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Watch | Act | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[Join | Watch | Act | Ping] = TypeAdapter(ClientMessage)
+_ClientMessage = Annotated[Join | Watch | Act | Ping, Field(discriminator="type")]
+_client_message: TypeAdapter[Join | Watch | Act | Ping] = TypeAdapter(_ClientMessage)
 
 
 class SeatSpec(Strict):

@@ -29,7 +29,7 @@ from pedro.server.http.request_body import (
 )
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
-from pedro.server.tables.limits import CreationLimits, LimitError, check_strength
+from pedro.server.tables.limits import CreationLimits, check_strength
 from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room
@@ -103,10 +103,9 @@ class TableRoutes:
         client = client_address(request)
         try:
             creations.check(client, row, registry.rooms)
-        except LimitError as exc:
+        except HttpError as exc:
             log.info("table refused to %s: %s", client, exc.message)
-            retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
-            raise HttpError(exc.status, exc.message, retry, exc.code, exc.fields) from None
+            raise
         # counted before the commit is awaited, so that requests arriving meanwhile see it
         creations.created(client, row.id)
         room = await registry.add(row)
@@ -150,14 +149,7 @@ class TableRoutes:
 def _seat_error(status: int, code: str, seat: int, **seats: list[int]) -> HttpError:
     """A refusal naming seats: the English says "none" for no seats, the fields give the list."""
     shown = {name: value or "none" for name, value in seats.items()}
-    return HttpError(status, MESSAGES[code].format(seat=seat, **shown), None, code, {"seat": seat, **seats})
-
-
-def _seat_player_error(seat: int, exc: UnknownPlayerError | LimitError) -> HttpError:
-    """A seat's computer player refused: a limit keeps its own code, an unknown player is ``bad_player``."""
-    if isinstance(exc, LimitError):
-        return HttpError(400, f"seat {seat}: {exc}", None, exc.code, {"seat": seat, **exc.fields})
-    return HttpError.of(400, "bad_player", seat=seat, why=str(exc))
+    return HttpError(status, code, MESSAGES[code].format(seat=seat, **shown), {"seat": seat, **seats})
 
 
 def _option_json(name: str, variant_value: Any) -> dict[str, Any]:
@@ -241,8 +233,11 @@ def _new_table(
             try:
                 check_player(player)
                 check_strength(player, limits)
-            except (UnknownPlayerError, LimitError) as exc:
-                raise _seat_player_error(i, exc) from None
+            except UnknownPlayerError as exc:
+                raise HttpError.of(400, "bad_player", seat=i, why=str(exc)) from None
+            except HttpError as exc:  # too strong: its own code, said of the seat
+                fields = {"seat": i, **(exc.fields or {})}
+                raise HttpError(exc.status, exc.code, f"seat {i}: {exc.message}", fields) from None
             seats.append(SeatRow(i, "computer", player=player))
         else:
             if s.player is not None:

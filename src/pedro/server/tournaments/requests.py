@@ -9,8 +9,8 @@ from pydantic import Field, StringConstraints
 from pedro.server.http.request_body import Name, Strict, Title
 
 #: The most deals and tables a tournament may have.
-MAX_DEALS = 32
-MAX_TABLES = 8
+_MAX_DEALS = 32
+_MAX_TABLES = 8
 
 
 class TournamentSeatSpec(Strict):
@@ -23,9 +23,9 @@ class CreateTournament(Strict):
     variant: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     options: dict[str, bool | int | str | None] = Field(default_factory=dict)
     title: Title = ""
-    deals: Annotated[int, Field(ge=1, le=MAX_DEALS)]
+    deals: Annotated[int, Field(ge=1, le=_MAX_DEALS)]
     #: per table, its seats at the first deal
-    seats: list[list[TournamentSeatSpec]] = Field(min_length=2, max_length=MAX_TABLES)
+    seats: list[list[TournamentSeatSpec]] = Field(min_length=2, max_length=_MAX_TABLES)
 
 
 class JoinTournament(Strict):

@@ -30,7 +30,7 @@ from pedro.players.levels import LEVELS
 from pedro.server.http.errors import HttpError, option_refusal
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
 from pedro.server.tables.game import GameOver
-from pedro.server.tables.limits import CreationLimits, LimitError, check_strength
+from pedro.server.tables.limits import CreationLimits, check_strength
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tournaments.queries import DealTable, TournamentRow, TournamentSeat, TournamentStore
 from pedro.server.tournaments.requests import CreateTournament, JoinTournament
@@ -116,9 +116,9 @@ class Tournaments:
                     )  # fmt: skip
                 try:
                     check_strength(level.player, self.creations.limits)
-                except LimitError as exc:
+                except HttpError as exc:
                     raise HttpError.of(
-                        400, "tournament_seat_player", table_no=t + 1, seat_no=i + 1, why=str(exc)
+                        400, "tournament_seat_player", table_no=t + 1, seat_no=i + 1, why=exc.message
                     ) from None
                 seats.append(TournamentSeat(t, i, "computer", player=level.player))
         director = secrets.token_urlsafe(24)
@@ -140,10 +140,7 @@ class Tournaments:
         """The server's creation limits, a tournament counting as one new table; a tournament of
         computers only counts each of its tables among the tables without a human seat."""
         first = self.deal_row(row, make_ruleset(row.variant, row.options), 0, 0)
-        try:
-            self.creations.check(client, first, self.registry.rooms)
-        except LimitError as exc:
-            raise HttpError(exc.status, exc.message, None, exc.code, exc.fields) from None
+        self.creations.check(client, first, self.registry.rooms)
         cap = self.creations.limits.computer_only_tables
         if all(s.kind == "computer" for s in row.seats) and row.tables > cap:
             raise HttpError.of(429, "tournament_computers_cap", cap=cap)
