@@ -186,6 +186,17 @@ def test_no_server_modules_import_one_another_round() -> None:
     assert cycles(server_import_graph()) == []
 
 
+def test_no_server_module_imports_inside_a_function() -> None:
+    """An import put off into a function would hide a cycle or a later part from the checks above."""
+    wrong = []
+    for name, path in server_modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = [n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+                wrong += [f"server/{name or '__init__'}: line {n.lineno}" for n in inner]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_a_package_is_used_by_the_others_through_the_modules_it_names() -> None:
     """Each server package's ``__all__`` names the modules the other parts may import."""
     modules = server_modules()
