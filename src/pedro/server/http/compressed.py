@@ -1,8 +1,7 @@
 """Serving a body kept gzip-compressed: as it is to clients that accept gzip, decompressed to the others.
 
-The bodies are kept compressed (a long game's replay is some ten times
-smaller so), and nearly every client accepts gzip; one that does not still
-gets plain JSON, decompressed in a thread so the event loop keeps serving.
+Nearly every client accepts gzip; one that does not still gets plain JSON,
+decompressed in a thread so the event loop keeps serving.
 """
 
 from __future__ import annotations
