@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
-from pedro.server.tables.websocket import WsClient
 from starlette.websockets import WebSocketState
 from tests.server.client_helpers import seats_spec
 from tests.serving import running_server as serve_process
@@ -26,6 +25,7 @@ from websockets.sync.client import connect
 from websockets.typing import ExtensionParameter
 
 from pedro.server.http.ws_protocol import COMPRESS_MIN_BYTES, SEND_NOW, LargeMessageDeflate
+from pedro.server.tables.websocket import WsClient
 
 
 def long_text(rng: random.Random, n: int) -> bytes:
