@@ -4,7 +4,7 @@ Plays one long game of computer players to the end: pidro to ``--target``
 points, ``basic`` players against ``random`` ones (about 20 actions a hand,
 and the basic side gains some 10 points a hand, so the default target of
 6000 makes a game of some 12,000 actions). The game is stored twice, as two
-finished tables, in a fresh SQLite file (``pedro.server.store``), and a real
+finished tables, in a fresh SQLite file (``pedro.server.storage``), and a real
 ``pedro serve`` process is started on it (as ``server_load.py`` does). Then:
 
 - table A: the first fetch of its replay (built in the server's worker
@@ -52,7 +52,7 @@ import orjson
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.store import SeatRow, Store, TableRow
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
 from pedro.variants.options import make_ruleset
 from server_load import (
     code_version,

@@ -1,7 +1,7 @@
 """Seconds to review one seat of a whole game, as the server does it: hand by hand, in one process.
 
 Plays a game between ``heuristic`` players (``--hands`` hands at most) and
-reviews one seat's decisions with ``pedro.server.review.review_hand``, the
+reviews one seat's decisions with ``pedro.server.reviews.compute.review_hand``, the
 function the server's review workers run, on one core.
 
     python benchmarks/review_time.py --variant cinch --hands 10 --seat 0
@@ -17,7 +17,8 @@ import time
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.review import PLAYER, HandJob, ReviewGame, outline, review_hand
+from pedro.server.reviews.compute import HandJob, ReviewGame, outline, review_hand
+from pedro.server.settings import ServerSettings
 from pedro.variants.options import make_ruleset
 
 
@@ -27,7 +28,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--seat", default="0", help="a seat from 0, or all")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--player", default=PLAYER)
+    parser.add_argument("--player", default=ServerSettings.review_player)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core

@@ -23,9 +23,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pedro.engine.choices import CardChoice
-from pedro.server.room import Room, RoomSettings
-from pedro.server.store import SeatRow, TableRow
-from pedro.server.views import words
+from pedro.server.storage.tables_db import SeatRow, TableRow
+from pedro.server.tables.room import Room, RoomSettings
+from pedro.server.tables.views import words
 
 DEFAULT_OPTIONS = '{"target": 21, "lose_at": -21}'
 

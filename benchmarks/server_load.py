@@ -72,7 +72,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 
 from pedro.records import ReplayError, replay
-from pedro.server.app import RATE_BURST, RATE_PER_SECOND
+from pedro.server.tables.websocket import RATE_BURST, RATE_PER_SECOND
 from pedro.variants.options import OptionError, make_ruleset
 
 DEFAULT_OPTIONS = '{"target": 21, "lose_at": -21}'

@@ -39,8 +39,8 @@ from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, IllegalActionError
 from pedro.records import pack_from_deal
-from pedro.server.room import Room, RoomSettings
-from pedro.server.store import SeatRow, TableRow
+from pedro.server.storage.tables_db import SeatRow, TableRow
+from pedro.server.tables.room import Room, RoomSettings
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 

@@ -3,7 +3,7 @@
 Everything here is built from a seat's observation only, never the game
 state, so a card the rules keep hidden cannot reach a client or a bot by
 mistake: it is not in anything this module reads. The server
-(``pedro.server.views``) and the bot protocol (``pedro.players.external``)
+(``pedro.server.tables.views``) and the bot protocol (``pedro.players.external``)
 share these builders, so both speak one format.
 
 Actions travel as their record words (``"play AH"``, ``"bid 3"``,
@@ -49,7 +49,7 @@ LIST_LIMIT = 60
 
 #: ``memo(name, key, build)``: ``build()``, or what stands for it when ``name`` was last built from
 #: an equal ``key`` (a server keeps the parts that seldom change encoded from one message to the
-#: next; see ``pedro.server.views.Parts``). ``key`` holds everything ``build`` reads besides the
+#: next; see ``pedro.server.tables.views.Parts``). ``key`` holds everything ``build`` reads besides the
 #: rules, so one memo serves one table.
 Memo = Callable[[Hashable, Any, Callable[[], Any]], Any]
 

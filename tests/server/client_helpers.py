@@ -29,10 +29,12 @@ from pedro.engine.actions import play_cards, play_mask
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Status
 from pedro.engine.state import GameState
-from pedro.server import app as app_module
-from pedro.server.app import ServerSettings, create_app
-from pedro.server.room import Room
-from pedro.server.views import words
+from pedro.server.app import PedroApp, create_app
+from pedro.server.services import Services
+from pedro.server.settings import ServerSettings
+from pedro.server.tables import websocket
+from pedro.server.tables.room import Room
+from pedro.server.tables.views import words
 
 #: How long a test waits for a message the server should send. Generous, as a wait that is met
 #: returns at once: 5 s timed out once in CI on a loaded machine (two test runs side by side with
@@ -58,10 +60,16 @@ def running_server(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
         yield client
 
 
+def services_of(client: TestClient) -> Services:
+    """The services the app under test was made on (tests may look behind the API)."""
+    app = client.app
+    assert isinstance(app, PedroApp)
+    return app.services
+
+
 def room_of(client: TestClient, table: str) -> Room:
     """The server's room for a table (tests may look behind the API)."""
-    room: Room = client.app.state.registry.rooms[table]  # type: ignore[attr-defined]
-    return room
+    return services_of(client).registry.rooms[table]
 
 
 def seats_spec(*kinds: str) -> list[dict[str, Any]]:
@@ -315,10 +323,10 @@ class LeakChecker:
         self._cache: dict[tuple[str, int, int | None], tuple[frozenset[str], frozenset[str]]] = {}
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        original = app_module.WsClient.send
+        original = websocket.WsClient.send
         checker = self
 
-        def send(client: app_module.WsClient, text: str | bytes) -> None:
+        def send(client: websocket.WsClient, text: str | bytes) -> None:
             shown = text.decode() if isinstance(text, bytes) else text  # state messages come encoded
             try:
                 checker.check_ws(client, shown)
@@ -326,13 +334,15 @@ class LeakChecker:
                 checker.problems.append(f"the check itself failed: {exc!r} on {shown[:300]}")
             original(client, text)
 
-        monkeypatch.setattr(app_module.WsClient, "send", send)
+        monkeypatch.setattr(websocket.WsClient, "send", send)
 
-    def check_ws(self, client: app_module.WsClient, text: str) -> None:
+    def check_ws(self, client: websocket.WsClient, text: str) -> None:
         self.sent[text] += 1
         room = client.room
         if room is None:
-            registry = client.websocket.app.state.registry
+            app = client.websocket.app
+            assert isinstance(app, PedroApp)
+            registry = app.services.registry
             room = registry.rooms.get(client.websocket.path_params.get("table", ""))
         self.check(room, client.seat, text, "websocket")
 

@@ -33,8 +33,8 @@ from pedro.engine.actions import action_cards, parse_action_text, parse_action_w
 from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
-from pedro.server.store import Store, TableRow
-from pedro.server.views import observation_json
+from pedro.server.storage.tables_db import Store, TableRow
+from pedro.server.tables.views import observation_json
 from pedro.variants.options import make_ruleset
 
 #: Seed of the human policy (the table's own seed comes from the server).

@@ -16,7 +16,7 @@ from tests.server.replay_helpers import expand_frames
 
 from pedro.players import LEVELS, PLAYERS
 from pedro.records import replay
-from pedro.server.limits import Limits
+from pedro.server.settings import Limits
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import available_options, option_values
 

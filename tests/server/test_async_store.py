@@ -13,9 +13,17 @@ from sqlalchemy.exc import OperationalError
 from tests.server.durability_helpers import database
 from tests.server.test_store import reopened, table_row
 
-from pedro.server import store as store_module
-from pedro.server.async_store import AsyncStore, committed
-from pedro.server.store import ConflictError, NewAction, SeatClaim, Store, StoreError, Write, hash_secret
+from pedro.server.storage import tables_db as store_module
+from pedro.server.storage.tables_db import (
+    ConflictError,
+    NewAction,
+    SeatClaim,
+    Store,
+    StoreError,
+    Write,
+    hash_secret,
+)
+from pedro.server.sync.writer import AsyncStore, committed
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -63,13 +71,13 @@ def test_one_conflict_in_a_group_costs_only_itself(store: Store, url: str) -> No
 
 
 def test_a_failed_group_commits_nothing(store: Store, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    run = store_module._run
+    run = store_module.run_writes
 
     def run_then_lose_the_server(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
         run(writes, c, announce_as)  # every write executed, then the connection is lost before the commit
         raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
 
-    monkeypatch.setattr(store_module, "_run", run_then_lose_the_server)
+    monkeypatch.setattr(store_module, "run_writes", run_then_lose_the_server)
     outcomes = store.write_many([NewAction("a", 0, "0 pass"), NewAction("b", 0, "0 pass")])
     assert [type(o) for o in outcomes] == [StoreError, StoreError]
     assert "server closed the connection" in str(outcomes[0])

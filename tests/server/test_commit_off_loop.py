@@ -32,10 +32,10 @@ from tests.server.client_helpers import (
 )
 
 from pedro.engine.choices import CardChoice
-from pedro.server.async_store import AsyncStore
-from pedro.server.room import Room, RoomError, RoomSettings
-from pedro.server.store import NewAction, SeatRow, Store, StoreError, TableRow, Write, hash_secret
-from pedro.server.views import words
+from pedro.server.storage.tables_db import NewAction, SeatRow, Store, StoreError, TableRow, Write, hash_secret
+from pedro.server.sync.writer import AsyncStore
+from pedro.server.tables.room import Room, RoomError, RoomSettings
+from pedro.server.tables.views import words
 
 #: Longest a held write waits for the test before going on (a broken test fails instead of hanging).
 HOLD_LIMIT = 20.0

@@ -26,23 +26,24 @@ from tests.server.client_helpers import (
     room_of,
     running_server,
     seats_spec,
+    services_of,
     watch,
 )
 
-from pedro.server.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE, Lifecycle
-from pedro.server.store import Store
+from pedro.server.http.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE, Lifecycle
+from pedro.server.storage.tables_db import Store
 
 RESTART = {"type": "restart", "message": RESTART_MESSAGE}
 
 
 def lifecycle_of(client: TestClient) -> Lifecycle:
-    lifecycle: Lifecycle = client.app.state.lifecycle  # type: ignore[attr-defined]
+    lifecycle: Lifecycle = services_of(client).lifecycle
     return lifecycle
 
 
 def hold_drain(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     """Make the tables' drain wait for the returned event (set it with ``client.portal.call``)."""
-    registry = client.app.state.registry  # type: ignore[attr-defined]
+    registry = services_of(client).registry
     gate: asyncio.Event = client.portal.call(asyncio.Event)  # type: ignore[union-attr]
     real = registry.drain
 

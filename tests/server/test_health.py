@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import running_server
+from tests.server.client_helpers import running_server, services_of
 
-from pedro.server.health import DatabaseProbe
-from pedro.server.store import StoreError
+from pedro.server.http.health import DatabaseProbe
+from pedro.server.storage.tables_db import StoreError
 
 
 def probe_of(client: TestClient) -> DatabaseProbe:
-    probe: DatabaseProbe = client.app.state.probe  # type: ignore[attr-defined]
+    probe: DatabaseProbe = services_of(client).probe
     return probe
 
 

@@ -34,8 +34,8 @@ from tests.server.client_helpers import (
 )
 
 from pedro.cards import cards_of, format_card
-from pedro.server import app as app_module
-from pedro.server.room import Room
+from pedro.server.tables import websocket
+from pedro.server.tables.room import Room
 
 
 @dataclass
@@ -229,7 +229,7 @@ def test_a_flood_is_refused_then_disconnected_and_nobody_else_notices(
 ) -> None:
     # the allowance refills too slowly to count: on a loaded machine the burst is read over a
     # second or more, and the refill at the real rate let 50 messages through
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 0.01)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 0.01)
     target, bystander = tables
     before = snapshot(target, bystander)
     for join_as in (None, (target.turn + 1) % 4):

@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
-from tests.server.client_helpers import claim, create_table, join, running_server, seats_spec
+from tests.server.client_helpers import claim, create_table, join, running_server, seats_spec, services_of
 from tests.server.durability_helpers import database
 
-from pedro.server import registry as registry_module
-from pedro.server.app import ServerSettings, create_app
-from pedro.server.store import SeatRow, Store, TableRow, actions_table
+from pedro.server.app import create_app
+from pedro.server.settings import ServerSettings
+from pedro.server.storage.schema import actions_table
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
+from pedro.server.tables import registry as registry_module
 
 NOW = datetime.now(UTC)
 
@@ -68,7 +70,7 @@ def test_an_idle_table_is_not_restored_at_start_but_opens_from_its_link(tmp_path
     store.close()
     settings = ServerSettings(database=url, bot_delay=0, start_workers=False, idle_seconds=86400)
     with TestClient(create_app(settings)) as client:
-        registry = client.app.state.registry  # type: ignore[attr-defined]
+        registry = services_of(client).registry
         assert set(registry.rooms) == {"waiting"}
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["waiting"]
         # its link still works: the table is read, and a player may sit down
@@ -84,7 +86,7 @@ def test_a_table_left_alone_leaves_the_lobby_and_comes_back_when_opened(
 ) -> None:
     monkeypatch.setattr(registry_module, "SWEEP_SECONDS", 0.05)
     with running_server(tmp_path, idle_seconds=0.3) as client:
-        registry = client.app.state.registry  # type: ignore[attr-defined]
+        registry = services_of(client).registry
         seats = seats_spec("human", "human", "basic", "basic")
         watched = create_table(client, seats=seats, title="watched")
         alone = create_table(client, seats=seats, title="alone")

@@ -18,22 +18,17 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import recv, running_server, seats_spec
+from tests.server.client_helpers import recv, running_server, seats_spec, services_of
 from tests.serving import running_server as serve_process
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pedro import server as server_package
 from pedro.players.expert import DEFAULT_SAMPLES
-from pedro.server.limits import CreationLimits, Limits
-from pedro.server.protocol import (
-    MAX_BODY_BYTES,
-    MAX_FRAME_BYTES,
-    MAX_JSON_DEPTH,
-    MAX_MESSAGE_BYTES,
-    MAX_NAME_CHARS,
-    MAX_TITLE_CHARS,
-)
+from pedro.server.http.request_body import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NAME_CHARS, MAX_TITLE_CHARS
+from pedro.server.settings import Limits
+from pedro.server.tables.limits import CreationLimits
+from pedro.server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 
 HUMANS = seats_spec("human", "human", "human", "human")
 BOTS = seats_spec("basic", "random", "basic", "random")
@@ -59,7 +54,7 @@ def server(tmp_path: Path, **settings: Any) -> Iterator[tuple[TestClient, Clock]
 
 
 def creations(client: TestClient) -> CreationLimits:
-    limits: CreationLimits = client.app.state.creation_limits  # type: ignore[attr-defined]
+    limits: CreationLimits = services_of(client).creations
     return limits
 
 

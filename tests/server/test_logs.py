@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pedro.server.logs import JsonFormatter, fields, log_config
+from pedro.server.http.logs import JsonFormatter, fields, log_config
 
 
 def record(name: str, message: str, *args: object, **extra: object) -> logging.LogRecord:

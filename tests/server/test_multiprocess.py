@@ -29,7 +29,8 @@ from tests.server.durability_helpers import (
 )
 from tests.serving import ServerProcess, postgres_database, running_server
 
-from pedro.server.store import engine_url, leases_table
+from pedro.server.storage.schema import leases_table
+from pedro.server.storage.tables_db import engine_url
 from pedro.variants.options import make_ruleset
 
 pytestmark = [pytest.mark.postgres, pytest.mark.processes]

@@ -38,9 +38,10 @@ from tests.server.client_helpers import (
 )
 
 from pedro.players import make_player
-from pedro.server import app as app_module
-from pedro.server.logs import JsonFormatter
-from pedro.server.views import words
+from pedro.server.http.logs import JsonFormatter
+from pedro.server.tables import routes as table_routes
+from pedro.server.tables import websocket
+from pedro.server.tables.views import words
 
 #: (variant, options): every catalog variant, with hidden discards where the default shows them,
 #: and a few visibility house rules; targets are lowered so that games are short.
@@ -71,8 +72,8 @@ def checker(monkeypatch: pytest.MonkeyPatch) -> LeakChecker:
     checker = LeakChecker()
     checker.install(monkeypatch)
     # the test clients act far faster than people: lift the rate limit for them
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
-    monkeypatch.setattr(app_module, "RATE_BURST", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_BURST", 1e6)
     return checker
 
 
@@ -84,7 +85,7 @@ def fixed_deals(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
         token_urlsafe=secrets.token_urlsafe,
         token_hex=lambda n=16: f"{request.node.name}:{next(count)}",
     )
-    monkeypatch.setattr(app_module, "secrets", shim)
+    monkeypatch.setattr(table_routes, "secrets", shim)
 
 
 class Game:
@@ -251,7 +252,7 @@ def test_no_client_receives_a_card_it_may_not_see(
 
 def _leaky(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """Break the server on purpose, in one of the ways a card could reach the wrong client."""
-    from pedro.server import room as room_module
+    from pedro.server.tables import room as room_module
 
     if how == "another seat's hand":
         real_secrets = room_module.seat_secrets

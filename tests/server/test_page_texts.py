@@ -14,7 +14,7 @@ from tests.server.client_helpers import create_table, running_server
 
 from pedro import i18n
 from pedro import server as server_package
-from pedro.server.errors import MESSAGES
+from pedro.server.http.errors import MESSAGES
 from pedro.variants.options import OPTIONS
 
 CLIENT_TEXTS = json.loads((Path(server_package.__file__).parent / "static/i18n/en.json").read_text("utf-8"))
@@ -90,9 +90,9 @@ def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClien
     assert tournament.json()["fields"] == clash.json()["fields"]
 
 
-#: The classes of the server's refusals, and the functions that build a refusal's body from one.
-REFUSALS = {"HttpError", "_HttpError", "ReviewError", "ProfileError", "HintError"}
-BODY_BUILDERS = {"body", "response", "hint_endpoint"}
+#: The class of the server's refusals, and the function that builds a refusal's body from one.
+REFUSALS = {"HttpError"}
+BODY_BUILDERS = {"body"}
 
 
 def _codeless_refusals(source: str) -> list[int]:
@@ -108,9 +108,7 @@ def _codeless_refusals(source: str) -> list[int]:
     }
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSALS:
-            coded = any(k.arg == "code" for k in node.keywords) or (
-                node.func.id in {"ProfileError", "HintError"} or len(node.args) >= 4
-            )
+            coded = any(k.arg == "code" for k in node.keywords) or len(node.args) >= 3
             if not coded:
                 found.append(node.lineno)
         if isinstance(node, ast.Dict) and id(node) not in builders:
@@ -121,16 +119,22 @@ def _codeless_refusals(source: str) -> list[int]:
 
 
 def test_every_refusal_of_the_server_has_a_code() -> None:
-    sources = sorted(Path(server_package.__file__).parent.glob("*.py"))
+    server = Path(server_package.__file__).parent
+    sources = sorted(server.rglob("*.py"))
     assert len(sources) > 20
-    found = {p.name: lines for p in sources if (lines := _codeless_refusals(p.read_text("utf-8")))}
-    assert not found, f"refusals without a code (server/errors.py): {found}"
+    found = {
+        str(p.relative_to(server)): lines
+        for p in sources
+        if (lines := _codeless_refusals(p.read_text("utf-8")))
+    }
+    assert not found, f"refusals without a code (server/http/errors.py): {found}"
     # the checker itself sees one
     assert _codeless_refusals('raise HttpError(400, "no")\nx = JSONResponse({"error": "no"})') == [1, 2]
 
 
 def test_every_review_and_hint_code_has_a_text_in_the_page() -> None:
-    from pedro.server import practice, reviews
+    from pedro.server.reviews import hints as practice
+    from pedro.server.reviews import routes as reviews
 
     missing = [c for c in reviews.MESSAGES if f"review.error.{c}" not in CLIENT_TEXTS]
     missing += [c for c in practice.MESSAGES if f"practice.error.{c}" not in CLIENT_TEXTS]
@@ -160,8 +164,8 @@ def test_a_request_the_server_cannot_read_says_each_problem_by_its_type(client: 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])
 def test_a_failed_reviews_reason_is_a_text_the_page_translates(client: TestClient, lang: str) -> None:
-    from pedro.server.reviews import NO_DATABASE
-    from pedro.server.workers import WORKER_STOPPED
+    from pedro.server.finished.workers import WORKER_STOPPED
+    from pedro.server.reviews.routes import NO_DATABASE
 
     texts = client.get(f"/api/texts/{lang}").json()["texts"]
     for why in (WORKER_STOPPED, NO_DATABASE):

@@ -13,9 +13,9 @@ from starlette.testclient import TestClient
 from tests.server.client_helpers import room_of, running_server, seats_spec
 
 from pedro.players import make_player
-from pedro.server import practice
-from pedro.server.practice import HintJob, hint
-from pedro.server.store import Store
+from pedro.server.reviews import hints as practice
+from pedro.server.reviews.compute import HintJob, hint
+from pedro.server.storage.tables_db import Store
 
 PATIENCE = 60.0
 
@@ -90,7 +90,8 @@ def test_hints_are_for_practice_tables_the_seats_player_and_its_turn(client: Tes
     plain = practice_table(client, practice_on=False)
     refused = client.get(f"/api/tables/{plain['table']}/hint", headers={"X-Pedro-Secret": plain["secret"]})
     assert refused.status_code == 403 and "practice tables only" in refused.json()["error"]
-    assert refused.json()["code"] == "not_practice"
+    # a hint's refusal has no fields (the page says it from practice.error.<code> alone)
+    assert refused.json() == {"error": practice.MESSAGES["not_practice"], "code": "not_practice"}
     made = practice_table(client)
     table = made["table"]
     assert client.get("/api/tables/nope/hint").status_code == 404

@@ -25,12 +25,14 @@ from tests.server.client_helpers import (
 )
 
 from pedro.ratings import Rating, rate_game
-from pedro.server import app as app_module
-from pedro.server import profiles as profiles_module
-from pedro.server.errors import MESSAGES
-from pedro.server.protocol import MAX_NAME_CHARS
-from pedro.server.ratings_store import GameEnd, GameRating, ProfileError, ProfileStore
-from pedro.server.store import StoreError, hash_secret
+from pedro.server.http.errors import MESSAGES, HttpError
+from pedro.server.http.request_body import MAX_NAME_CHARS
+from pedro.server.profiles import rater
+from pedro.server.profiles import routes as profiles_module
+from pedro.server.profiles.rated_games import GameRating, RatedGames
+from pedro.server.storage.tables_db import StoreError, hash_secret
+from pedro.server.tables import websocket
+from pedro.server.tables.game import GameEnd
 from pedro.variants.options import make_ruleset
 
 
@@ -215,7 +217,7 @@ def test_tables_say_whether_they_are_rated(client: TestClient) -> None:
 def test_a_played_game_moves_the_ratings_as_the_library_says(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",
@@ -284,7 +286,7 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
 
 
 def test_a_practice_game_is_not_rated(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",
@@ -322,17 +324,17 @@ def test_a_game_a_stand_in_played_is_not_rated_and_says_why(tmp_path: Path) -> N
 def test_a_rating_the_database_refused_is_tried_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(profiles_module, "RETRY_SECONDS", (0.0,))
+    monkeypatch.setattr(rater, "RETRY_SECONDS", (0.0,))
     calls: list[str] = []
-    real = ProfileStore.finish_game
+    real = RatedGames.finish_game
 
-    def refused_once(self: ProfileStore, end: GameEnd, now: datetime | None = None) -> GameRating | None:
+    def refused_once(self: RatedGames, end: GameEnd, now: datetime | None = None) -> GameRating | None:
         calls.append(end.table_id)
         if len(calls) == 1:
             raise StoreError("the database went away for a moment")
         return real(self, end, now)
 
-    monkeypatch.setattr(ProfileStore, "finish_game", refused_once)
+    monkeypatch.setattr(RatedGames, "finish_game", refused_once)
     with running_server(tmp_path, away_seconds=0.01) as client:
         ann = new_profile(client, "Ann")
         body = {
@@ -358,7 +360,7 @@ def test_a_game_its_server_did_not_rate_is_rated_at_the_next_start(
     }
     # the first server stops rating games (as if it stopped between a game's end and its rating)
     with monkeypatch.context() as patched:
-        patched.setattr(profiles_module.Rater, "__call__", lambda self, end: None)
+        patched.setattr(rater.Rater, "__call__", lambda self, over: None)
         with running_server(tmp_path, away_seconds=0.01, worker_processes=0) as client:
             ann = new_profile(client, "Ann")
             table = client.post("/api/tables", json=body | {"profile": ann["secret"]}).json()["table"]
@@ -389,7 +391,7 @@ def test_the_profile_limit_forgets_after_an_hour() -> None:
     limit.made("a")
     limit.made("a")
     limit.check("b")
-    with pytest.raises(ProfileError) as refused:
+    with pytest.raises(HttpError) as refused:
         limit.check("a")
     assert refused.value.status == 429 and "3600 s" in refused.value.message
     now[0] = profiles_module.HOUR

@@ -18,16 +18,10 @@ from tests.server.test_ratings_store import PLAYERS, played_game
 from tests.serving import ServerProcess, free_port, postgres_database
 
 from pedro.engine.actions import action_text
-from pedro.server.ratings_store import CATCH_UP_AGE, ProfileStore
-from pedro.server.store import (
-    SeatRow,
-    Store,
-    TableRow,
-    hash_secret,
-    profile_games_table,
-    rated_games_table,
-    ratings_table,
-)
+from pedro.server.profiles.queries import ProfileStore
+from pedro.server.profiles.rated_games import CATCH_UP_AGE, RatedGames
+from pedro.server.storage.schema import profile_games_table, rated_games_table, ratings_table
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow, hash_secret
 
 pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
@@ -73,11 +67,12 @@ def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) 
         store = Store(url)
         store.migrate()
         profiles = ProfileStore(store)
+        games = RatedGames(store)
         ann, bo = profiles.create("Ann").profile.id, profiles.create("Bo").profile.id
         for n in range(GAMES):
             stored_finished_game(store, f"t{n}", f"once-{n}", ann, bo)
         since = datetime.now(UTC) - CATCH_UP_AGE
-        assert len(profiles.unrated(since)) == GAMES
+        assert len(games.unrated(since)) == GAMES
         servers = [ServerProcess(url, free_port(), tmp_path / f"server-{k}.log") for k in range(2)]
         # both start at once: each rates, as it starts, the finished games it finds unrated
         starting = [threading.Thread(target=server.start) for server in servers]
@@ -87,7 +82,7 @@ def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) 
             for thread in starting:
                 thread.join()
             deadline = time.monotonic() + 120
-            while profiles.unrated(since):
+            while games.unrated(since):
                 assert time.monotonic() < deadline, "the processes did not rate the games"
                 time.sleep(0.1)
             time.sleep(1.0)  # a second rating, were there one, would land meanwhile

@@ -1,4 +1,4 @@
-"""Profiles and ratings in the database (``pedro.server.ratings_store``), on SQLite and PostgreSQL:
+"""Profiles and ratings in the database (``pedro.server.profiles.queries``), on SQLite and PostgreSQL:
 names, move codes, and a finished game's rating, applied once and as openskill computes it."""
 
 from __future__ import annotations
@@ -19,13 +19,9 @@ from tests.server.durability_helpers import database
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
 from pedro.players import make_player
-from pedro.server.ratings_store import GameEnd, ProfileError, ProfileStore, game_end_of, seat_figures
-from pedro.server.store import (
-    NewAction,
-    SeatRow,
-    Store,
-    TableRow,
-    hash_secret,
+from pedro.server.profiles.queries import ProfileRefused, ProfileStore
+from pedro.server.profiles.rated_games import RatedGames, game_end_of, seat_figures
+from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,
     profiles_table,
@@ -34,6 +30,8 @@ from pedro.server.store import (
     seat_profiles_table,
     tables_table,
 )
+from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow, hash_secret
+from pedro.server.tables.game import GameEnd
 from pedro.variants.options import make_ruleset
 
 T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
@@ -59,6 +57,11 @@ def store(url: str) -> Iterator[Store]:
 @pytest.fixture
 def profiles(store: Store) -> ProfileStore:
     return ProfileStore(store)
+
+
+@pytest.fixture
+def games(store: Store) -> RatedGames:
+    return RatedGames(store)
 
 
 def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
@@ -123,9 +126,9 @@ def count(store: Store, table: Any) -> int:
 
 def test_a_name_is_taken_once_whatever_its_case(profiles: ProfileStore) -> None:
     ann = profiles.create("Ann Ö")
-    with pytest.raises(ProfileError, match="taken") as taken:
+    with pytest.raises(ProfileRefused) as taken:
         profiles.create("ANN ö")
-    assert taken.value.status == 409
+    assert taken.value.reason == "name_taken" and taken.value.fields == {"name": "ANN ö"}
     assert profiles.by_secret(ann.secret) == ann.profile
     assert profiles.by_id(ann.profile.id) == ann.profile
     assert profiles.by_secret("not a secret") is None
@@ -137,23 +140,24 @@ def test_a_profile_is_renamed_by_the_rules_of_its_creation(profiles: ProfileStor
     renamed = profiles.rename(ann.secret, "Annie")
     assert renamed == profiles.by_id(ann.profile.id) and renamed.name == "Annie"
     assert profiles.rename(ann.secret, "ANNIE").name == "ANNIE"  # its own name, in another case
-    with pytest.raises(ProfileError, match="taken") as taken:
+    with pytest.raises(ProfileRefused) as taken:
         profiles.rename(ann.secret, "bO")
-    assert taken.value.status == 409 and profiles.by_id(bo.profile.id) == bo.profile
-    with pytest.raises(ProfileError, match="computer player"):
+    assert taken.value.reason == "name_taken" and profiles.by_id(bo.profile.id) == bo.profile
+    with pytest.raises(ProfileRefused) as kept:
         profiles.rename(ann.secret, "Club")
-    with pytest.raises(ProfileError) as unknown:
+    assert kept.value.reason == "name_for_computer"
+    with pytest.raises(ProfileRefused) as unknown:
         profiles.rename("not a secret", "Cy")
-    assert unknown.value.status == 403 and unknown.value.code == "unknown_profile"
+    assert unknown.value.reason == "unknown_profile"
     assert profiles.create("Ann").profile.name == "Ann"  # the old name is free again
 
 
 def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
-    store: Store, profiles: ProfileStore
+    store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
-    rating = profiles.finish_game(end, now=T0)
+    rating = games.finish_game(end, now=T0)
     assert rating is not None and rating.rated
     profiles.move_code(ann.secret, now=T0)
     others = {"cpu:club", "cpu:beginner", "cpu:random"}
@@ -176,14 +180,14 @@ def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
     assert {r.profile_id: (r.mu, r.sigma, r.games) for r in _all(store, ratings_table)} == {
         p: v for p, v in before.items() if p != ann.profile.id
     }
-    after = profiles.game_rating(end.table_id)
+    after = games.game_rating(end.table_id)
     assert not isinstance(after, bool) and after.rated
     assert {c.profile for c in after.changes} == others
     loaded = store.load_table(end.table_id)
     assert loaded is not None and loaded.seats[0].name == "Ann" and loaded.seats[0].profile is None
-    with pytest.raises(ProfileError) as gone:
+    with pytest.raises(ProfileRefused) as gone:
         profiles.delete(ann.secret)
-    assert gone.value.status == 403
+    assert gone.value.reason == "unknown_profile"
     assert profiles.create("Ann").profile.id != ann.profile.id  # the name is free again
 
 
@@ -194,8 +198,9 @@ def _all(store: Store, table: Any) -> list[Any]:
 
 def test_computer_players_names_are_kept_for_them(profiles: ProfileStore) -> None:
     for name in ("Expert", "club", "random", "HEURISTIC"):
-        with pytest.raises(ProfileError, match="computer player"):
+        with pytest.raises(ProfileRefused) as kept:
             profiles.create(name)
+        assert kept.value.reason == "name_for_computer"
 
 
 def test_the_secret_is_stored_hashed_only(store: Store, profiles: ProfileStore) -> None:
@@ -214,7 +219,7 @@ def test_a_move_code_moves_the_profile_once(profiles: ProfileStore) -> None:
     assert moved.profile == ann.profile and moved.secret != ann.secret
     assert profiles.by_secret(moved.secret) == ann.profile
     assert profiles.by_secret(ann.secret) is None, "the old browser's secret still works"
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(code, now=T0 + timedelta(minutes=6))
 
 
@@ -222,24 +227,26 @@ def test_a_move_code_expires_and_a_new_one_replaces_it(profiles: ProfileStore) -
     ann = profiles.create("Ann")
     first, _ = profiles.move_code(ann.secret, now=T0)
     second, _ = profiles.move_code(ann.secret, now=T0)
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(first, now=T0)
-    with pytest.raises(ProfileError, match="not valid"):
+    with pytest.raises(ProfileRefused, match="bad_move_code"):
         profiles.adopt(second, now=T0 + timedelta(minutes=15))
-    with pytest.raises(ProfileError) as unknown:
+    with pytest.raises(ProfileRefused) as unknown:
         profiles.move_code("not a secret")
-    assert unknown.value.status == 403
+    assert unknown.value.reason == "unknown_profile"
 
 
 # ---------------------------------------------------------------------------- ratings
 
 
-def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles: ProfileStore) -> None:
+def test_a_rated_game_moves_the_ratings_as_openskill_says(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
     game = played_game()
     state = game[0]
     end = stored_game(store, game, ann.profile.id)
-    rating = profiles.finish_game(end, now=T0)
+    rating = games.finish_game(end, now=T0)
     assert rating is not None and rating.rated and rating.reason is None
 
     # the same result straight from openskill: sides (0, 2) and (1, 3), the winner first
@@ -309,15 +316,17 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles
         "random": "computer",
     }
     assert profiles.leaderboard("pedro") == []
-    again = profiles.game_rating("t1")
+    again = games.game_rating("t1")
     assert not isinstance(again, bool) and again.rated and {c.profile for c in again.changes} == set(expected)
 
 
-def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profiles: ProfileStore) -> None:
+def test_the_second_game_starts_from_the_first_ones_ratings(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
-    first = profiles.finish_game(stored_game(store, played_game("one"), ann.profile.id, table_id="t1"))
+    first = games.finish_game(stored_game(store, played_game("one"), ann.profile.id, table_id="t1"))
     assert first is not None
-    second = profiles.finish_game(stored_game(store, played_game("two"), ann.profile.id, table_id="t2"))
+    second = games.finish_game(stored_game(store, played_game("two"), ann.profile.id, table_id="t2"))
     assert second is not None and second.rated
     ann_first = next(c for c in first.changes if c.profile == ann.profile.id)
     ann_second = next(c for c in second.changes if c.profile == ann.profile.id)
@@ -328,7 +337,7 @@ def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profil
 
 
 def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
-    store: Store, profiles: ProfileStore, url: str
+    store: Store, profiles: ProfileStore, url: str, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
@@ -339,7 +348,7 @@ def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
     def rate(i: int) -> None:
         barrier.wait(30)
         try:
-            outcomes[i] = ProfileStore(others[i]).finish_game(end)
+            outcomes[i] = RatedGames(others[i]).finish_game(end)
         except BaseException as exc:  # reported below
             outcomes[i] = exc
 
@@ -352,31 +361,37 @@ def test_a_game_is_rated_once_even_by_two_store_handles_at_once(
         other.close()
     assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
     assert sorted(o is None for o in outcomes) == [False, True], "rated twice, or never"
-    assert profiles.finish_game(end) is None
+    assert games.finish_game(end) is None
     with store.engine.connect() as c:
         assert set(c.execute(select(ratings_table.c.games)).scalars()) == {1}
     assert count(store, rated_games_table) == 1
 
 
-def test_a_practice_game_is_linked_but_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_practice_game_is_linked_but_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
-    rating = profiles.finish_game(stored_game(store, played_game(), ann.profile.id, practice=True))
+    rating = games.finish_game(stored_game(store, played_game(), ann.profile.id, practice=True))
     assert rating is not None and not rating.rated and rating.reason == "practice" and rating.changes == ()
     assert count(store, ratings_table) == 0
     page = profiles.profile_page(ann.profile.id)
     assert page is not None and [g["rated"] for g in page["games"]] == [False] and page["history"] == []
 
 
-def test_a_duplicate_tournaments_deal_is_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_duplicate_tournaments_deal_is_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     """A tournament's deal is one hand, scored by matchpoints at the tournament: not a rated game."""
     ann = profiles.create("Ann")
     end = dataclasses.replace(stored_game(store, played_game(), ann.profile.id), hands=1)
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and not rating.rated and rating.reason == "tournament_deal"
     assert count(store, ratings_table) == 0
 
 
-def test_a_game_a_stand_in_played_most_of_is_not_rated(store: Store, profiles: ProfileStore) -> None:
+def test_a_game_a_stand_in_played_most_of_is_not_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
     ann_actions = [seq for seq, text in enumerate(end.actions) if text.startswith("0 ")]
@@ -384,14 +399,14 @@ def test_a_game_a_stand_in_played_most_of_is_not_rated(store: Store, profiles: P
     store.write_many(
         [NewAction("t1", seq, text, stand_in=seq in most) for seq, text in enumerate(end.actions)]
     )
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and not rating.rated
     assert (rating.reason, rating.reason_seat) == ("stand_in", 0)
     assert count(store, ratings_table) == 0
 
 
 def test_a_stand_in_for_half_the_decisions_or_fewer_does_not_stop_the_rating(
-    store: Store, profiles: ProfileStore
+    store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:
     ann = profiles.create("Ann")
     end = stored_game(store, played_game(), ann.profile.id)
@@ -400,15 +415,17 @@ def test_a_stand_in_for_half_the_decisions_or_fewer_does_not_stop_the_rating(
     store.write_many(
         [NewAction("t1", seq, text, stand_in=seq in half) for seq, text in enumerate(end.actions)]
     )
-    rating = profiles.finish_game(end)
+    rating = games.finish_game(end)
     assert rating is not None and rating.rated
 
 
-def test_a_game_without_profiles_is_neither_linked_nor_rated(store: Store, profiles: ProfileStore) -> None:
-    assert profiles.game_rating("t1") is False  # no such table
+def test_a_game_without_profiles_is_neither_linked_nor_rated(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
+    assert games.game_rating("t1") is False  # no such table
     end = stored_game(store, played_game(), None)
-    assert profiles.game_rating("t1") is True  # the table is there, its rating not yet
-    rating = profiles.finish_game(end)
+    assert games.game_rating("t1") is True  # the table is there, its rating not yet
+    rating = games.finish_game(end)
     assert rating is not None and (rating.rated, rating.reason) == (False, "no_profiles")
     assert count(store, ratings_table) == 0 and count(store, profiles_table) == 0
 
@@ -424,16 +441,18 @@ def test_a_stored_game_played_again_ends_as_it_did(store: Store, profiles: Profi
         game_end_of(row)
 
 
-def test_finished_games_never_rated_are_found(store: Store, profiles: ProfileStore) -> None:
+def test_finished_games_never_rated_are_found(
+    store: Store, profiles: ProfileStore, games: RatedGames
+) -> None:
     first = stored_game(store, played_game("one"), None, table_id="t1")
     stored_game(store, played_game("two"), None, table_id="t2")
     stored_game(store, played_game("three"), None, table_id="t3")
     store.set_finished("t1")
     store.set_finished("t2")
-    assert profiles.unrated(T0 - timedelta(days=1)) == ["t1", "t2"]  # t3 is not marked finished
-    assert profiles.unrated(T0 + timedelta(days=1)) == []  # older than asked
-    profiles.finish_game(first)
-    assert profiles.unrated(T0 - timedelta(days=1)) == ["t2"]
+    assert games.unrated(T0 - timedelta(days=1)) == ["t1", "t2"]  # t3 is not marked finished
+    assert games.unrated(T0 + timedelta(days=1)) == []  # older than asked
+    games.finish_game(first)
+    assert games.unrated(T0 - timedelta(days=1)) == ["t2"]
 
 
 def test_a_stored_game_that_no_longer_plays_is_a_plain_value_error(store: Store) -> None:

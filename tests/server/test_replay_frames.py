@@ -17,9 +17,10 @@ from pedro.cards import cards_of
 from pedro.display import sort_hand
 from pedro.engine.actions import parse_action_text
 from pedro.engine.state import GameState
-from pedro.server.finished import FinishedGame, replay_body
-from pedro.server.replay_frames import _closed_json, replay_frames
-from pedro.server.views import cards_json, label, observation_json, words
+from pedro.server.finished.bodies import replay_body
+from pedro.server.finished.replay_frames import _closed_json, replay_frames
+from pedro.server.tables.game import FinishedGame
+from pedro.server.tables.views import cards_json, label, observation_json, words
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 

@@ -24,17 +24,20 @@ import httpx
 import orjson
 import pytest
 from starlette.testclient import TestClient
-from tests.server.client_helpers import create_table, running_server, seats_spec
+from tests.server.client_helpers import create_table, running_server, seats_spec, services_of
 from tests.server.replay_helpers import computer_game, expand_frames
 
 from pedro.records import record_from_game, replay
-from pedro.server import app as app_module
-from pedro.server.body_cache import BodyCache
-from pedro.server.compressed import accepts_gzip
-from pedro.server.finished import Body, FinishedGame, record_body, replay_body
-from pedro.server.store import SeatRow, Store, TableRow
-from pedro.server.stored import StoredTable, stored_body
-from pedro.server.workers import WORKER_NICENESS, WorkerError, Workers, _without_cyclic_gc
+from pedro.server.finished import routes as finished_routes
+from pedro.server.finished.bodies import record_body, replay_body
+from pedro.server.finished.body_cache import BodyCache
+from pedro.server.finished.from_database import StoredTable, stored_body
+from pedro.server.finished.workers import WORKER_NICENESS, WorkerError, Workers, _without_cyclic_gc
+from pedro.server.http.compressed import accepts_gzip
+from pedro.server.http.response_body import Body
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
+from pedro.server.tables.game import FinishedGame
+from pedro.server.tables.registry import TableRegistry
 from pedro.variants.options import make_ruleset
 
 #: how long a test waits for something that must happen at once (a generous bound, not a measure)
@@ -73,7 +76,7 @@ def store_game(
 
 
 def bodies(client: TestClient) -> BodyCache:
-    cache: BodyCache = client.app.state.bodies  # type: ignore[attr-defined]
+    cache: BodyCache = services_of(client).bodies.cache
     return cache
 
 
@@ -104,7 +107,7 @@ class HeldBuild:
 @pytest.fixture
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldBuild]:
     build = HeldBuild()
-    monkeypatch.setattr(app_module, "stored_body", build)
+    monkeypatch.setattr(finished_routes, "stored_body", build)
     yield build
     build.release.set()  # a failed test leaves no build waiting
 
@@ -198,7 +201,7 @@ async def _never() -> Body:
 
 def test_a_stored_finished_game_is_replayed_without_loading_its_table(tmp_path: Path, finished: str) -> None:
     with running_server(tmp_path) as client:  # the worker process, as the server runs it
-        registry = client.app.state.registry  # type: ignore[attr-defined]
+        registry = services_of(client).registry
         assert finished not in registry.rooms  # a finished table is not loaded at start
         response = client.get(f"/api/tables/{finished}/replay")
         assert response.status_code == 200, response.text
@@ -229,19 +232,19 @@ def test_a_stored_game_is_played_once_and_built_as_its_restored_table_would_be(
     threaded: TestClient, finished: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     restored: list[str] = []
-    real_detached = app_module.TableRegistry.detached
+    real_detached = TableRegistry.detached
 
-    def detached(registry: app_module.TableRegistry, table_id: str) -> Any:
+    def detached(registry: TableRegistry, table_id: str) -> Any:
         restored.append(table_id)
         return real_detached(registry, table_id)
 
-    monkeypatch.setattr(app_module.TableRegistry, "detached", detached)
+    monkeypatch.setattr(TableRegistry, "detached", detached)
     replayed = threaded.get(f"/api/tables/{finished}/replay")
     recorded = threaded.get(f"/api/tables/{finished}/record")
     assert replayed.status_code == recorded.status_code == 200
     assert restored == [], "the server restored the table besides the worker's play of it"
     # the same bodies as those built from the table restored, as a loaded table's are
-    game = real_detached(threaded.app.state.registry, finished).finished_game()  # type: ignore[attr-defined]
+    game = real_detached(services_of(threaded).registry, finished).finished_game()
     assert replayed.content == replay_body(game).plain()
     assert recorded.content == record_body(game).plain()
     assert recorded.headers["content-disposition"] == f'attachment; filename="{game.filename()}"'
@@ -364,10 +367,10 @@ def test_a_worker_that_died_is_a_503_and_the_next_request_builds_again(
     def dies(table: StoredTable) -> Body:
         raise WorkerError("a worker process stopped before it answered")
 
-    monkeypatch.setattr(app_module, "stored_body", dies)
+    monkeypatch.setattr(finished_routes, "stored_body", dies)
     response = threaded.get(f"/api/tables/{finished}/replay")
     assert response.status_code == 503 and "try again" in response.json()["error"]
-    monkeypatch.setattr(app_module, "stored_body", stored_body)
+    monkeypatch.setattr(finished_routes, "stored_body", stored_body)
     assert threaded.get(f"/api/tables/{finished}/replay").status_code == 200
 
 
@@ -439,7 +442,7 @@ def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
         calls.append(game.table_id)
         return replay_body(game)
 
-    monkeypatch.setattr(app_module, "replay_body", counted)
+    monkeypatch.setattr(finished_routes, "replay_body", counted)
     with running_server(tmp_path, worker_processes=0) as client:
         seats = seats_spec("basic", "basic", "basic", "basic")
         table = create_table(client, "cinch", seats=seats, seat=None, options={"target": 11})["table"]
@@ -459,7 +462,7 @@ def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
 
 def test_the_worker_process_starts_with_the_server(tmp_path: Path, finished: str) -> None:
     with running_server(tmp_path, start_workers=True) as client:
-        workers: Workers = client.app.state.workers  # type: ignore[attr-defined]
+        workers: Workers = services_of(client).workers
         # started before any request, and ready when its first one comes
         assert len(workers.warm_ups) == workers.processes == 1
         assert workers.warm_ups[0].result(timeout=PATIENCE) is None

@@ -12,12 +12,13 @@ from starlette.testclient import TestClient
 
 from pedro.engine.actions import action_text
 from pedro.engine.state import GameState
-from pedro.server import registry as registry_module
-from pedro.server.app import ServerSettings, create_app
-from pedro.server.async_store import AsyncStore
-from pedro.server.registry import TableRegistry
-from pedro.server.room import RoomSettings
-from pedro.server.store import SeatRow, Store, TableRow
+from pedro.server.app import create_app
+from pedro.server.settings import ServerSettings
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow
+from pedro.server.sync.writer import AsyncStore
+from pedro.server.tables import registry as registry_module
+from pedro.server.tables.registry import TableRegistry
+from pedro.server.tables.room import RoomSettings
 from pedro.variants.options import make_ruleset
 
 

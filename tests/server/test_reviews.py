@@ -29,9 +29,10 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.state import GameState
 from pedro.players import make_player
 from pedro.records import record_from_game
-from pedro.server import reviews as reviews_module
-from pedro.server.review import HandJob, ReviewGame, review_hand
-from pedro.server.store import SeatRow, Store, TableRow, hash_secret
+from pedro.server.reviews import routes as reviews_module
+from pedro.server.reviews.compute import HandJob, ReviewGame, review_hand
+from pedro.server.reviews.queries import SavedReviews
+from pedro.server.storage.tables_db import SeatRow, Store, TableRow, hash_secret
 from pedro.variants.options import make_ruleset
 
 PLAYER = "expert:4"
@@ -193,7 +194,7 @@ def test_reviewed_hands_are_kept_in_the_database_and_made_once(
     hands = len(first["hands"])
     assert sorted(made) == list(range(1, hands + 1))
     stored = Store(f"sqlite:///{tmp_path}/db.sqlite3")
-    assert set(stored.load_reviews(table, 0, PLAYER)) == set(range(1, hands + 1))
+    assert set(SavedReviews(stored).load(table, 0, PLAYER)) == set(range(1, hands + 1))
     stored.close()
     with server() as client:  # a restarted server reads them
         response = client.get(f"/api/tables/{table}/review/0")
@@ -328,6 +329,25 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
         assert response.json()["code"] == "bad_seat" and response.json()["fields"] == {"seat": 5, "last": 3}
         assert client.get("/api/tables/nope/review/0").json()["code"] == "no_table"
         assert client.post("/api/review", json=[1, 2]).json()["code"] == "bad_upload"
+        # an upload is refused in the review's own codes, its fields said (review.error.<code>)
+        limit = reviews_module.MAX_RECORD_BYTES
+        assert client.post("/api/review", content=b" " * (limit + 1)).json() == {
+            "error": f"the record is larger than {limit} bytes",
+            "code": "too_big",
+            "fields": {"limit": limit},
+        }
+        assert client.post("/api/review", content=b"{not json").json() == {
+            "error": "the request body is not JSON",
+            "code": "not_json",
+            "fields": {},
+        }
+        for upload in ({"record": record}, {"record": record, "seat": True}, {"record": [1], "seat": 0}):
+            refused = client.post("/api/review", json=upload)
+            assert refused.status_code == 400 and refused.json() == {
+                "error": 'send {"record": <a pedro-record/1 record>, "seat": N}',
+                "code": "bad_upload",
+                "fields": {},
+            }
 
 
 def test_an_uploaded_record_is_reviewed_as_its_table_is(tmp_path: Path, server: Any) -> None:
@@ -361,16 +381,17 @@ def test_reviews_are_stored_per_table_seat_player_and_hand(store: Store) -> None
             table, "t", "cinch", {}, "s", False, datetime.now(UTC), [SeatRow(s, "human") for s in range(4)]
         )
     )
-    assert store.load_reviews(table, 0, PLAYER) == {}
-    store.save_review(table, 0, PLAYER, 1, b"\x1f\x8bone")
-    store.save_review(table, 0, PLAYER, 2, b"two")
-    store.save_review(table, 0, PLAYER, 1, b"again")  # made twice (two processes): the first is kept
-    store.save_review(table, 1, PLAYER, 1, b"seat 1")
-    store.save_review(table, 0, "expert", 1, b"another player")
-    assert store.load_reviews(table, 0, PLAYER) == {1: b"\x1f\x8bone", 2: b"two"}
-    assert store.load_reviews(table, 1, PLAYER) == {1: b"seat 1"}
-    assert store.load_reviews(table, 0, "expert") == {1: b"another player"}
-    assert store.load_reviews("other", 0, PLAYER) == {}
+    saved = SavedReviews(store)
+    assert saved.load(table, 0, PLAYER) == {}
+    saved.save(table, 0, PLAYER, 1, b"\x1f\x8bone")
+    saved.save(table, 0, PLAYER, 2, b"two")
+    saved.save(table, 0, PLAYER, 1, b"again")  # made twice (two processes): the first is kept
+    saved.save(table, 1, PLAYER, 1, b"seat 1")
+    saved.save(table, 0, "expert", 1, b"another player")
+    assert saved.load(table, 0, PLAYER) == {1: b"\x1f\x8bone", 2: b"two"}
+    assert saved.load(table, 1, PLAYER) == {1: b"seat 1"}
+    assert saved.load(table, 0, "expert") == {1: b"another player"}
+    assert saved.load("other", 0, PLAYER) == {}
 
 
 def test_review_game_of_a_table_is_its_record() -> None:

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from pedro.cli import serve_cmd
-from pedro.server.limits import Limits
-from pedro.server.logs import configure, fields
+from pedro.server.http.logs import configure, fields
+from pedro.server.settings import Limits, ServerSettings
 
 LOGGERS = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "pedro", "pedro.server", "pedro.serve")
 
@@ -46,12 +46,10 @@ def test_configured_json_logs_reach_standard_error(
     ]
 
 
-def run(console: Console, **settings: object) -> int:
-    options: dict[str, object] = {
-        "host": "127.0.0.1", "port": 1, "database": "sqlite:///:memory:", "away": 60.0,
-        "bot_delay": 0.0, "log_level": "info", "limits": Limits(),
-    }  # fmt: skip
-    return serve_cmd.run(console, **(options | settings))  # type: ignore[arg-type]
+def run(console: Console, database: str = "sqlite:///:memory:", **options: object) -> int:
+    settings = ServerSettings(database=database, bot_delay=0.0, limits=Limits())
+    given: dict[str, object] = {"host": "127.0.0.1", "port": 1, "settings": settings, "log_level": "info"}
+    return serve_cmd.run(console, **(given | options))  # type: ignore[arg-type]
 
 
 def test_bad_settings_are_said_plainly(restore_logging: None, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from pedro.engine.actions import action_text
-from pedro.server.async_store import AsyncStore
-from pedro.server.cluster import Survey
-from pedro.server.registry import TableRegistry
-from pedro.server.room import Room, RoomSettings
-from pedro.server.store import NewAction, SeatRow, Store, TableRow
+from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow
+from pedro.server.sync.cluster import Survey
+from pedro.server.sync.writer import AsyncStore
+from pedro.server.tables.registry import TableRegistry
+from pedro.server.tables.room import Room, RoomSettings
 
 AWAY = 10.0
 

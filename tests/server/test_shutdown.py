@@ -37,7 +37,7 @@ from tests.serving import ServerProcess, running_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from pedro.server.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE
+from pedro.server.http.lifecycle import RESTART_CLOSE_CODE, RESTART_MESSAGE
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "computer", "player": "random"}

@@ -20,9 +20,9 @@ import orjson
 import pytest
 
 from pedro.engine.choices import CardChoice
-from pedro.server.room import Room, RoomSettings
-from pedro.server.store import SeatRow, TableRow
-from pedro.server.views import last_json, private_json, public_json, trick_json
+from pedro.server.storage.tables_db import SeatRow, TableRow
+from pedro.server.tables.room import Room, RoomSettings
+from pedro.server.tables.views import last_json, private_json, public_json, trick_json
 from pedro.variants.catalog import VARIANTS
 
 SEATS: list[int | None] = [0, 1, 2, 3, None]

@@ -19,7 +19,8 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 from tests.server.durability_helpers import database
 
-from pedro.server.store import (
+from pedro.server.storage.schema import metadata
+from pedro.server.storage.tables_db import (
     ConflictError,
     SeatRow,
     Store,
@@ -27,7 +28,6 @@ from pedro.server.store import (
     TableRow,
     engine_url,
     hash_secret,
-    metadata,
 )
 
 SCHEMA = {"pedro_tables", "pedro_seats", "pedro_actions"}
@@ -51,14 +51,14 @@ def store(url: str) -> Iterator[Store]:
 def alembic_config(connection: Connection) -> Config:
     """The configuration ``Store.migrate`` uses, on a connection of ours."""
     config = Config()
-    config.set_main_option("script_location", str(files("pedro.server") / "migrations"))
+    config.set_main_option("script_location", str(files("pedro.server.storage") / "migrations"))
     config.attributes["connection"] = connection
     return config
 
 
 def head() -> str | None:
     config = Config()
-    config.set_main_option("script_location", str(files("pedro.server") / "migrations"))
+    config.set_main_option("script_location", str(files("pedro.server.storage") / "migrations"))
     return ScriptDirectory.from_config(config).get_current_head()
 
 

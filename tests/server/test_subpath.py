@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from pedro.server.app import BASE_TAG, ServerSettings, create_app
+from pedro.server.app import create_app
+from pedro.server.http.site import BASE_TAG
+from pedro.server.settings import ServerSettings
 
 STATIC = Path(str(files("pedro.server") / "static"))
 #: A URL written from the server's root: "/api/...", '/t/...', `/replay/...`, href: "/" (a leading slash).

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from tests.server.durability_helpers import database
 
-from pedro.server.store import ConflictError, SeatRow, Store, TableRow, hash_secret
-from pedro.server.tournament_store import TournamentRow, TournamentSeat, TournamentStore
+from pedro.server.storage.tables_db import ConflictError, SeatRow, Store, TableRow, hash_secret
+from pedro.server.tournaments.queries import TournamentRow, TournamentSeat, TournamentStore
 
 T0 = datetime(2026, 11, 27, 12, 0, 0, 250000, tzinfo=UTC)
 #: a deal seed as the server draws them, below 2**62: beyond a 32-bit column

@@ -19,6 +19,7 @@ from tests.server.client_helpers import (
     recv,
     room_of,
     running_server,
+    services_of,
     watch,
 )
 from tests.server.durability_helpers import api, database, server_log
@@ -26,9 +27,9 @@ from tests.serving import ServerProcess, free_port
 
 from pedro.engine.state import GameState
 from pedro.records import record_from_game, replay
-from pedro.server.errors import MESSAGES
-from pedro.server.store import Store
-from pedro.server.tournament_store import TournamentRow, TournamentStore
+from pedro.server.http.errors import MESSAGES
+from pedro.server.storage.tables_db import Store
+from pedro.server.tournaments.queries import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
 
 COMPUTERS = [{"kind": "computer", "level": level} for level in ("beginner", "club", "beginner", "club")]
@@ -239,7 +240,7 @@ def test_a_deals_cards_are_not_shown_while_another_table_still_plays_it(client: 
 
 def deal_tables(client: TestClient, tournament: str, table_no: int) -> list[str]:
     """The ids of a tournament table's deal tables, as the server keeps them (no API shows them all)."""
-    row = client.app.state.tournaments.store.load(tournament)  # type: ignore[attr-defined]
+    row = services_of(client).tournaments.store.load(tournament)
     return [d.table_id for d in row.played if d.table_no == table_no]
 
 

@@ -31,8 +31,8 @@ from tests.server.client_helpers import (
 
 from pedro.cards import cards_of, format_card
 from pedro.records import replay
-from pedro.server import app as app_module
-from pedro.server.room import Room
+from pedro.server.tables import websocket
+from pedro.server.tables.room import Room
 
 
 @pytest.fixture
@@ -337,7 +337,7 @@ def test_one_player_and_three_computers_play_a_whole_game(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # computers answer at once (bot_delay 0), so the test's player acts faster than a person may
-    monkeypatch.setattr(app_module, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
     made = create_table(
         client, "cinch", options={"target": 21}, seats=seats_spec("human", "basic", "random", "basic")
     )

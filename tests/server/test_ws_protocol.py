@@ -24,8 +24,8 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 from websockets.typing import ExtensionParameter
 
-from pedro.server.app import WsClient
-from pedro.server.ws_protocol import COMPRESS_MIN_BYTES, SEND_NOW, LargeMessageDeflate
+from pedro.server.http.ws_protocol import COMPRESS_MIN_BYTES, SEND_NOW, LargeMessageDeflate
+from pedro.server.tables.websocket import WsClient
 
 
 def long_text(rng: random.Random, n: int) -> bytes:

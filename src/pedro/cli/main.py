@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
-from pedro.server.limits import Limits
+from pedro.server.settings import Limits, ServerSettings
 
 app = typer.Typer(
     name="pedro",
@@ -254,10 +254,11 @@ def serve(
         help="SQLAlchemy URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB",
     ),
     away: float = typer.Option(
-        60.0, "--away", min=0, help="seconds before a computer plays for a disconnected player"
+        ServerSettings.away_seconds, "--away", min=0,
+        help="seconds before a computer plays for a disconnected player",
     ),
     bot_delay: float = typer.Option(
-        0.8, "--bot-delay", min=0, help="pause in seconds before each computer decision"
+        ServerSettings.bot_delay, "--bot-delay", min=0, help="pause in seconds before each computer decision"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
     tables_per_minute: int = typer.Option(
@@ -293,18 +294,20 @@ def serve(
         help="trust X-Forwarded-For/-Proto from the addresses of --forwarded-allow-ips",
     ),
     shutdown_timeout: float = typer.Option(
-        10.0, "--shutdown-timeout", min=0, help="seconds a graceful stop (SIGTERM) waits for the clients"
+        ServerSettings.shutdown_timeout, "--shutdown-timeout", min=0,
+        help="seconds a graceful stop (SIGTERM) waits for the clients",
     ),
     idle_hours: float = typer.Option(
-        24.0, "--idle-hours", min=0.01,
+        ServerSettings.idle_seconds / 3600, "--idle-hours", min=0.01,
         help="an unfinished table with no move, no new player and nobody connected this long leaves "
         "the lobby and memory; its link still opens it and the game goes on",
     ),
     review_workers: int = typer.Option(
-        1, "--review-workers", min=1, help="worker processes that make game reviews (each uses a core)"
+        ServerSettings.review_processes, "--review-workers", min=1,
+        help="worker processes that make game reviews (each uses a core)",
     ),
     start_workers: bool = typer.Option(
-        True, "--start-workers/--no-start-workers",
+        ServerSettings.start_workers, "--start-workers/--no-start-workers",
         help="start the worker processes (replays, reviews, hints) with the server, so that no "
         "request waits for one to start; or each at its first job (less memory and start-up work "
         "where they are rarely needed)",
@@ -320,24 +323,27 @@ def serve(
         max_expert_samples=max_expert_samples,
     )
 
+    settings = ServerSettings(
+        database=database or "",  # empty: the user's own (serve_cmd.default_database)
+        away_seconds=away,
+        bot_delay=bot_delay,
+        limits=limits,
+        shutdown_timeout=shutdown_timeout,
+        idle_seconds=idle_hours * 3600,
+        review_processes=review_workers,
+        start_workers=start_workers,
+    )
     raise typer.Exit(
         serve_cmd.run(
             console,
             host=host,
             port=port,
-            database=database,
-            away=away,
-            bot_delay=bot_delay,
+            settings=settings,
             log_level=log_level,
-            limits=limits,
             forwarded_allow_ips=forwarded_allow_ips,
             log_format=log_format,
             root_path=root_path,
             proxy_headers=proxy_headers,
-            shutdown_timeout=shutdown_timeout,
-            idle_hours=idle_hours,
-            review_workers=review_workers,
-            start_workers=start_workers,
         )
     )
 

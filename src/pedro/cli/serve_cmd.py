@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import re
@@ -11,9 +12,9 @@ from platformdirs import user_data_dir
 from rich.console import Console
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from pedro.server.limits import Limits
-from pedro.server.logs import LOG_FORMATS
-from pedro.server.store import Store, default_url
+from pedro.server.http.logs import LOG_FORMATS
+from pedro.server.settings import ServerSettings
+from pedro.server.storage.tables_db import Store, default_url
 
 #: Exit status for a usage error, as typer/click use.
 USAGE_ERROR = 2
@@ -53,25 +54,19 @@ def run(
     *,
     host: str,
     port: int,
-    database: str | None,
-    away: float,
-    bot_delay: float,
-    log_level: str,
-    limits: Limits,
+    settings: ServerSettings,
+    log_level: str = "info",
     forwarded_allow_ips: str | None = None,
     log_format: str = "text",
     root_path: str = "",
     proxy_headers: bool = True,
-    shutdown_timeout: float = 10.0,
-    idle_hours: float = 24.0,
-    review_workers: int = 1,
-    start_workers: bool = True,
 ) -> int:
+    """Serve with ``settings`` (an empty database: the user's own) until stopped."""
     import uvicorn
 
-    from pedro.server import logs
-    from pedro.server.app import ServerSettings, create_app, drain
-    from pedro.server.lifecycle import GracefulServer
+    from pedro.server.app import create_app
+    from pedro.server.http import logs
+    from pedro.server.http.lifecycle import GracefulServer
 
     if log_format not in LOG_FORMATS:
         console.print(f"[red]error:[/] --log-format is one of: {', '.join(LOG_FORMATS)} (not {log_format!r})")
@@ -86,7 +81,7 @@ def run(
         return _usage_error(
             console, json_logs, f"--root-path {root_path!r} is not a URL path", "give a path such as /pedro"
         )
-    url = database or default_database()
+    url = settings.database or default_database()
     try:
         store = Store(url)  # the URL, the connection and the schema are checked before uvicorn starts
         store.migrate()
@@ -99,17 +94,7 @@ def run(
             f"cannot use database {_hidden(url)!r}: {_hidden(reason)}",
             "give an SQLite file (sqlite:///path/pedro.sqlite3) or postgresql://user:pass@host/db",
         )
-    settings = ServerSettings(
-        database=url,
-        away_seconds=away,
-        bot_delay=bot_delay,
-        limits=limits,
-        shutdown_timeout=shutdown_timeout,
-        idle_seconds=idle_hours * 3600,
-        review_processes=review_workers,
-        start_workers=start_workers,
-    )
-    app = create_app(settings)
+    app = create_app(dataclasses.replace(settings, database=url))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     address = f"http://{shown}:{port}/"
     # under --root-path the page is meant to be opened through the proxy that strips the prefix
@@ -123,8 +108,8 @@ def run(
         opened = proxied or " — open it in a browser"
         console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
-    from pedro.server.protocol import MAX_FRAME_BYTES
-    from pedro.server.ws_protocol import WebSocketProtocol
+    from pedro.server.http.ws_protocol import WebSocketProtocol
+    from pedro.server.tables.protocol import MAX_FRAME_BYTES
 
     config = uvicorn.Config(
         app,
@@ -144,8 +129,8 @@ def run(
         ws_ping_timeout=20.0,
         root_path=root,
         # the drain has told the clients and closed their sockets; what is left gets this long
-        timeout_graceful_shutdown=math.ceil(shutdown_timeout),
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_timeout),
     )
-    server = GracefulServer(config, lambda: drain(app))
+    server = GracefulServer(config, app.services.lifecycle.shutdown)
     server.run()
     return 0 if server.started else 1

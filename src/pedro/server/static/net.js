@@ -47,7 +47,7 @@ function fieldText(value) {
 }
 
 /**
- * The server's refusal (`{error, code, fields}`, server/errors.py) in the page's language, from its
+ * The server's refusal (`{error, code, fields}`, server/http/errors.py) in the page's language, from its
  * code (`httpError.<code>`); null for a refusal without a code the catalogs know.
  */
 export function refusalText(data) {

@@ -18,7 +18,7 @@ export const TEXT = {
   get units() { return { score: t("practice.unit.score"), points: t("practice.unit.points") }; },
   get failed() { return t("practice.failed"); },
   get offline() { return t("practice.offline"); },
-  /** A hint's error by its code (server/practice.py MESSAGES), else the server's English. */
+  /** A hint's error by its code (server/reviews/hints.py MESSAGES), else the server's English. */
   error: (data, status) => (data && data.code && tIf(`practice.error.${data.code}`)) || (data && data.error) || String(status),
 };
 

@@ -49,7 +49,7 @@ export const TEXT = {
       "only this choice valued": t("review.verdict.onlyThis"),
     })[v] || v,
   get offline() { return t("review.offline"); },
-  /** A review endpoint's error by its code (server/reviews.py MESSAGES), else the server's English. */
+  /** A review endpoint's error by its code (server/reviews/routes.py MESSAGES), else the server's English. */
   error: (data, status) => (data && data.code && tIf(`review.error.${data.code}`, serverFields(data.fields))) || (data && data.error) || `${t("review.failed")} (${status})`,
 };
 

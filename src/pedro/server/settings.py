@@ -1,0 +1,56 @@
+"""What an operator sets: ``pedro serve``'s flags, each default defined once, here.
+
+Nothing here loads the server: ``pedro --help`` reads these defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one server allows; ``pedro serve`` sets each with a flag of the same name."""
+
+    #: tables one client may create in any 60 seconds
+    tables_per_minute: int = 10
+    #: unfinished tables one client may have created
+    open_tables_per_client: int = 20
+    #: unfinished tables without a human seat on the whole server (they play for nobody)
+    computer_only_tables: int = 4
+    #: most worlds a computer player may sample per card play (``expert:N``); the default
+    #: is the expert's own (``pedro.players.expert.DEFAULT_SAMPLES``, a test keeps them equal),
+    #: so ``expert`` is allowed and ``expert:1000`` is not
+    max_expert_samples: int = 120
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """One server's settings; ``pedro serve`` reads its flags' defaults from here."""
+
+    database: str
+    #: seconds before a computer plays for a disconnected player
+    away_seconds: float = 60.0
+    #: pause in seconds before each computer decision
+    bot_delay: float = 0.8
+    limits: Limits = field(default_factory=Limits)
+    #: processes that build finished games' records and replays (0: threads, for tests)
+    worker_processes: int = 1
+    #: the most bytes of built records and replays kept (gzip-compressed)
+    body_cache_bytes: int = 64 * 2**20
+    #: build a game's replay and record when it ends, before anyone asks
+    prebuild_replays: bool = True
+    #: start the worker processes with the server (else at the first request that needs one)
+    start_workers: bool = True
+    #: seconds a graceful shutdown waits for the tables, then for the clients
+    shutdown_timeout: float = 10.0
+    #: PostgreSQL, several processes: seconds between heartbeats, and after which a silent process
+    #: is taken for dead (its tables' computer players are taken over)
+    heartbeat_seconds: float = 1.0
+    lease_seconds: float = 5.0
+    #: an unfinished table untouched this long leaves the lobby and memory (its link still opens it)
+    idle_seconds: float = 24 * 3600.0
+    #: processes that make game reviews, apart from the replays' (0: threads, for tests)
+    review_processes: int = 1
+    #: whose estimates a review shows (``expert``, as ``pedro analyze``; ``expert:N`` is faster)
+    review_player: str = "expert"

@@ -1,0 +1,9 @@
+"""The database every server process shares: its schema, its migrations and the game tables' rows.
+
+``schema`` is every table pedro keeps (one ``MetaData``, which the migrations upgrade to);
+``tables_db`` is ``Store``: the engine, the migrations run at start, and the rows of the game
+tables, their seats and actions, read and written in short transactions. The features keep their
+own queries on that engine (``profiles.queries``, ``tournaments.queries``, ``reviews.queries``).
+"""
+
+__all__ = ["schema", "tables_db"]

@@ -1,0 +1,679 @@
+"""One table at the server: its game, its seats, who is connected, and the computer players.
+
+The room is the only writer of its game. Every change goes the same way:
+check it against the rules, commit it to the store, apply it, then tell the
+clients. The commit is awaited (the loop serves the other tables meanwhile),
+so each room holds a lock from the check to the announcement: an action
+that arrives meanwhile waits its turn and is then checked against the new
+state (usually ``stale``), never against the one being changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import orjson
+
+from pedro.engine.actions import (
+    ActionError,
+    action_text,
+    parse_action_text,
+    parse_action_words,
+    parse_turn_text,
+)
+from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
+from pedro.engine.state import GameState
+from pedro.players import StateAwarePlayer, is_command, make_player
+from pedro.server.http.logs import fields
+from pedro.server.settings import ServerSettings
+from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
+from pedro.server.sync.writer import AsyncStore, committed
+from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
+from pedro.server.tables.views import (
+    PHASE_NAMES,
+    Parts,
+    last_json,
+    private_json,
+    public_json,
+    rules_json,
+    seen_trick_json,
+    trick_json,
+)
+
+log = logging.getLogger("pedro.server")
+
+#: Player that sits in for a human who has been away too long.
+STAND_IN_PLAYER = "heuristic"
+
+
+class RoomError(Exception):
+    """A client's request refused; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Client(Protocol):
+    """A connection as the room sees it: somewhere to put messages."""
+
+    seat: int | None
+
+    def send(self, text: str | bytes) -> None:
+        """Send a text message (bytes: UTF-8, as ``state`` messages are made)."""
+
+    def replaced(self) -> None:
+        """Another connection took this client's seat."""
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    away_seconds: float = ServerSettings.away_seconds
+    bot_delay: float = ServerSettings.bot_delay
+    #: told of each game as it ends here: its replay is built, it is rated, its tournament moves on
+    game_over: tuple[GameOverListener, ...] = ()
+    #: other server processes share the database: a room drives its computer players only while
+    #: it holds the table's lease (``set_driving``), and tells ``presence`` who connects
+    shared: bool = False
+    #: told (table id, seat, connected) when a seat's player connects to or leaves this process
+    presence: Callable[[str, int, bool], None] | None = None
+
+
+@dataclass
+class SeatState:
+    row: SeatRow
+    client: Client | None = None
+    #: the other server processes where the seat's player is connected
+    elsewhere: frozenset[str] = frozenset()
+    #: monotonic time the seat's player left (or the server started); None while connected
+    away_since: float | None = None
+
+    @property
+    def present(self) -> bool:
+        """The seat's player is connected, here or to another server process."""
+        return self.client is not None or bool(self.elsewhere)
+
+    @property
+    def claimed(self) -> bool:
+        return self.row.kind == "computer" or self.row.secret_hash is not None
+
+
+class Room:
+    def __init__(
+        self,
+        row: TableRow,
+        store: AsyncStore,
+        settings: RoomSettings,
+        clock: Callable[[], float] = time.monotonic,
+        state: GameState | None = None,
+    ) -> None:
+        """``state``, if given, is the game already played through ``row.actions`` (checked as here)."""
+        self.row = row
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.state = table_game(row.variant, row.options, row.seed, row.hands) if state is None else state
+        self.rules = self.state.rules
+        # the stored actions were legal when accepted; replaying proves it
+        for text in row.actions if state is None else ():
+            self.state.apply(self._stored(text)[1])
+        now = clock()
+        self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
+        self._started = all(s.claimed for s in self.seats)
+        #: each seat's encoded own fields and what they were made from, reused while those stay the same
+        self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
+        #: the public parts of the state messages that change seldom, kept encoded
+        self._parts = Parts()
+        self.spectators: set[Client] = set()
+        #: the last accepted action (seat, action), shown to each seat as far as it may see it
+        self.last: tuple[int, int] | None = None
+        if row.actions:
+            self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
+        self._driver: asyncio.Task[None] | None = None
+        #: held from an action's check to its announcement (the commit is awaited in between)
+        self._lock = asyncio.Lock()
+        self._wakeups: set[asyncio.TimerHandle] = set()
+        #: a stopped room starts no computer player again (the server is letting it go, or stopping)
+        self.stopped = False
+        #: this process drives the computer players (always, unless other processes share the table)
+        self.driving = not settings.shared
+        #: monotonic time of the latest action, seat claim or departure here (see ``idle_for``)
+        self.active_at = now
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def seq(self) -> int:
+        return len(self.row.actions)
+
+    @property
+    def started(self) -> bool:
+        """Play waits until every human seat has a player (kept up to date by ``seat_taken``)."""
+        return self._started
+
+    @property
+    def finished(self) -> bool:
+        """The game is won, or the table's hands are played (a duplicate tournament's deal: ``row.hands``,
+        the game's ``hand_limit``)."""
+        return self.state.is_over
+
+    @property
+    def rated(self) -> bool:
+        """The game counts for ratings: not a practice table, nor a tournament's deal (whose results
+        are the tournament's, see ``profiles.queries``)."""
+        return not self.row.practice and self.row.hands is None
+
+    def stand_in(self, seat: int) -> bool:
+        """A human seat played by the computer because its player is away."""
+        s = self.seats[seat]
+        return (
+            s.row.kind == "human"
+            and s.row.secret_hash is not None
+            and not s.present
+            and s.away_since is not None
+            and self.clock() - s.away_since >= self.settings.away_seconds
+        )
+
+    @property
+    def has_clients(self) -> bool:
+        return bool(self.spectators) or any(s.client is not None for s in self.seats)
+
+    def idle_for(self, seconds: float) -> bool:
+        """An unfinished game nobody has touched for ``seconds``: no action, no claim, nobody
+        connected here or to another server process. Such a table may be let go and read again
+        when someone opens it, so abandoned tables neither fill the lobby nor cost memory."""
+        return (
+            not self.finished
+            and not self.has_clients
+            and not any(s.elsewhere for s in self.seats)
+            and self.clock() - self.active_at >= seconds
+        )
+
+    def computer_turn(self) -> bool:
+        if self.finished or not self.started:
+            return False
+        seat = self.state.current_player
+        return self.seats[seat].row.kind == "computer" or self.stand_in(seat)
+
+    # ------------------------------------------------------------------ clients
+
+    def attach(self, client: Client, seat: int | None) -> None:
+        if seat is None:
+            self.spectators.add(client)
+        else:
+            s = self.seats[seat]
+            old = s.client
+            s.client = client
+            s.away_since = None
+            if old is not None and old is not client:
+                old.replaced()
+            elif old is None and self.settings.presence is not None:
+                self.settings.presence(self.id, seat, True)
+            log.info(
+                "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
+            )
+        client.seat = seat
+        self.broadcast()
+
+    def detach(self, client: Client) -> None:
+        self.spectators.discard(client)
+        seat = client.seat
+        if seat is not None and self.seats[seat].client is client:
+            s = self.seats[seat]
+            s.client = None
+            if self.settings.presence is not None:
+                self.settings.presence(self.id, seat, False)
+            if not s.present:
+                s.away_since = self.clock()
+            self.active_at = self.clock()
+            log.info(
+                "table %s: seat %d disconnected",
+                self.id,
+                seat,
+                extra=fields(self.id, "seat_disconnected", seat),
+            )
+            self._schedule_away_check()
+            self.broadcast()
+
+    def seat_taken(self, seat: int, name: str, secret_hash: str) -> None:
+        """A human seat was claimed (already committed by the caller)."""
+        s = self.seats[seat]
+        s.row.name = name
+        s.row.secret_hash = secret_hash
+        s.away_since = self.active_at = self.clock()
+        self._started = all(s.claimed for s in self.seats)
+        log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
+        if s.client is None:  # claimed but not connected: it counts as away in ``away_seconds``
+            self._schedule_away_check()
+        self.broadcast()
+        self.kick()
+
+    def seat_for_secret(self, secret_hash: str) -> int | None:
+        for s in self.seats:
+            if s.row.secret_hash is not None and s.row.secret_hash == secret_hash:
+                return s.row.seat
+        return None
+
+    # ------------------------------------------------------------------ actions
+
+    async def act(self, client: Client, text: str, seq: int) -> None:
+        """A client's action: refused with RoomError (nothing changed) or committed and announced."""
+        async with self._lock:
+            await self._act(client, text, seq)
+
+    async def _act(self, client: Client, text: str, seq: int) -> None:
+        seat = client.seat
+        if seat is None:
+            raise RoomError("auth", "spectators cannot act; take a seat to play")
+        if self.finished:
+            raise RoomError("illegal", "the game is over")
+        if not self.started:
+            raise RoomError("turn", "the game starts when every seat has a player")
+        if seq != self.seq:
+            raise RoomError("stale", f"that was sent for state {seq}, but the game is at state {self.seq}")
+        if self.state.current_player != seat:
+            who = self._name(self.state.current_player)
+            raise RoomError("turn", f"it is not your turn: {who} is to play")
+        try:
+            action = parse_action_words(text, self.rules.max_bid)
+        except ActionError as exc:
+            raise RoomError("illegal", f"{exc}; legal: {self.state.describe_legal()}") from None
+        reason = self.state.why_illegal(action)
+        if reason is not None:
+            raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
+        await self._commit(seat, action)
+
+    async def _commit(self, seat: int, action: int, stand_in: bool = False) -> None:
+        """Store, apply, announce; the caller holds the lock. StoreError: nothing changed.
+
+        ``stand_in``: the computer acted for an away player (stored with the action: a game a
+        stand-in played most of a seat's decisions of is not rated)."""
+        text = action_text(seat, action, self.rules.max_bid)
+        try:
+            cancelled = await committed(self.store.append_action(self.id, self.seq, text, stand_in))
+        except ConflictError:  # another server process filled this place first
+            seq = self.seq
+            await self._catch_up()
+            raise RoomError(
+                "stale", f"that was sent for state {seq}, but the game is at state {self.seq}"
+            ) from None
+        self._apply(seat, action, text, committed_here=True)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _apply(self, seat: int, action: int, text: str, *, committed_here: bool) -> None:
+        """A committed action: apply it and tell the clients. The process that committed it also
+        marks a finished game and has its replay built."""
+        hand = self.state.hand_index
+        self.row.actions.append(text)
+        self.state.apply(action)
+        self.last = (seat, action)
+        self.active_at = self.clock()
+        if self.state.hand_index != hand or self.finished:
+            log.info("table %s: hand %d finished", self.id, hand + 1)
+        if self.finished:
+            self.row.finished = True
+            if committed_here:
+                self.store.mark_finished(self.id)
+                log.info("table %s: game over", self.id)
+                if self.settings.game_over:
+                    over = GameOver(self.finished_game(), self.game_end())
+                    for listener in self.settings.game_over:
+                        listener(over)
+        self.broadcast()
+        self.kick()
+
+    # ------------------------------------------------------------------ other server processes
+
+    async def learn(self, seq: int, text: str) -> None:
+        """Action number ``seq``, committed by another server process (told through the database)."""
+        async with self._lock:
+            if seq == self.seq:
+                seat, action = self._stored(text)
+                self._apply(seat, action, text, committed_here=False)
+            elif seq > self.seq:  # news was missed: read what is missing
+                await self._catch_up()
+
+    async def catch_up(self) -> None:
+        """Read the actions and seat claims other server processes committed (news may be lost)."""
+        async with self._lock:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """The caller holds the lock."""
+        texts, seats = await self.store.load_news(self.id, self.seq)
+        for stored in seats:
+            s = self.seats[stored.seat]
+            if stored.secret_hash is not None and s.row.secret_hash is None:
+                self.seat_taken(stored.seat, stored.name or "", stored.secret_hash)
+        for text in texts:
+            seat, action = self._stored(text)
+            self._apply(seat, action, text, committed_here=False)
+
+    def _stored(self, text: str) -> tuple[int, int]:
+        """A stored action, checked to be in turn (a table that no longer replays is not served on)."""
+        try:
+            return parse_turn_text(text, self.rules.max_bid, self.state.current_player)
+        except ActionError as exc:
+            raise StoreError(f"table {self.id}: stored action {exc}") from None
+
+    def set_remote(self, presence: dict[int, frozenset[str]]) -> None:
+        """Where each seat's player is connected among the other server processes (a heartbeat's
+        survey, which also notices processes that died)."""
+        changed = [self._move(s, presence.get(s.row.seat, frozenset())) for s in self.seats]
+        if any(changed):
+            self.broadcast()
+            self.kick()
+
+    def remote_presence(self, seat: int, process: str, present: bool) -> None:
+        """A seat's player connected to (or left) another server process."""
+        s = self.seats[seat]
+        if self._move(s, s.elsewhere | {process} if present else s.elsewhere - {process}):
+            self.broadcast()
+            self.kick()
+
+    def _move(self, s: SeatState, elsewhere: frozenset[str]) -> bool:
+        if elsewhere == s.elsewhere:
+            return False
+        was_present = s.present
+        s.elsewhere = elsewhere
+        if s.present:
+            s.away_since = None
+        elif was_present:
+            s.away_since = self.clock()
+            self._schedule_away_check()
+        return was_present != s.present
+
+    def set_driving(self, driving: bool) -> None:
+        """This process took (or lost) the table's lease: its computer players are ours to drive."""
+        if driving == self.driving:
+            return
+        self.driving = driving
+        if driving:
+            self.start()
+        elif self._driver is not None:
+            self._driver.cancel()
+
+    # ------------------------------------------------------------------ computer players
+
+    def kick(self) -> None:
+        """Start the computer-player driver if a computer is to act and none is running."""
+        if not self.stopped and self._to_drive() and (self._driver is None or self._driver.done()):
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    def _to_drive(self) -> bool:
+        """A computer (or a stand-in) is to act, and this process drives the table."""
+        return self.driving and self.computer_turn()
+
+    async def _drive(self) -> None:
+        while self._to_drive():
+            await asyncio.sleep(self.settings.bot_delay)
+            if not self._to_drive():
+                return
+            seat = self.state.current_player
+            row = self.seats[seat].row
+            name = row.player if row.kind == "computer" and row.player else STAND_IN_PLAYER
+            if is_command(name):  # never run a program, even one a tampered database names
+                name = STAND_IN_PLAYER
+            # seeded by the table and the action's place, so a restarted server decides the same
+            seq = self.seq
+            player = make_player(name, seed=f"{self.row.seed}:{seq}")
+            # a thread keeps the tables served while a slow player thinks (the solver lets go of
+            # the GIL); a player that reads the whole state is given a copy, as the game goes on
+            if isinstance(player, StateAwarePlayer):
+                action = await asyncio.to_thread(player.act_on_state, self.state.clone(), seat)
+            else:
+                action = await asyncio.to_thread(player.act, self.state.observation(seat))
+            try:
+                async with self._lock:
+                    if self.seq != seq or not self._to_drive():
+                        continue  # the player came back and acted meanwhile
+                    await self._commit(seat, action, stand_in=row.kind == "human")
+            except RoomError:
+                continue  # another server process committed first; this room has caught up
+            except StoreError as exc:
+                log.error(
+                    "table %s: could not store a computer action (%s); retrying",
+                    self.id,
+                    exc,
+                    extra=fields(self.id, "store_failed", seat),
+                )
+                await asyncio.sleep(1.0)
+
+    def _schedule_away_check(self) -> None:
+        """Look again when the seat that just left (or every seat, after a restart) counts as away."""
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.settings.away_seconds + 0.01, self._away_check)
+        self._wakeups.add(handle)
+
+    def _away_check(self) -> None:
+        self._wakeups = {
+            h for h in self._wakeups if not h.cancelled() and h.when() > asyncio.get_running_loop().time()
+        }
+        self.broadcast()  # the seat now shows as played by the computer
+        self.kick()
+
+    def start(self) -> None:
+        """After a (re)start: arm the away timers and let computers move."""
+        if any(s.row.kind == "human" for s in self.seats) and not self.finished:
+            self._schedule_away_check()
+        self.kick()
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self._driver is not None:
+            self._driver.cancel()
+        for handle in self._wakeups:
+            handle.cancel()
+
+    async def drain(self) -> None:
+        """Stop for a restart, and return once the computer-player driver has ended and no
+        change is under way.
+
+        The driver is cancelled where it waits; a cancelled commit still finishes
+        (``committed`` shields it). Taking the lock waits for a client's action whose
+        commit is under way, so it is applied and announced before the clients are told
+        to reconnect.
+        """
+        self.stop()
+        if self._driver is not None and not self._driver.done():
+            await asyncio.wait([self._driver])
+        async with self._lock:
+            pass
+
+    # ------------------------------------------------------------------ views
+
+    def _name(self, seat: int) -> str:
+        row = self.seats[seat].row
+        if row.name:
+            return row.name
+        return f"{row.player or 'computer'} {seat}" if row.kind == "computer" else f"Seat {seat + 1}"
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s.row.seat,
+                "name": self._name(s.row.seat),
+                "kind": s.row.kind,
+                "player": s.row.player,
+                "claimed": s.claimed,
+                "connected": s.row.kind == "computer" or s.present,
+                "stand_in": self.stand_in(s.row.seat),
+            }
+            for s in self.seats
+        ]
+
+    def table_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.row.title,
+            "options": self.row.options,
+            "practice": self.row.practice,
+            "rated": self.rated,
+            "hands": self.row.hands,
+        } | rules_json(self.rules)
+
+    @functools.cached_property
+    def _table_text(self) -> bytes:
+        """The ``table`` field never changes: encoded once."""
+        return orjson.dumps(self.table_json())
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby and the API describe it (public)."""
+        return {
+            "id": self.id,
+            "title": self.row.title,
+            "variant": self.rules.id,
+            "name": self.rules.name,
+            "options": self.row.options,
+            "players": self.rules.players,
+            "seats": self.seats_json(),
+            "free_seats": [s.row.seat for s in self.seats if not s.claimed],
+            "phase": PHASE_NAMES[self.state.phase] if self.started else "waiting",
+            "hand_index": self.state.hand_index,
+            "scores": list(self.state.scores),
+            "finished": self.finished,
+            "winner": self.state.winner,
+            "created": self.row.created_at.isoformat(),
+            "practice": self.row.practice,
+            "rated": self.rated,
+            "hands": self.row.hands,
+        } | rules_json(self.rules)
+
+    def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+        """The ``state`` message for each of ``seats`` (None: a spectator)."""
+        return {seat: text.decode() for seat, text in self._state_texts(seats).items()}
+
+    def _state_texts(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
+        """The ``state`` message for each of ``seats``, encoded (UTF-8 JSON), as they are sent.
+
+        The public part is built and encoded once and each seat's own part
+        spliced in, because every change is told to every seat. A seat's own
+        part is reused while its cards stay the same and it is not to act
+        (most seats, most of the time), and the last action is encoded once
+        when everyone may see all of it.
+        """
+        obs = self.state.observation(0)
+        started = self._started
+        head = {
+            "type": "state",
+            "seq": self.seq,
+            "seats": self.seats_json(),
+            "finished": self.finished,
+            "started": started,
+        }
+        head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
+        game = public_json(obs, memo=self._parts)
+        game["last_trick"] = self._last_trick(obs)
+        game_text = orjson.dumps(game)[:-1]
+        public_last = last_json(self.last, obs, None)
+        # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
+        shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
+        messages: dict[int | None, bytes] = {}
+        for seat in seats:
+            if seat in messages:
+                continue
+            secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
+            own_text = self._own_text(seat, secrets, obs, started)
+            last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
+            you = orjson.dumps(seat)
+            parts = (
+                head_text,
+                b',"table":',
+                self._table_text,
+                b',"you":',
+                you,
+                b',"last":',
+                last,
+                b',"game":',
+            )
+            messages[seat] = b"".join((*parts, game_text, b",", own_text, b"}"))
+        return messages
+
+    def _own_text(
+        self, seat: int | None, secrets: SeatSecrets | None, obs: Observation, started: bool
+    ) -> bytes:
+        """A seat's own fields, encoded without their opening brace (to be spliced).
+
+        Without legal actions they depend on the seat's cards and the trump
+        (the order they are shown in) only, so they are reused while those
+        stay the same.
+        """
+        cacheable = secrets is None or secrets.legal is None
+        if cacheable:
+            cached = self._own_texts.get(seat)
+            if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
+                return cached[2]
+        own = private_json(secrets, obs, memo=self._parts)
+        if not started:
+            own["legal"] = None
+        text = orjson.dumps(own)[1:]
+        if cacheable:
+            self._own_texts[seat] = (secrets, obs.trump, text)
+        return text
+
+    def _last_trick(self, obs: Observation) -> orjson.Fragment | None:
+        """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
+        if obs.tricks:
+            seen = obs.tricks[-1]
+            return self._parts("last_trick", seen, lambda: seen_trick_json(seen))
+        results = self.state.results
+        if results and results[-1].tricks:
+            trick = results[-1].tricks[-1]
+            return self._parts("last_hand_trick", trick, lambda: trick_json(trick))
+        return None
+
+    def broadcast(self) -> None:
+        """Send each connected client the table as its seat sees it."""
+        clients: list[Client] = [s.client for s in self.seats if s.client is not None]
+        clients.extend(self.spectators)
+        if not clients:
+            return
+        messages = self._state_texts(client.seat for client in clients)
+        for client in clients:
+            client.send(messages[client.seat])
+
+    def game_end(self) -> GameEnd:
+        """What the finished game's rating is made from (the hands' results are the game's own)."""
+        return GameEnd(
+            table_id=self.id,
+            variant=self.row.variant,
+            options=dict(self.row.options),
+            practice=self.row.practice,
+            hands=self.row.hands,
+            scores=tuple(self.state.scores),
+            winner=self.state.winner,
+            results=tuple(self.state.results),
+            actions=tuple(self.row.actions),
+        )
+
+    def finished_game(self) -> FinishedGame:
+        """What the finished game's record and replay are built from; RoomError before the end.
+
+        (A record or replay shows every hand, so they come at the end.)
+        """
+        if not self.finished:
+            raise RoomError(
+                "unfinished", "the game is not over; its record shows every hand, so it comes at the end"
+            )
+        return FinishedGame(
+            table_id=self.id,
+            variant=self.row.variant,
+            options=dict(self.row.options),
+            seed=self.row.seed,
+            actions=tuple(self.row.actions),
+            names=tuple(self._name(s) for s in range(self.rules.players)),
+            summary=self.summary(),
+            hands=self.row.hands,
+        )
