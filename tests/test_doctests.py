@@ -26,7 +26,8 @@ CORE_API = {
     "pedro.engine.actions": ("action_text", "parse_action_words", "parse_action_text"),
     "pedro.variants.options": ("make_ruleset",),
     "pedro.variants.option_spec": ("option_text",),
-    "pedro.records": ("read_record", "replay"),
+    "pedro.records.reading": ("read_record",),
+    "pedro.records.replaying": ("replay",),
 }
 
 
