@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE_API = {
     "pedro.cards": ("parse_card", "parse_cards", "format_card", "format_cards", "pretty_card"),
     "pedro.engine.actions": ("action_text", "parse_action_words", "parse_action_text"),
-    "pedro.variants.options": ("make_ruleset", "option_text"),
-    "pedro.records": ("read_record", "replay"),
+    "pedro.variants.options": ("make_ruleset",),
+    "pedro.variants.option_spec": ("option_text",),
+    "pedro.records.reading": ("read_record",),
+    "pedro.records.replaying": ("replay",),
 }
 
 

@@ -19,7 +19,8 @@ from tests.helpers import tournament_doc
 from typer.testing import CliRunner
 
 from pedro.cli.main import app
-from pedro.cli.play_cmd import TerminalGame, seat_players
+from pedro.cli.play.game import TerminalGame
+from pedro.cli.play.seats import seat_players
 from pedro.engine.actions import action_words
 from pedro.engine.state import GameState
 from pedro.players import UnknownPlayerError, check_player, external, make_player

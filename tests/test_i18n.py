@@ -330,7 +330,7 @@ def test_the_in_game_rules_command_shows_the_sheet_in_the_games_language(tmp_pat
 
 def test_the_exchange_is_told_in_the_second_person_to_a_finnish_player() -> None:
     from pedro import terminal
-    from pedro.cli.play_cmd import DEFAULT_NAME
+    from pedro.cli.play.seats import DEFAULT_NAME
 
     state = GameState(make_ruleset("cinch"), seed=2)
     while state.phase.name != "PLAY":

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.cli.play_cmd import seat_players
+from pedro.cli.play.seats import seat_players
 from pedro.players import (
     LEVELS,
     PLAYERS,

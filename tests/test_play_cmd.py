@@ -15,7 +15,10 @@ from pedro import i18n, terminal
 from pedro.cards import format_card, parse_card, parse_cards
 from pedro.cli import play_cmd
 from pedro.cli.main import app
-from pedro.cli.play_cmd import TerminalGame, default_save_path, parse_answer, seat_players
+from pedro.cli.play.answers import InputError, help_text, parse_answer
+from pedro.cli.play.game import GAME_FAILED, INTERRUPTED, TerminalGame
+from pedro.cli.play.saving import default_save_path
+from pedro.cli.play.seats import seat_players
 from pedro.display import sort_hand
 from pedro.engine.actions import (
     PASS,
@@ -253,7 +256,7 @@ def test_end_of_input_and_ctrl_c_save_the_game(tmp_path: Path) -> None:
     def interrupt(prompt: str) -> str:
         raise KeyboardInterrupt
 
-    for ask, code in ((eof, 0), (interrupt, play_cmd.INTERRUPTED)):
+    for ask, code in ((eof, 0), (interrupt, INTERRUPTED)):
         path = tmp_path / f"{code}.json"
         console = Console(record=True, width=100)
         game = TerminalGame(console, VARIANTS["cinch"], seat_players(None, 4), seed=2, save=path, ask=ask)
@@ -391,7 +394,7 @@ def test_calls_are_read_in_every_spelling() -> None:
     assert parse_answer("8", state) == bid_action(8)
     assert parse_answer("bid 8", state) == bid_action(8)
     assert parse_answer("pass", state) == PASS
-    with pytest.raises(play_cmd.InputError):
+    with pytest.raises(InputError):
         parse_answer("eight", state)
     with_call = GameState(make_ruleset("cinch", {"bid_28_56": True}), seed=1)
     assert verb_of(parse_answer("28-56", with_call)) == Verb.BID_28_56
@@ -404,7 +407,7 @@ def test_calls_are_read_in_every_spelling() -> None:
 def test_help_and_errors_name_only_the_variants_own_calls_and_cards() -> None:
     def shown(rules_id: str, **options: object) -> str:
         console = Console(record=True, width=120, color_system=None)
-        console.print(play_cmd.help_text(make_ruleset(rules_id, options)))
+        console.print(help_text(make_ruleset(rules_id, options)))
         return console.export_text()
 
     cinch = shown("cinch")
@@ -421,21 +424,21 @@ def test_help_and_errors_name_only_the_variants_own_calls_and_cards() -> None:
 
     state = GameState(VARIANTS["cinch"], seed=1)
     for call in ("protect", "28-56", "83-double", "double"):
-        with pytest.raises(play_cmd.InputError, match=f"Cinch has no {call} call") as refused:
+        with pytest.raises(InputError, match=f"Cinch has no {call} call") as refused:
             parse_answer(call, state)
         assert "28-56" not in str(refused.value).replace(f"no {call} call", "")
-    with pytest.raises(play_cmd.InputError) as not_a_call:
+    with pytest.raises(InputError) as not_a_call:
         parse_answer("eight", state)
     assert "protect" not in str(not_a_call.value) and "28-56" not in str(not_a_call.value)
     in_play = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.PLAY)
     for word in ("zz", "jk"):
-        with pytest.raises(play_cmd.InputError, match=f"'{word}' is not a card") as refused:
+        with pytest.raises(InputError, match=f"'{word}' is not a card") as refused:
             parse_answer(word, in_play)
         message = str(refused.value)
         assert "Cinch has no jokers" in message
         assert all(joker not in message for joker in ("JK", "BJ", "SJ")), message
     jokers = _advance_to(GameState(VARIANTS["piedro_jokers"], seed=1), Phase.PLAY)
-    with pytest.raises(play_cmd.InputError, match="jokers are BJ, SJ"):
+    with pytest.raises(InputError, match="jokers are BJ, SJ"):
         parse_answer("zz", jokers)
 
 
@@ -443,7 +446,7 @@ def test_trumps_are_read_as_letters_words_and_symbols() -> None:
     state = _advance_to(GameState(VARIANTS["cinch"], seed=1), Phase.TRUMP)
     for text in ("h", "H", "hearts", "heart", "♥", "trump h", "trumps ♥"):
         assert parse_answer(text, state) == trump_action(1), text
-    with pytest.raises(play_cmd.InputError, match="not a suit"):
+    with pytest.raises(InputError, match="not a suit"):
         parse_answer("x", state)
 
 
@@ -465,7 +468,7 @@ def test_card_set_answers_take_the_verb_of_the_choice() -> None:
     assert parse_answer("3c 4d", state) == cards_action(legal.verb, mask)
     assert parse_answer("discard 3c, 4d", state) == cards_action(Verb.DISCARD, mask)
     assert parse_answer("pass", state) == PASS
-    with pytest.raises(play_cmd.InputError, match="twice"):
+    with pytest.raises(InputError, match="twice"):
         parse_answer("3c 3c", state)
 
 
@@ -488,7 +491,7 @@ def test_single_top_card_stands_for_the_only_legal_stack(tmp_path: Path) -> None
                 if len(same) == 1:
                     assert parse_answer(typed, state) == same[0]
                 else:
-                    with pytest.raises(play_cmd.InputError, match="cards to this trick"):
+                    with pytest.raises(InputError, match="cards to this trick"):
                         parse_answer(typed, state)
                 assert parse_answer(" ".join(_text(c) for c in play_cards(stacks[0])), state) == stacks[0]
                 return
@@ -612,7 +615,7 @@ def test_ctrl_c_then_resume_on_the_command_line(tmp_path: Path) -> None:
 
     console = Console(record=True, width=200, color_system=None)
     game = TerminalGame(console, VARIANTS["pidro"], seat_players(None, 4), seed=2, save=path, ask=interrupt)
-    assert game.run() == play_cmd.INTERRUPTED
+    assert game.run() == INTERRUPTED
     assert f"pedro play --resume {path}" in console.export_text()
     result = CliRunner().invoke(app, ["play", "--resume", str(path), "--seed", "1"], input="quit\n")
     assert result.exit_code == 0, result.output
@@ -639,7 +642,7 @@ def test_a_crash_saves_the_game_so_that_it_can_be_resumed(tmp_path: Path) -> Non
         return real_act(obs)  # type: ignore[arg-type]
 
     game.players[seat].act = act  # type: ignore[method-assign]
-    assert game.run() == play_cmd.GAME_FAILED
+    assert game.run() == GAME_FAILED
     text = " ".join(console.export_text().split())
     assert "internal error: RuntimeError: a bug in a player" in text
     assert f"Resume it with: pedro play --resume {path}" in text

@@ -15,7 +15,8 @@ from pedro.cli.rules_cmd import USAGE_ERROR, first_sentence, show_options, show_
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import EndRule, OutOfTrumps
 from pedro.variants.options import OPTIONS, make_ruleset
-from pedro.variants.sheet import _BLOCK_START, _wrap, points_text, rule_sheet, trump_order_text
+from pedro.variants.sheet import points_text, rule_sheet, trump_order_text
+from pedro.variants.sheet.words import BLOCK_START, wrap
 
 SECTIONS = [
     "## Players",
@@ -317,10 +318,10 @@ def test_wrapping_never_starts_a_list_or_heading() -> None:
 
 def test_a_line_that_would_start_a_list_is_joined_to_the_one_before() -> None:
     text = "word " * 17 + "2 (Low) 1. No other card scores. " + "more words here " * 8
-    wrapped = _wrap(text)
+    wrapped = wrap(text)
     assert " ".join(wrapped.split()) == " ".join(text.split()), "no word lost or moved out of order"
     for line in wrapped.splitlines()[1:]:
-        assert not _BLOCK_START.match(line), line
+        assert not BLOCK_START.match(line), line
 
 
 def test_on_a_narrow_terminal_no_option_name_or_value_is_cut() -> None:

@@ -128,6 +128,18 @@ def _value(value: float, unit: str) -> str:
 
 
 def _print(console: Console, reviews: list[Review], names: Sequence[str], player: str, top: int) -> None:
+    _print_counts(console, reviews, player)
+    _print_mistakes(console, reviews, names, top)
+    hand = 0
+    for r in reviews:
+        if r.decision.hand != hand:
+            hand = r.decision.hand
+            console.print(f"\n[bold]Hand {hand}[/]")
+        console.print(_decision_line(r, names))
+
+
+def _print_counts(console: Console, reviews: list[Review], player: str) -> None:
+    """How many decisions had every choice valued, some, or none."""
     every = [r for r in reviews if r.estimates is not None and r.estimates.values and r.estimates.complete]
     some = [r for r in reviews if r.estimates is not None and r.estimates.values and not r.estimates.complete]
     console.print(
@@ -136,7 +148,14 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
         f"[bold]{len(reviews) - len(every) - len(some)}[/] "
         "(plays and exchange: points the side takes in the hand; calls: expected change of the side's score)"
     )
+
+
+def _print_mistakes(console: Console, reviews: list[Review], names: Sequence[str], top: int) -> None:
+    """The ``top`` costliest decisions, as a table."""
     mistakes = biggest_mistakes(reviews, top)
+    if not mistakes:
+        console.print("No decision cost anything by these estimates.")
+        return
     table = Table(title="Biggest mistakes", box=box.SIMPLE_HEAD, title_justify="left")
     for col in ("hand", "#", "who", "chose", "best", "cost"):
         table.add_column(col, justify="right" if col in ("hand", "#", "cost") else "left")
@@ -147,31 +166,26 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
         who = escape(names[d.seat])
         chose, best = _markup(d, d.action), _markup(d, best_action)
         table.add_row(str(d.hand), str(d.number), who, chose, best, f"{r.cost:.2f}")
-    if mistakes:
-        console.print(table)
+    console.print(table)
+
+
+def _decision_line(r: Review, names: Sequence[str]) -> str:
+    """One decision: who chose what, the verdict, and the best-valued choices."""
+    d, est = r.decision, r.estimates
+    chose = _markup(d, d.action)
+    head = f"  {d.number:>3}. {escape(names[d.seat])} ({_PHASE_WORDS.get(d.phase, '?')}) {chose}"
+    if est is None or not est.values:
+        why = f": {escape(est.why)}" if est is not None and est.why else ""
+        return f"{head}  [dim](not valued{why})[/]"
+    cost, verdict = r.cost, r.verdict
+    if cost is None:
+        mark = f"[dim]{verdict}[/]"
     else:
-        console.print("No decision cost anything by these estimates.")
-    hand = 0
-    for r in reviews:
-        d, est = r.decision, r.estimates
-        if d.hand != hand:
-            hand = d.hand
-            console.print(f"\n[bold]Hand {hand}[/]")
-        chose = _markup(d, d.action)
-        head = f"  {d.number:>3}. {escape(names[d.seat])} ({_PHASE_WORDS.get(d.phase, '?')}) {chose}"
-        if est is None or not est.values:
-            why = f": {escape(est.why)}" if est is not None and est.why else ""
-            console.print(f"{head}  [dim](not valued{why})[/]")
-            continue
-        cost, verdict = r.cost, r.verdict
-        if cost is None:
-            mark = f"[dim]{verdict}[/]"
-        else:
-            mark = f"[red]{verdict}[/]" if cost > 1e-9 else f"[green]{verdict}[/]"
-        options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
-        more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
-        note = f"  [yellow]({escape(est.note())})[/]" if not est.complete else ""
-        console.print(f"{head}  {mark}  [dim]{options}{more}[/]{note}")
+        mark = f"[red]{verdict}[/]" if cost > 1e-9 else f"[green]{verdict}[/]"
+    options = ", ".join(f"{_markup(d, a)} {_value(v, est.unit)}" for a, v in est.ranked()[:8])
+    more = f" … {len(est.values) - 8} more" if len(est.values) > 8 else ""
+    note = f"  [yellow]({escape(est.note())})[/]" if not est.complete else ""
+    return f"{head}  {mark}  [dim]{options}{more}[/]{note}"
 
 
 def _json(reviews: list[Review], player: str, names: Sequence[str]) -> dict[str, Any]:

@@ -125,23 +125,14 @@ def _print_hand(console: Console, result: ReplayResult, k: int, r: HandResult) -
     steps = result.steps[k] if k < len(result.steps) else []
     console.print(Rule(f"Hand {k + 1}", align="left"))
     console.print(f"Dealer: {escape(names[r.dealer])}")
-    calls = [s for s in steps if s.phase == Phase.AUCTION]
-    if calls:
-        console.print(
-            "Auction: " + ", ".join(escape(_call_words(names, rules, s.seat, s.action)) for s in calls)
-        )
+    _print_auction(console, result, steps)
     if r.bidder is None:
         console.print("Everybody passed: the hand is thrown in and the next dealer deals.")
         return
     bid = r.call if r.call is not None else str(r.bid)
     trump = f"{SUIT_SYMBOLS[r.trump]} {SUIT_NAMES[r.trump]}" if r.trump is not None else "none"
     console.print(f"Contract: {escape(names[r.bidder])} at {escape(bid)}, trumps {trump}")
-    exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
-    if exchange:
-        console.print(
-            "Exchange: "
-            + "; ".join(escape(_exchange_words(names, rules, s.seat, s.action)) for s in exchange)
-        )
+    _print_exchange(console, result, steps)
     held = [
         f"{escape(names[s])}: {_cards(cards) if cards else '—'}" for s, cards in enumerate(r.hands_at_play)
     ]
@@ -149,18 +140,7 @@ def _print_hand(console: Console, result: ReplayResult, k: int, r: HandResult) -
     folded = [names[s] for s, status in enumerate(r.statuses) if status == Status.FOLDED]
     if folded:
         console.print("Folded: " + ", ".join(escape(name) for name in folded))
-    dropped: set[int] = set()
-    for i, trick in enumerate(r.tricks, start=1):
-        line = f"  Trick {i}: {_trick_words(names, trick)}"
-        playing = {seat for seat, _ in trick.plays}
-        gone = [
-            s for s, status in enumerate(r.statuses)
-            if status in _DROPPED and s not in playing and s not in dropped
-        ]  # fmt: skip
-        dropped.update(gone)
-        if gone:
-            line += " (" + ", ".join(f"{escape(names[s])} {_DROPPED[r.statuses[s]]}" for s in gone) + ")"
-        console.print(line)
+    _print_tricks(console, names, r)
     sides = rules.sides()
     points = ", ".join(
         f"{escape(_side_name(names, side))} {p}" for side, p in zip(sides, r.points, strict=True)
@@ -173,26 +153,52 @@ def _print_hand(console: Console, result: ReplayResult, k: int, r: HandResult) -
     console.print(f"Score: {score}")
 
 
+def _print_auction(console: Console, result: ReplayResult, steps: list[ReplayStep]) -> None:
+    """The calls of a hand, in one line (none when the record stops before the first)."""
+    calls = [s for s in steps if s.phase == Phase.AUCTION]
+    if calls:
+        words = ", ".join(escape(_call_words(result.names, result.rules, s.seat, s.action)) for s in calls)
+        console.print("Auction: " + words)
+
+
+def _print_exchange(console: Console, result: ReplayResult, steps: list[ReplayStep]) -> None:
+    """The exchange decisions of a hand, in one line (none when the rules or the record have none)."""
+    exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
+    if exchange:
+        words = "; ".join(
+            escape(_exchange_words(result.names, result.rules, s.seat, s.action)) for s in exchange
+        )
+        console.print("Exchange: " + words)
+
+
+def _print_tricks(console: Console, names: list[str], r: HandResult) -> None:
+    """A line a trick, saying after the trick who dropped out of the play before it."""
+    dropped: set[int] = set()
+    for i, trick in enumerate(r.tricks, start=1):
+        line = f"  Trick {i}: {_trick_words(names, trick)}"
+        playing = {seat for seat, _ in trick.plays}
+        gone = [
+            s for s, status in enumerate(r.statuses)
+            if status in _DROPPED and s not in playing and s not in dropped
+        ]  # fmt: skip
+        dropped.update(gone)
+        if gone:
+            line += " (" + ", ".join(f"{escape(names[s])} {_DROPPED[r.statuses[s]]}" for s in gone) + ")"
+        console.print(line)
+
+
 def _print_partial_hand(console: Console, result: ReplayResult, k: int, steps: list[ReplayStep]) -> None:
     """The decisions of the hand the record stops in, phase by phase."""
-    rules = result.rules
     names = result.names
     console.print(Rule(f"Hand {k + 1} (unfinished)", align="left"))
     console.print(f"Dealer: {escape(names[result.state.dealer])}")
-    calls = [s for s in steps if s.phase == Phase.AUCTION]
-    if calls:
-        console.print(
-            "Auction: " + ", ".join(escape(_call_words(names, rules, s.seat, s.action)) for s in calls)
-        )
+    _print_auction(console, result, steps)
     for s in steps:
         if s.phase == Phase.TRUMP:
             suit = arg_of(s.action)
             who = escape(_does(names[s.seat], "names"))
             console.print(f"{who} {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} trumps")
-    exchange = [s for s in steps if s.phase == Phase.EXCHANGE]
-    if exchange:
-        words = "; ".join(escape(_exchange_words(names, rules, s.seat, s.action)) for s in exchange)
-        console.print("Exchange: " + words)
+    _print_exchange(console, result, steps)
     plays = [s for s in steps if s.phase == Phase.PLAY]
     if plays:
         shown = ", ".join(f"{escape(names[s.seat])} {_cards(play_cards(s.action))}" for s in plays)

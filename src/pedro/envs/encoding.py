@@ -124,23 +124,32 @@ class ObservationEncoder:
         return (side - mine) % self.sides
 
     def encode(self, obs: Observation, selection: tuple[int, ...] = ()) -> npt.NDArray[np.float32]:
-        """The vector of ``obs``; ``selection`` is the cards chosen so far in a card-set decision."""
+        """The vector of ``obs``; ``selection`` is the cards chosen so far in a card-set decision.
+
+        The parts fill two lists, the indices that are 1 and the (index, value) pairs of the
+        others, and the vector is written from them at once: faster than a write per index.
+        """
         n = self.players
-        c = NUM_CARDS
-        at = self._at
-        seat = obs.seat
-        rel = [(s - seat) % n for s in range(n)]  # relative seat of each seat
-        block = [r * c for r in rel]  # offset of each seat's card block
+        rel = [(s - obs.seat) % n for s in range(n)]  # relative seat of each seat
         ones: list[int] = []
-        add = ones.append
-        extend = ones.extend
-        at_index: list[int] = []  # other values: their index here and value in ``values``
+        at_index: list[int] = []
         values: list[float] = []
+        self._cards(obs, selection, rel, ones)
+        self._table(obs, rel, ones)
+        self._calls(obs, rel, ones, at_index, values)
+        self._counts(obs, rel, at_index, values)
+        out = np.zeros(self.size, dtype=np.float32)
+        out[ones] = 1.0
+        out[at_index] = values
+        return out
 
-        def put(index: int, value: float) -> None:
-            at_index.append(index)
-            values.append(value)
-
+    def _cards(self, obs: Observation, selection: tuple[int, ...], rel: list[int], ones: list[int]) -> None:
+        """The card slices: my hand and selection, the tricks, and the cards laid aside or seen."""
+        at = self._at
+        c = NUM_CARDS
+        n = self.players
+        block = [r * c for r in rel]  # offset of each seat's card block
+        extend = ones.extend
         base = at["hand"]
         extend([base + card for card in obs.hand])
         base = at["selection"]
@@ -156,10 +165,10 @@ class ObservationEncoder:
             for s, cards in current.plays:
                 base = played + block[s]
                 extend([base + card for card in cards])
-                add(trick_at + block[s] + cards[0])
-            add(at["trick_leader"] + rel[current.leader])
+                ones.append(trick_at + block[s] + cards[0])
+            ones.append(at["trick_leader"] + rel[current.leader])
         else:
-            add(at["trick_leader"] + n)
+            ones.append(at["trick_leader"] + n)
         for base, per_seat in ((at["face_up"], obs.face_up), (at["shown"], obs.shown)):
             for s, cards in enumerate(per_seat):
                 if cards:
@@ -169,45 +178,65 @@ class ObservationEncoder:
         extend([base + card for card in obs.own_discards])
         base = at["seen"]
         extend([base + card for card in obs.seen])
+
+    def _table(self, obs: Observation, rel: list[int], ones: list[int]) -> None:
+        """The one-of slices of the table: trumps, phase, who deals, acts, bid, and each seat's status."""
+        at = self._at
+        n = self.players
+        add = ones.append
         add(at["trump"] + (obs.trump if obs.trump is not None else 4))
         add(at["phase"] + min(obs.phase, _GAME_OVER))
         add(at["dealer"] + rel[obs.dealer])
         add(at["current_player"] + (rel[obs.current_player] if obs.current_player >= 0 else n))
         add(at["bidder"] + (rel[obs.bidder] if obs.bidder is not None else n))
+        base = at["statuses"]
+        for s, status in enumerate(obs.statuses):
+            add(base + rel[s] * 5 + min(status, _OUT))
+        winner = self._rel_side(obs.winner, obs.seat) if obs.winner is not None else self.sides
+        add(at["winner"] + winner)
+
+    def _calls(
+        self, obs: Observation, rel: list[int], ones: list[int], at_index: list[int], values: list[float]
+    ) -> None:
+        """The auction: the contract and its value, and each seat's last call."""
+        at = self._at
         last_call = dict(obs.calls)  # each seat's last call
         if obs.bidder is not None and obs.bidder in last_call:
             kind = _CALL_INDEX.get(last_call[obs.bidder] >> VERB_SHIFT, 0)
             if kind >= 2:
-                add(at["contract"] + kind - 2)
+                ones.append(at["contract"] + kind - 2)
         if obs.bid is not None:
-            put(at["bid"], min(1.0, obs.bid / self.bid_scale))
+            at_index.append(at["bid"])
+            values.append(min(1.0, obs.bid / self.bid_scale))
         calls = at["calls"]
         call_values = at["call_values"]
-        for s in range(n):
+        for s in range(self.players):
             call = last_call.get(s)
             kind = 0 if call is None else _CALL_INDEX.get(call >> VERB_SHIFT, 0)
-            add(calls + rel[s] * 6 + kind)
+            ones.append(calls + rel[s] * 6 + kind)
             if kind == 2 and call is not None:
-                put(call_values + rel[s], min(1.0, (call & ARG_MASK) / self.bid_scale))
-        base = at["statuses"]
-        for s, status in enumerate(obs.statuses):
-            add(base + rel[s] * 5 + min(status, _OUT))
+                at_index.append(call_values + rel[s])
+                values.append(min(1.0, (call & ARG_MASK) / self.bid_scale))
+
+    def _counts(self, obs: Observation, rel: list[int], at_index: list[int], values: list[float]) -> None:
+        """The scaled numbers: cards held and laid aside, tricks done, scores, the hand's number."""
+        at = self._at
+        put_at = at_index.append
+        put = values.append
         for base, sizes in ((at["hand_sizes"], obs.hand_sizes), (at["discarded"], obs.discarded)):
             for s, size in enumerate(sizes):
                 if size:
-                    put(base + rel[s], min(1.0, size / CARD_COUNT_SCALE))
-        put(at["tricks_done"], min(1.0, len(obs.tricks) / self.trick_scale))
+                    put_at(base + rel[s])
+                    put(min(1.0, size / CARD_COUNT_SCALE))
+        put_at(at["tricks_done"])
+        put(min(1.0, len(obs.tricks) / self.trick_scale))
         base = at["scores"]
         target = max(1, self.rules.target)
         for side, score in enumerate(obs.scores):
-            put(base + self._rel_side(side, seat), (max(-1.0, min(1.0, score / target)) + 1.0) / 2.0)
-        put(at["hand_index"], min(obs.hand_index, HAND_INDEX_SCALE) / HAND_INDEX_SCALE)
-        winner = self._rel_side(obs.winner, seat) if obs.winner is not None else self.sides
-        add(at["winner"] + winner)
-        out = np.zeros(self.size, dtype=np.float32)
-        out[ones] = 1.0
-        out[at_index] = values
-        return out
+            put_at(base + self._rel_side(side, obs.seat))
+            put((max(-1.0, min(1.0, score / target)) + 1.0) / 2.0)
+        put_at(at["hand_index"])
+        put(min(obs.hand_index, HAND_INDEX_SCALE) / HAND_INDEX_SCALE)
 
 
 def markdown_table(encoder: ObservationEncoder) -> str:
