@@ -20,6 +20,7 @@ from pedro.players import (
     make_player,
     samples_of,
 )
+from pedro.players.expert_bidding import SolvedBidder
 from pedro.players.levels import level_player
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -41,10 +42,14 @@ def test_the_levels_go_from_the_beginner_to_the_expert_and_each_is_a_real_player
 def test_the_strong_level_searches_fewer_deals_and_bids_as_club() -> None:
     strong = make_player("strong", 0)
     assert isinstance(strong, ExpertPlayer)
-    assert strong.worlds == 3 and not strong.own_bidding
+    assert strong.config.samples == 3 and not isinstance(strong.bidder, SolvedBidder)
     assert samples_of("strong") == 3  # what a server's strength cap counts
     expert = make_player("expert", 0)
-    assert isinstance(expert, ExpertPlayer) and expert.own_bidding and expert.worlds > strong.worlds
+    assert (
+        isinstance(expert, ExpertPlayer)
+        and isinstance(expert.bidder, SolvedBidder)
+        and expert.config.samples > strong.config.samples
+    )
 
 
 def test_an_unknown_name_lists_the_levels_too() -> None:
