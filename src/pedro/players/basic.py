@@ -8,6 +8,11 @@ the opponents will win, and feed points to a partner whose trick is safe.
 Every decision is a few integer operations per legal action, so whole
 simulated games cost milliseconds. It exists as a sparring partner that is
 clearly better than ``random`` and as the default opponent of ``pedro play``.
+
+Its parts (``players.parts``): ``BasicBidder``, ``BasicExchanger`` and
+``RuleCardPlayer``, which reads the play through ``play_view``; ``heuristic``
+builds on the exchanger and the card player, and the helpers here that both
+bid by (``high_call``, ``bid_of``, ...) are theirs too.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """``heuristic``: a stronger hand-written player built on ``basic``'s evaluation.
 
-What it adds to ``basic``:
+Its parts (``players.parts``): ``SimulatedBidder``, ``HeuristicExchanger`` and
+``basic.RuleCardPlayer`` reading the play through ``heuristic_view``. What it
+adds to ``basic``:
 
 * **Bidding by simulation** (``players.bidding``). The hand is played out
   on sampled deals of the unseen cards, with this player's own exchange and
@@ -12,8 +14,8 @@ What it adds to ``basic``:
   by the older rule (``RuleBidder``): a normal tail around
   ``hand_strength.expected_points`` and a needed chance of making the bid
   set by the auction, the scoring and the game score.
-* **Card counting** (``heuristic_view``). It tracks every card seen and the seats known to hold
-  no trumps (a non-trump played to a trump lead, a cold, out or folded seat,
+* **Card counting** (``heuristic_view``). It tracks every card seen and the
+  seats known to hold no trumps (a non-trump played to a trump lead, a cold, out or folded seat,
   no trumps left unseen) and, where every non-trump is discarded, how many
   trumps each seat kept (cards laid aside against the first deal) less those
   it has played; the chance that an opponent behind beats a card follows
