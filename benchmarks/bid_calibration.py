@@ -32,9 +32,9 @@ from functools import partial
 from pedro.engine.actions import PASS
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
-from pedro.players import choose, make_player
+from pedro.players import ExpertPlayer, HeuristicPlayer, choose, make_player
 from pedro.players.bidding import made_share
-from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.heuristic import ValuedBidder
 from pedro.variants.options import make_ruleset
 from strength import bid_bands
 
@@ -52,17 +52,17 @@ class Contract:
 
 
 def prediction(
-    player: HeuristicPlayer, state: GameState, action: int
+    bidder: ValuedBidder, state: GameState, action: int
 ) -> tuple[float, float, float | None] | None:
     """(points, share made, lead over passing) the player's sampled deals gave the bid ``action`` it
     just chose; None for a bid its values did not choose (``heuristic``'s rule of thumb where
     nothing was valued)."""
     obs = state.observation(state.current_player)
-    values = {v.action: v for v in player.call_values(obs, obs.legal)}  # cached: no new deals
+    values = {v.action: v for v in bidder.call_values(obs, obs.legal)}  # cached: no new deals
     chosen = values.get(action)
     if chosen is None or chosen.suit is None:
         return None
-    est = player.estimator(obs)
+    est = bidder.estimator(obs)
     made = made_share(est, obs.seat, chosen)
     if made is None:
         return None
@@ -92,9 +92,9 @@ def deal_contracts(variant: str, player_name: str, opponent: str, seed: int, dea
                 state.phase == Phase.AUCTION
                 and action != PASS
                 and seat % 2 == mine
-                and isinstance(player, HeuristicPlayer)
+                and isinstance(player, HeuristicPlayer | ExpertPlayer)
             ):
-                foreseen = prediction(player, state, action)
+                foreseen = prediction(player.bidder, state, action)
                 if foreseen is not None:
                     last[seat] = foreseen
             state.apply(action)
@@ -146,7 +146,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
     args = parser.parse_args()
-    if not isinstance(make_player(args.player, 0), HeuristicPlayer):
+    if not isinstance(make_player(args.player, 0), HeuristicPlayer | ExpertPlayer):
         parser.error(f"--player {args.player!r} does not bid by simulation: heuristic or expert")
     found = contracts(args.variant, args.deals, args.opponent, args.player, args.seed, args.jobs)
     print(

@@ -24,7 +24,7 @@ import time
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import choose, make_player
-from pedro.players.expert import legal_count
+from pedro.players.expert_exchange import legal_count
 from pedro.variants.options import make_ruleset
 
 CALL_PHASES = (Phase.AUCTION, Phase.TRUMP)

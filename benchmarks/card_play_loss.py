@@ -12,20 +12,13 @@ tournament would need thousands of deals to tell apart.
 
     python benchmarks/card_play_loss.py --variant pidro --deals 150 --players heuristic expert:40 expert
     python benchmarks/card_play_loss.py --variant eighty_three --players heuristic expert:40/noread expert
-    python benchmarks/card_play_loss.py --variant cinch --measure score \
-        --players heuristic expert expert/score
+    python benchmarks/card_play_loss.py --variant cinch --measure score --players heuristic expert
 
 A player is any name ``pedro`` accepts; ``/noread`` turns off the expert's
-reading of the opponents' play, ``/score`` makes it value plays by the hand's
-score for its side instead of its points, ``/resampleK``, ``/clearN`` and
-``/nodesN`` set the expert's ``resample``, ``until_clear`` and ``max_nodes``
-(``/nodes0``: no cap), ``/temperX`` the power of the auction's evidence on
-its worlds (``/temper0`` ignores the auction), ``/raceZ`` the expert's
-``race`` (plays trailing by Z standard errors are solved no more), ``/worldsN``
-and ``/solvesN`` its worlds and its cap on solves per decision (``/solves0``:
-no cap), ``/partnerX`` reads the partner's plays too, each surprise weighing
-a world by X; flags combine
-(``expert/nodes0/temper0``). ``--measure score`` counts a loss
+reading of the opponents' play, ``/nodesN`` sets its cap on the solver's nodes
+per decision (``/nodes0``: no cap), ``/worldsN`` and ``/solvesN`` its worlds
+and its cap on solves per decision (``/solves0``: no cap); flags combine
+(``expert/nodes0/noread``). ``--measure score`` counts a loss
 in score (the seat's side's score change less the others', the game's end
 included, as the expert's calls count it) instead of points. The share
 printed is how much of the first player's loss each player removes.
@@ -51,13 +44,17 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import Player, choose, make_player
-from pedro.players.expert import ExpertPlayer, play_classes, world_values
+from pedro.players.card_search import SolvingCardPlayer, play_classes
+from pedro.players.expert import ExpertPlayer
 from pedro.players.sampling import World, replay
+from pedro.players.solved_worlds import world_values
 from pedro.variants.options import make_ruleset
 
 Position = tuple[Observation, dict[int, float]]
@@ -122,7 +119,7 @@ def expected_losses(obs: Observation, worlds: int, score: bool) -> dict[int, flo
     rng = random.Random(f"ceiling:{obs.hand_index}:{len(obs.tricks)}:{obs.seat}:{legal}")
     seen = [
         (weight, world_values(obs, world, distinct, score))
-        for world, weight in ExpertPlayer("card-play-loss").weighed_worlds(obs, worlds, rng)
+        for world, weight in ExpertPlayer("card-play-loss").card_player.weighed_worlds(obs, worlds, rng)
     ]
     total = sum(weight for weight, _ in seen) or 1.0
     lost = {
@@ -139,38 +136,30 @@ def player(spec: str) -> Player:
         return made
     if not isinstance(made, ExpertPlayer):
         raise SystemExit(f"/{flags[0]} applies to the expert only, got {spec!r}")
+    config = made.card_player.config
     for flag in flags:
-        _set(made, flag, spec)
+        config = replace(config, **_setting(flag, spec))
+    # the positions are card plays: the expert's card player with the settings, its other parts kept
+    made.card_player = SolvingCardPlayer(made.shared, config, made.card_player.fallback)
     return made
 
 
-def _set(made: ExpertPlayer, flag: str, spec: str) -> None:
-    """One ``/flag`` of ``spec`` set on the expert (module docstring)."""
+def _setting(flag: str, spec: str) -> dict[str, Any]:
+    """One ``/flag`` of ``spec``: the expert's settings it changes (module docstring)."""
     if flag == "noread":
-        made.read_play = False
-    elif flag == "score":
-        made.play_for_score = True
-    elif flag.startswith("resample") and flag[8:].isdigit():
-        made.resample = int(flag[8:])
-    elif flag.startswith("clear") and flag[5:].isdigit():
-        made.until_clear = int(flag[5:])
-    elif flag.startswith("nodes") and flag[5:].isdigit():
-        made.max_nodes = int(flag[5:]) or None
-    elif flag.startswith("temper") and flag[6:].replace(".", "", 1).isdigit():
-        made.bid_temper = float(flag[6:])
-    elif flag.startswith("race") and flag[4:].replace(".", "", 1).isdigit():
-        made.race = float(flag[4:])
-    elif flag.startswith("worlds") and flag[6:].isdigit():
-        made.worlds = int(flag[6:])
-    elif flag.startswith("solves") and flag[6:].isdigit():
-        made.max_solves = int(flag[6:]) or None
-    elif flag.startswith("partner") and flag[7:].replace(".", "", 1).isdigit():
-        made.read_partner = float(flag[7:])
-    elif flag:
+        return {"read_play": False}
+    if flag.startswith("nodes") and flag[5:].isdigit():
+        return {"max_nodes": int(flag[5:]) or None}
+    if flag.startswith("worlds") and flag[6:].isdigit():
+        return {"samples": int(flag[6:])}
+    if flag.startswith("solves") and flag[6:].isdigit():
+        return {"max_solves": int(flag[6:]) or None}
+    if flag:
         raise SystemExit(
-            f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /score, /resampleK, /clearN,"
-            " /nodesN (0: no cap), /temperX, /raceZ, /worldsN, /solvesN (0: no cap) and /partnerX"
+            f"unknown flag {flag!r} in {spec!r}; the flags are /noread, /nodesN (0: no cap), /worldsN"
+            " and /solvesN (0: no cap)"
         )
+    return {}
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ import numpy as np
 
 from pedro.engine.actions import PASS, bid_action
 from pedro.players.bidding import CallValue
-from pedro.players.expert import (
+from pedro.players.expert_bidding import (
     BID_SAMPLES_STEP,
     CLEAR_Z,
     MAX_BID_SAMPLES,

@@ -57,7 +57,7 @@ def hand_times(variant: str, spec: str, seed: int) -> list[tuple[float, int]]:
         action = choose(player, state)
         if timed:
             assert isinstance(player, ExpertPlayer)
-            out.append((time.perf_counter() - t0, player.last_worlds))
+            out.append((time.perf_counter() - t0, player.card_player.last_worlds))
         state.apply(action)
     return out
 

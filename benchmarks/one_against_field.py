@@ -20,7 +20,7 @@ and A2 − A deal by deal (paired: the field's games are the same, so the interv
 narrow one of the difference): the way to test a setting of A.
 
     python benchmarks/one_against_field.py --variant petro_russian --players expert,heuristic \
-        --also expert:defend=alone --deals 200
+        --also expert:bid=heuristic --deals 200
 """
 
 from __future__ import annotations

@@ -94,10 +94,10 @@ def analysed_calls(
         values = est.values if est is not None else {}
         return {a: CallValue(a, value, None) for a, value in values.items()}, False
     assert isinstance(obs.legal, tuple)
-    own = {c.action: c for c in analyst.call_values(obs, obs.legal)}
+    own = {c.action: c for c in analyst.bidder.call_values(obs, obs.legal)}
     if screen is not None and not could_be_wild(own, action, *screen):
         return own, False
-    estimator = analyst.estimator(obs)  # the analysis's own deals, then more of them
+    estimator = analyst.bidder.estimator(obs)  # the analysis's own deals, then more of them
     estimator.extend(obs, max(0, deals - len(estimator.samples)))
     return {c.action: c for c in evaluate_calls(estimator, obs, obs.legal)}, True
 

@@ -54,7 +54,7 @@ def lead(deal: Mapping[str, Any], measure: str) -> float:
 
 def outcomes(deal: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What each play of a deal gave, without the names of the players seated (a setting in a
-    player's name, ``expert:made=0.65``, changes the name on every deal, not the play)."""
+    player's name, ``expert:bid=heuristic``, changes the name on every deal, not the play)."""
     return [{key: value for key, value in play.items() if key != "seats"} for play in deal["plays"]]
 
 

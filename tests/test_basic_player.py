@@ -23,9 +23,11 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
-from pedro.players import PLAYERS, basic, make_player
+from pedro.players import PLAYERS, make_player
+from pedro.players import hand_strength as hs
 from pedro.players.base import RandomPlayer
-from pedro.players.basic import BasicPlayer, expected_points
+from pedro.players.basic import BasicPlayer
+from pedro.players.hand_strength import expected_points
 from pedro.variants.catalog import VARIANTS, get_variant
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
@@ -264,8 +266,8 @@ def test_a_house_rules_estimate_is_its_own_not_the_catalog_variants() -> None:
     on_its_own = [expected_points(alone, hand, s) for s in range(4)]
     assert on_its_own[0] < with_partner[0]  # spades: none held, the partner's share is gone
     assert [expected_points(partners, hand, s) for s in range(4)] == with_partner
-    for _ in range(3 * basic._KEPT):  # a server makes a ruleset per game with house rules
+    for _ in range(3 * hs._KEPT):  # a server makes a ruleset per game with house rules
         again = make_ruleset("pitch_fives", {"partnerships": False, "target": 21})
         assert again is not alone and expected_points(again, hand, 0) == on_its_own[0]
-        assert all(a is b for a, b in zip(basic._suit_values(again), basic._suit_values(alone), strict=True))
-    assert len(basic._BY_RULES) <= basic._KEPT and len(basic._SHARED) <= basic._KEPT
+        assert all(a is b for a, b in zip(hs._suit_values(again), hs._suit_values(alone), strict=True))
+    assert len(hs._BY_RULES) <= hs._KEPT and len(hs._SHARED) <= hs._KEPT

@@ -18,7 +18,7 @@ from pedro.players.bidding import (
     made_share,
     utility,
 )
-from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.heuristic import HeuristicPlayer, rollout_player
 from pedro.variants.catalog import VARIANTS
 
 HEARTS = 1  # suit index of hearts (suits are S, H, D, C)
@@ -30,7 +30,7 @@ def _estimator(hand: str, seed: str = "t", samples: int = 8) -> tuple[Estimator,
     r = rules("cinch")
     state = deal_state(r, S, {W: hand})
     obs = state.observation(state.current_player)
-    policy = [HeuristicPlayer(s, simulated=False) for s in range(4)]
+    policy = [rollout_player(s) for s in range(4)]
     return Estimator(obs, policy, seed, samples), state
 
 
@@ -93,7 +93,7 @@ def test_the_estimate_is_deterministic_and_cached() -> None:
     state = deal_state(r, S, {W: STRONG})
     player = HeuristicPlayer(0, samples=4)
     obs = state.observation(W)
-    assert player.estimator(obs) is player.estimator(obs)
+    assert player.bidder.estimator(obs) is player.bidder.estimator(obs)
 
 
 def test_utility_scores_made_and_set_contracts() -> None:

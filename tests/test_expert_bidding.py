@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 import statistics
 
 import pytest
@@ -12,7 +11,6 @@ from tests.helpers import played_record
 from pedro.analysis import decisions, needs_choice
 from pedro.cards import parse_cards
 from pedro.engine.actions import PASS, Verb, bid_action
-from pedro.engine.auction import call_value
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import Contract
@@ -27,21 +25,23 @@ from pedro.players import (
     make_player,
     samples_of,
 )
-from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, made_share, trump_values
-from pedro.players.expert import (
+from pedro.players.bidding import OPTIMISM, CallValue, Estimator, evaluate_calls, trump_values
+from pedro.players.expert_bidding import (
     BID_SAMPLES_STEP,
     BID_WORK,
     CLEAR_FROM,
     CLEAR_Z,
-    DEFAULT_SAMPLES,
     JUDGE_DEALS,
     JUDGE_ERROR,
     MAX_BID_SAMPLES,
     SURE_BID_SAMPLES,
+    SolvedBidder,
     affordable_deals,
     calls_are_clear,
     clear_bound,
 )
+from pedro.players.expert_config import DEFAULT_SAMPLES, ExpertConfig
+from pedro.players.heuristic import rollout_player
 from pedro.players.simulation import SampledDeals, contract_state, play_out
 from pedro.players.solved_play import (
     DECLARER_BIAS,
@@ -103,18 +103,18 @@ def test_a_review_values_a_call_that_trails_the_best_on_more_deals_until_its_cos
         plain = ExpertPlayer(seed)
         before = plain.estimates(obs)
         assert before is not None
-        drawn = len(plain.estimator(obs).samples)
+        drawn = len(plain.bidder.estimator(obs).samples)
         for call in (PASS, bid_action(10)):
             judged = ExpertPlayer(seed)
             review = judged.estimates(obs, include=(call,))
             assert review is not None and set(review.values) == set(before.values)
-            deals = len(judged.estimator(obs).samples)
+            deals = len(judged.bidder.estimator(obs).samples)
             if before.values[call] >= before.best():
                 assert deals == drawn  # a best call is judged on the deals it was made on
                 continue
             judged_more += 1
             assert drawn <= MAX_BID_SAMPLES and drawn < deals <= JUDGE_DEALS
-            calls = {c.action: c for c in evaluate_calls(judged.estimator(obs), obs, obs.legal or ())}
+            calls = {c.action: c for c in evaluate_calls(judged.bidder.estimator(obs), obs, obs.legal or ())}
             best = max(calls.values(), key=lambda c: c.value)
             diffs = [a - b for a, b in zip(best.per_sample, calls[call].per_sample, strict=True)]
             error = statistics.stdev(diffs) / len(diffs) ** 0.5
@@ -144,8 +144,8 @@ def test_an_unclear_call_gets_past_forty_deals_only_as_far_as_its_work_pays_for(
         state = GameState(rules, seed=seed)
         obs = state.observation(state.current_player)
         player = ExpertPlayer(seed)
-        values = player.call_values(obs, obs.legal or ())
-        est = player.estimator(obs)
+        values = player.bidder.call_values(obs, obs.legal or ())
+        est = player.bidder.estimator(obs)
         drawn = len(est.samples)
         assert drawn % BID_SAMPLES_STEP == 0 and drawn <= MAX_BID_SAMPLES
         # it stopped when the call was clear or the next deals were more than the work pays for
@@ -194,61 +194,34 @@ def test_an_early_look_needs_a_wider_lead_to_stop_a_call() -> None:
 
 def test_heuristic_bidding_setting_is_registered() -> None:
     player = make_player("expert:bid=heuristic", 3)
-    assert isinstance(player, ExpertPlayer) and not player.own_bidding
-    assert player.worlds == DEFAULT_SAMPLES
+    assert isinstance(player, ExpertPlayer) and not isinstance(player.bidder, SolvedBidder)
+    assert player.config.samples == DEFAULT_SAMPLES
     player = make_player("expert:40:bid=heuristic", 3)
-    assert isinstance(player, ExpertPlayer) and not player.own_bidding and player.worlds == 40
+    assert (
+        isinstance(player, ExpertPlayer)
+        and not isinstance(player.bidder, SolvedBidder)
+        and player.config.samples == 40
+    )
     own = make_player("expert", 3)
-    assert isinstance(own, ExpertPlayer) and own.own_bidding
+    assert isinstance(own, ExpertPlayer) and isinstance(own.bidder, SolvedBidder)
     assert samples_of("expert:40:bid=heuristic") == 40
     assert samples_of("expert:bid=heuristic") == DEFAULT_SAMPLES
 
 
-@pytest.mark.parametrize("spec", ["expert:bid=basic", "expert:4:5", "expert:bid=heuristic:0", "expert::"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "expert:bid=basic",
+        "expert:4:5",
+        "expert:bid=heuristic:0",
+        "expert::",
+        "expert:made=0.65",
+        "expert:defend=alone",
+    ],
+)
 def test_bad_expert_settings_say_what_is_allowed(spec: str) -> None:
     with pytest.raises(UnknownPlayerError, match="expert:N"):
         check_player(spec)
-
-
-def test_the_made_floor_setting_is_registered_and_checked() -> None:
-    player = make_player("expert:made=0.65", 3)
-    assert isinstance(player, ExpertPlayer) and player.own_bidding and player.made_floor == 0.65
-    assert player.worlds == DEFAULT_SAMPLES
-    player = make_player("expert:40:made=0:exchange=heuristic", 3)
-    assert isinstance(player, ExpertPlayer) and player.own_bidding and not player.own_exchange
-    assert player.made_floor == 0.0 and player.worlds == 40
-    plain = make_player("expert", 3)
-    assert isinstance(plain, ExpertPlayer) and plain.made_floor is None
-    for spec, says in [
-        ("expert:made=1.5", "from 0 to 1, got '1.5'"),
-        ("expert:made=most", "from 0 to 1, got 'most'"),
-        ("expert:made=", "from 0 to 1, got ''"),
-        ("expert:made=0.5:made=0.6", "given 2 times"),
-        ("expert:made=0.5:bid=heuristic", "floors the expert's own bids, not heuristic's"),
-    ]:
-        with pytest.raises(UnknownPlayerError, match=re.escape(says)):
-            check_player(spec)
-
-
-#: Pidro, the first to speak: a bid whose own deals make it on seven in eight of them.
-OPENING = "AS JS 5S 3S 9H 7H QD 8D 3C"
-
-
-def test_a_bid_its_own_deals_make_less_often_than_the_made_floor_is_passed() -> None:
-    obs = auction_position("pidro", OPENING, [], seat=1)
-    expert = ExpertPlayer(0)
-    bid = expert.act(obs)
-    assert bid != PASS
-    chosen = next(v for v in expert.call_values(obs, obs.legal) if v.action == bid)
-    share = made_share(expert.estimator(obs), obs.seat, chosen)
-    assert share is not None and 0.5 < share < 1.0
-    outcomes = expert.estimator(obs).suit_estimate(chosen.suit or 0).points
-    side = obs.rules.side_of(obs.seat)
-    assert share == sum(1 for p in outcomes if p[side] >= call_value(obs.rules, bid)) / len(outcomes)
-    for floor, call in [(0.0, bid), (share, bid), (share + 0.01, PASS), (1.0, PASS)]:
-        floored = ExpertPlayer(0)
-        floored.made_floor = floor
-        assert floored.act(obs) == call, floor
 
 
 @pytest.mark.parametrize("variant", ["cinch", "eighty_three"])
@@ -288,7 +261,7 @@ def test_own_bidding_differs_from_heuristic_somewhere() -> None:
 
 
 def _policy(rules_players: int) -> list[HeuristicPlayer]:
-    return [HeuristicPlayer(f"policy:{s}", simulated=False) for s in range(rules_players)]
+    return [rollout_player(f"policy:{s}") for s in range(rules_players)]
 
 
 @pytest.mark.parametrize("variant", ["pidro", "cinch", "king_pedro_canadian", "eighty_three"])
@@ -341,9 +314,9 @@ def test_the_experts_own_calls_take_no_winners_curse_share_off_its_contracts() -
     exactly as ``heuristic`` does."""
     obs = auction_position("pidro", "AS KS JS 5S 2S 9H 4H 3D 7C", [], seat=1)
     bias = declarer_bias(obs.rules)
-    assert make_player("expert", 1).estimator(obs).own_shift == bias
-    assert make_player("expert:bid=heuristic", 1).estimator(obs).own_shift == OPTIMISM
-    assert HeuristicPlayer(1).estimator(obs).own_shift == OPTIMISM
+    assert make_player("expert", 1).bidder.estimator(obs).own_shift == bias
+    assert make_player("expert:bid=heuristic", 1).bidder.estimator(obs).own_shift == OPTIMISM
+    assert HeuristicPlayer(1).bidder.estimator(obs).own_shift == OPTIMISM
 
 
 def test_declarer_bias_is_taken_off_only_where_measured_and_not_shown_to_cost() -> None:
@@ -369,7 +342,7 @@ def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str
     while state.phase == Phase.AUCTION:
         seat = state.current_player
         obs = state.observation(seat)
-        est = players[seat].estimator(obs)
+        est = players[seat].bidder.estimator(obs)
         if seat in last:
             before, calls = last[seat]
             others_called = any(s != seat for s, _ in obs.calls[calls:])
@@ -384,14 +357,14 @@ def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str
     else:  # one call each; the others called after the bidder, and trumps are named on its deals
         bidder = state.current_player
         assert state.phase == Phase.TRUMP
-        assert players[bidder].estimator(state.observation(bidder)) is last[bidder][0]
+        assert players[bidder].bidder.estimator(state.observation(bidder)) is last[bidder][0]
 
 
 def test_hints_value_every_legal_call_and_trump_also_those_the_players_choice_leaves_out() -> None:
     # cinch, seed 1: at the first hand's 4th call partner holds the contract, and the player's own
     # choice leaves out every bid beyond its hand; the trump suits it names from are the best few
     record = played_record("cinch", seed=1, hands=1, player="heuristic")
-    expert = ExpertPlayer(seed=3, samples=2)
+    expert = ExpertPlayer(seed=3, config=ExpertConfig(samples=2))
     left_out = {Phase.AUCTION: 0, Phase.TRUMP: 0}
     for d in decisions(record):
         if d.phase not in left_out or not needs_choice(d):
@@ -402,9 +375,9 @@ def test_hints_value_every_legal_call_and_trump_also_those_the_players_choice_le
         assert est is not None and est.unit == "score"
         assert set(est.values) == set(legal) and est.complete and est.legal == len(legal)
         if d.phase == Phase.AUCTION:
-            own = expert.call_values(d.obs, legal)
+            own = expert.bidder.call_values(d.obs, legal)
         else:
-            own = list(trump_values(expert.estimator(d.obs), d.obs, legal))  # type: ignore[arg-type]
+            own = list(trump_values(expert.bidder.estimator(d.obs), d.obs, legal))  # type: ignore[arg-type]
         left_out[d.phase] += len(legal) - len(own)
     assert left_out[Phase.AUCTION] > 0 and left_out[Phase.TRUMP] > 0
 
@@ -418,7 +391,7 @@ def test_a_bid_the_dealer_may_equal_is_worth_the_dealers_contract_where_its_hand
     obs = auction_position("dom_pedro", "AS 9S 5S 3S KH 4D", [], seat=1)  # dealer 0 speaks last
     rules = obs.rules
     player = HeuristicPlayer(3)
-    est = Estimator(obs, player.rollout_policy(rules), "test", 16)
+    est = Estimator(obs, player.shared.rollout_policy(rules), "test", 16)
     legal = obs.legal
     assert isinstance(legal, tuple)
     values = {c.action: c for c in evaluate_calls(est, obs, legal)}

@@ -1,5 +1,5 @@
 """The expert's own exchange decisions: by simulated value, over ``heuristic``'s rule only when
-a choice clearly leads it (``ExpertPlayer._exchange``)."""
+a choice clearly leads it (``expert_exchange.ExpertExchanger``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import ExpertPlayer, HeuristicPlayer, UnknownPlayerError, check_player, make_player
 from pedro.players.exchange_values import candidates, exchange_worlds
-from pedro.players.expert import EXCHANGE_OVER_RULE_Z, _lead, legal_count
+from pedro.players.expert_bidding import SolvedBidder
+from pedro.players.expert_exchange import EXCHANGE_OVER_RULE_Z, ExpertExchanger, legal_count
+from pedro.players.paired_stats import paired_lead
 from pedro.players.solved_play import solved_points
 from pedro.variants.catalog import get_variant
 
@@ -33,12 +35,20 @@ def _exchange_decisions(variant: str, game: int, hands: int = 2) -> Iterator[tup
 
 def test_exchange_heuristic_setting_is_registered() -> None:
     player = make_player("expert:exchange=heuristic", 3)
-    assert isinstance(player, ExpertPlayer) and not player.own_exchange and player.own_bidding
+    assert (
+        isinstance(player, ExpertPlayer)
+        and not isinstance(player.exchanger, ExpertExchanger)
+        and isinstance(player.bidder, SolvedBidder)
+    )
     both = make_player("expert:40:bid=heuristic:exchange=heuristic", 3)
-    assert isinstance(both, ExpertPlayer) and not both.own_exchange and not both.own_bidding
-    assert both.worlds == 40
+    assert (
+        isinstance(both, ExpertPlayer)
+        and not isinstance(both.exchanger, ExpertExchanger)
+        and not isinstance(both.bidder, SolvedBidder)
+    )
+    assert both.config.samples == 40
     own = make_player("expert", 3)
-    assert isinstance(own, ExpertPlayer) and own.own_exchange
+    assert isinstance(own, ExpertPlayer) and isinstance(own.exchanger, ExpertExchanger)
 
 
 @pytest.mark.parametrize("spec", ["expert:exchange=heuristic:exchange=heuristic", "expert:exchange=basic"])
@@ -59,10 +69,10 @@ def test_exchange_heuristic_setting_exchanges_exactly_as_heuristic() -> None:
 def _solved_lead(expert: ExpertPlayer, obs: Observation, rule: int, other: int) -> tuple[float, float]:
     """``other``'s mean lead over ``rule`` on the expert's deals valued by the solver, in points and
     in standard errors."""
-    seed, policy = expert._exchange_seed(obs), expert.rollout_policy(obs.rules)
-    worlds, _ = exchange_worlds(obs, policy, seed, [rule, other], expert.samples, solved_points)
+    seed, policy = expert.exchange_values.seed(obs), expert.shared.rollout_policy(obs.rules)
+    worlds, _ = exchange_worlds(obs, policy, seed, [rule, other], expert.config.deals, solved_points)
     gain = sum(worlds[other]) / len(worlds[other]) - sum(worlds[rule]) / len(worlds[rule])
-    return gain, _lead(worlds[other], worlds[rule])
+    return gain, paired_lead(worlds[other], worlds[rule])
 
 
 def test_the_expert_leaves_the_rule_only_for_a_choice_the_solver_finds_clearly_better() -> None:
@@ -87,12 +97,12 @@ def test_a_choice_only_the_rollouts_prefer_does_not_replace_the_rule() -> None:
     overruled = 0
     for obs, rule in _exchange_decisions("nicaragua", 0):
         expert = ExpertPlayer(seed=0)
-        seed, policy = expert._exchange_seed(obs), expert.rollout_policy(obs.rules)
-        rolled, _ = exchange_worlds(obs, policy, seed, candidates(obs, rule), expert.samples)
+        seed, policy = expert.exchange_values.seed(obs), expert.shared.rollout_policy(obs.rules)
+        rolled, _ = exchange_worlds(obs, policy, seed, candidates(obs, rule), expert.config.deals)
         if not rolled:
             continue
         best = max(rolled, key=lambda a: sum(rolled[a]) / len(rolled[a]))
-        if best == rule or _lead(rolled[best], rolled[rule]) < EXCHANGE_OVER_RULE_Z:
+        if best == rule or paired_lead(rolled[best], rolled[rule]) < EXCHANGE_OVER_RULE_Z:
             continue
         if _solved_lead(expert, obs, rule, best)[1] < EXCHANGE_OVER_RULE_Z:
             overruled += 1
@@ -103,5 +113,5 @@ def test_a_choice_only_the_rollouts_prefer_does_not_replace_the_rule() -> None:
 def test_one_deal_alone_is_not_enough_to_leave_the_rule() -> None:
     # a lead that rests on one deal of twenty, however large, is exactly one standard error
     one = [0.0] * 19 + [9.0]
-    assert _lead(one, [0.0] * 20) == pytest.approx(1.0)
+    assert paired_lead(one, [0.0] * 20) == pytest.approx(1.0)
     assert EXCHANGE_OVER_RULE_Z > 1.0

@@ -21,20 +21,14 @@ from pedro.players import (
     make_player,
 )
 from pedro.players.base import RandomPlayer, StateAwarePlayer
-from pedro.players.expert import (
-    MIN_WORLDS,
-    _clear,
-    _still_racing,
-    bid_beats_pass,
-    play_classes,
-    resampled,
-    score_of_points,
-    solved_world,
-    world_values,
-)
+from pedro.players.card_search import MIN_WORLDS, play_classes
+from pedro.players.expert_bidding import bid_beats_pass
+from pedro.players.expert_config import ExpertConfig
 from pedro.players.games import play_game
+from pedro.players.hand_constraints import knowledge
 from pedro.players.last_exchange import applies
-from pedro.players.sampling import World, knowledge, replay, sample_worlds
+from pedro.players.sampling import World, replay, sample_worlds
+from pedro.players.solved_worlds import score_of_points, solved_world, world_values
 from pedro.solver import solve
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
@@ -90,7 +84,7 @@ def test_expert_and_omniscient_are_registered() -> None:
     assert isinstance(make_player("omniscient", 1), OmniscientPlayer)
     assert {"expert", "omniscient"} <= set(PLAYERS)
     player = make_player("expert:7", 1)
-    assert isinstance(player, ExpertPlayer) and player.worlds == 7
+    assert isinstance(player, ExpertPlayer) and player.config.samples == 7
 
 
 @pytest.mark.parametrize(
@@ -111,13 +105,11 @@ def test_bad_player_specs_say_what_is_allowed(spec: str, says: str) -> None:
 
 def test_expert_rejects_bad_strength() -> None:
     with pytest.raises(ValueError, match="samples"):
-        ExpertPlayer(1, samples=0)
-    with pytest.raises(ValueError, match="time_limit"):
-        ExpertPlayer(1, time_limit=0)
+        ExpertPlayer(1, config=ExpertConfig(samples=0))
 
 
 def test_exchange_and_heuristic_bidding_setting_are_the_heuristics() -> None:
-    """The expert's exchange is ``heuristic``'s; with ``own_bidding=False`` its calls and trumps are
+    """The expert's exchange is ``heuristic``'s; with ``heuristic_bidding=True`` its calls and trumps are
     too (its own calls: ``tests/test_expert_bidding.py``); the omniscient player's are all of them."""
     compared = 0
     for variant in ("cinch", "king_pedro_canadian"):
@@ -127,7 +119,7 @@ def test_exchange_and_heuristic_bidding_setting_are_the_heuristics() -> None:
             seat = state.current_player
             obs = state.observation(seat)
             action = HeuristicPlayer(seed=seat).act(obs)
-            assert ExpertPlayer(seed=seat, own_bidding=False).act(obs) == action
+            assert ExpertPlayer(seed=seat, heuristic_bidding=True).act(obs) == action
             if state.phase == Phase.EXCHANGE:
                 assert ExpertPlayer(seed=seat).act(obs) == action
             assert OmniscientPlayer(seed=seat).act_on_state(state, seat) == action
@@ -148,7 +140,10 @@ def test_expert_and_omniscient_play_legal_games(variant: str) -> None:
     """
     rules = make_ruleset(variant, {})
     state = GameState(rules, seed=3)
-    players = [ExpertPlayer(seed=s, samples=2) if s % 2 == 0 else OmniscientPlayer(seed=s) for s in range(4)]
+    players = [
+        ExpertPlayer(seed=s, config=ExpertConfig(samples=2)) if s % 2 == 0 else OmniscientPlayer(seed=s)
+        for s in range(4)
+    ]
     other = RandomPlayer(3)
     plays = 0
     while not state.is_over and state.hand_index < 2:
@@ -243,52 +238,6 @@ def test_valued_for_score_a_play_is_worth_more_to_a_side_the_more_points_it_take
     assert ordinary == 2 and making >= 2 + obs.bid, (ordinary, making, obs.bid)
 
 
-class _Weights:
-    """A stand-in for ``PlayModel``: each world's weight from the play, by its hands."""
-
-    def __init__(self, weights: dict[tuple[int, ...], float]) -> None:
-        self.weights = weights
-
-    def weight(self, hands: tuple[int, ...]) -> float:
-        return self.weights[hands]
-
-
-def test_resampling_keeps_each_world_about_as_often_as_its_weight() -> None:
-    """Systematic resampling: a world of weight w among total W is kept count·w/W times, give or
-    take one; a world the play rules out (weight 0) never; each kept world then weighs 1."""
-    state = next(positions("pidro", 1))
-    obs = state.observation(state.current_player)
-    drawn = sample_worlds(obs, 6, random.Random(3))
-    assert len({w.hands for w in drawn}) == 6
-    play = [4.0, 2.0, 1.0, 1.0, 0.0, 0.5]
-    model = _Weights({w.hands: p / w.weight for w, p in zip(drawn, play, strict=True)})
-    for seed in range(20):
-        kept = resampled(drawn, model, 17, random.Random(seed))  # type: ignore[arg-type]
-        assert len(kept) == 17 and {weight for _, weight in kept} == {1.0}
-        for world, p in zip(drawn, play, strict=True):
-            times = sum(1 for w, _ in kept if w is world)
-            assert abs(times - 17 * p / sum(play)) < 1, (seed, p, times)
-    assert resampled(drawn, _Weights(dict.fromkeys(model.weights, 0.0)), 5, random.Random(0)) == []  # type: ignore[arg-type]
-
-
-def test_drawing_more_worlds_stops_once_the_best_play_is_clear() -> None:
-    """``until_clear``: a lead the worlds agree on is clear, a lead that swings from world to
-    world is not; played, the expert values between its usual worlds and the most allowed."""
-    steady = [(1.0, {1: 5.0, 2: 4.0})] * 12
-    assert _clear(steady, {1: 60.0, 2: 48.0})
-    swinging = [(1.0, {1: 8.0, 2: 4.0}), (1.0, {1: 1.0, 2: 4.5})] * 6
-    assert not _clear(swinging, {1: 54.0, 2: 51.0})
-    assert _clear([(1.0, {1: 3.0})], {1: 3.0})
-    used = set()
-    for state in positions("cinch", 3):
-        expert = ExpertPlayer(seed=1, samples=10, max_solves=None, max_nodes=None)
-        expert.until_clear = 40
-        expert.evaluate(state.observation(state.current_player))
-        assert expert.last_worlds in (10, 20, 30, 40), expert.last_worlds
-        used.add(expert.last_worlds)
-    assert len(used) > 1, used
-
-
 def test_the_node_cap_stops_new_worlds_but_never_below_the_fewest() -> None:
     """``max_nodes``: once the decision's solves have searched that many nodes no new world is
     valued, but ``MIN_WORLDS`` always are; without a cap every world drawn is valued."""
@@ -296,12 +245,12 @@ def test_the_node_cap_stops_new_worlds_but_never_below_the_fewest() -> None:
     assert first_leads
     for state in first_leads:
         obs = state.observation(state.current_player)
-        tight = ExpertPlayer(seed=1, samples=40, max_solves=None, max_nodes=1)
-        tight.evaluate(obs)
-        assert tight.last_worlds == MIN_WORLDS
-        free = ExpertPlayer(seed=1, samples=40, max_solves=None, max_nodes=None)
-        free.evaluate(obs)
-        assert free.last_worlds == 40
+        tight = ExpertPlayer(seed=1, config=ExpertConfig(samples=40, max_solves=None, max_nodes=1))
+        tight.card_player.evaluate(obs)
+        assert tight.card_player.last_worlds == MIN_WORLDS
+        free = ExpertPlayer(seed=1, config=ExpertConfig(samples=40, max_solves=None, max_nodes=None))
+        free.card_player.evaluate(obs)
+        assert free.card_player.last_worlds == 40
         world = next(iter(sample_worlds(obs, 1, random.Random(0))))
         actions = list(obs.legal)
         values, searched = solved_world(obs, world, actions)
@@ -319,8 +268,8 @@ def test_with_every_card_known_the_expert_plays_as_the_solver() -> None:
             continue  # some hidden card may be out of play
         if any(sum(1 for s in seats if k.allowed[s] >> c & 1) != 1 for c in range(56) if k.pool >> c & 1):
             continue  # some hidden card may be in two hands
-        expert = ExpertPlayer(seed=1, samples=3)
-        assert expert.evaluate(obs) == pytest.approx(exact_values(state))
+        expert = ExpertPlayer(seed=1, config=ExpertConfig(samples=3))
+        assert expert.card_player.evaluate(obs) == pytest.approx(exact_values(state))
         assert expert.act(obs) in solve(state.play_position()).best
         found += 1
     assert found >= 5
@@ -373,11 +322,11 @@ def test_evaluate_covers_every_legal_play_and_is_deterministic() -> None:
     states = [s.clone() for s, _ in zip(positions("eighty_three", 2), range(4), strict=False)]
     for state in states:
         obs = state.observation(state.current_player)
-        a = ExpertPlayer(seed=9, samples=4)
-        b = ExpertPlayer(seed=9, samples=4)
-        va = a.evaluate(obs)
+        a = ExpertPlayer(seed=9, config=ExpertConfig(samples=4))
+        b = ExpertPlayer(seed=9, config=ExpertConfig(samples=4))
+        va = a.card_player.evaluate(obs)
         assert set(va) == set(state.legal_actions())
-        assert va == b.evaluate(obs)
+        assert va == b.card_player.evaluate(obs)
         assert a.act(obs) == b.act(obs)
         assert all(0 <= v <= state.rules.total_points for v in va.values())
         est = a.estimates(obs)
@@ -388,17 +337,17 @@ def test_evaluate_covers_every_legal_play_and_is_deterministic() -> None:
 def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
     state = GameState(make_ruleset("cinch", {}), seed=1)
     obs = state.observation(state.current_player)
-    player = ExpertPlayer(seed=1, samples=2)
+    player = ExpertPlayer(seed=1, config=ExpertConfig(samples=2))
     est = player.estimates(obs)
     assert est is not None and est.unit == "score"
     assert set(est.values) == set(state.legal_actions())
     made = player.act(obs)
     if est.values[made] != est.best():  # the best is a bid that does not lead passing clearly
-        values = {c.action: c for c in player.call_values(obs, state.legal_actions())}
+        values = {c.action: c for c in player.bidder.call_values(obs, state.legal_actions())}
         best = max(values.values(), key=lambda c: c.value)
         assert made == PASS and best.value == est.best() and not bid_beats_pass(best, values[PASS])
     with pytest.raises(ValueError, match="card play"):
-        player.evaluate(obs)
+        player.card_player.evaluate(obs)
 
 
 def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
@@ -406,7 +355,7 @@ def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
     # so the simulation cannot reach his decision (``exchange_values``); it is the exchange's last,
     # so each choice is valued at the first lead instead (``last_exchange``)
     state = GameState(make_ruleset("cinch", {}), seed=1)
-    player = ExpertPlayer(seed=1, samples=2)
+    player = ExpertPlayer(seed=1, config=ExpertConfig(samples=2))
     seen = set()
     while state.phase != Phase.PLAY:
         obs = state.observation(state.current_player)
@@ -424,106 +373,7 @@ def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
             assert applies(obs) and est.unit == "points"
             assert set(est.values) == set(state.legal_actions()) and est.complete and not est.note()
             assert all(0 <= v <= state.rules.total_points for v in est.values.values())
-            again = ExpertPlayer(seed=1, samples=2).estimates(obs)
+            again = ExpertPlayer(seed=1, config=ExpertConfig(samples=2)).estimates(obs)
             assert again is not None and again.values == est.values  # seeded: the same worlds
         state.apply(choose(player, state))
     assert seen == {Phase.TRUMP, Phase.EXCHANGE}
-
-
-# ---------------------------------------------------------------- defending alone
-
-
-def own_points_minimax(state: GameState, seat: int, done: int) -> int:
-    """The points ``seat`` takes in the hand when it plays for them and every other seat plays
-    to keep them from it: the engine's play, searched exhaustively (only for the last tricks)."""
-    if len(state.results) > done:
-        return state.results[done].points[state.rules.side_of(seat)]
-    values = []
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        values.append(own_points_minimax(child, seat, done))
-    return max(values) if state.current_player == seat else min(values)
-
-
-@pytest.mark.parametrize("variant", ["pedro_sancho", "petro_russian"])
-def test_a_non_bidder_defending_alone_is_valued_by_its_own_points_against_every_other_seat(
-    variant: str,
-) -> None:
-    """Where everyone plays alone, ``alone`` values a non-bidder's play by the points the seat
-    itself takes against all three others: the engine's exhaustive search agrees in the last
-    tricks, and it is never more than the non-bidders' coalition takes together."""
-    checked = below = 0
-    for state in positions(variant, 12):
-        assert state.contract is not None
-        seat = state.current_player
-        if seat == state.contract.bidder or state.hands[seat].bit_count() > 3:
-            continue
-        obs = state.observation(seat)
-        machine = replay(obs, tuple(state.hands))
-        assert machine is not None
-        world = World(tuple(state.hands), 1.0, machine)
-        alone = world_values(obs, world, state.legal_actions(), alone=True)
-        together = world_values(obs, world, state.legal_actions())
-        done = len(state.results)
-        for action, value in alone.items():
-            child = state.clone()
-            child.apply(action)
-            assert value == own_points_minimax(child, seat, done)
-            assert value <= together[action]
-            below += value < together[action]
-        checked += 1
-    assert checked >= 10 and below > 0
-
-
-@pytest.mark.parametrize("variant", ["cinch", "pedro_sancho"])
-def test_defending_alone_changes_nothing_for_the_bidder_or_in_a_partnership_game(variant: str) -> None:
-    checked = 0
-    for state in positions(variant, 3):
-        assert state.contract is not None
-        if variant == "pedro_sancho" and state.current_player != state.contract.bidder:
-            continue
-        obs = state.observation(state.current_player)
-        machine = replay(obs, tuple(state.hands))
-        assert machine is not None
-        world = World(tuple(state.hands), 1.0, machine)
-        actions = state.legal_actions()
-        assert world_values(obs, world, actions, alone=True) == world_values(obs, world, actions)
-        checked += 1
-    assert checked >= 5
-
-
-def test_the_defend_alone_setting_is_registered_and_goes_with_the_others() -> None:
-    player = make_player("expert:40:bid=heuristic:defend=alone", 3)
-    assert isinstance(player, ExpertPlayer) and player.defend_alone and not player.own_bidding
-    assert player.worlds == 40
-    default = make_player("expert", 3)
-    assert isinstance(default, ExpertPlayer) and not default.defend_alone
-    with pytest.raises(UnknownPlayerError, match="defend=alone"):
-        check_player("expert:defend=alone:defend=alone")
-
-
-# ---------------------------------------------------------------- racing the plays
-
-
-def test_racing_stops_solving_a_play_the_best_leads_clearly_and_keeps_a_close_one() -> None:
-    # play 1 is best; play 2 trails by 3 points in every world but one; play 3 is level give or take
-    seen = [(1.0, {1: 5.0 + (i % 2), 2: 2.0 + (i % 2) + (i == 0), 3: 5.0 + ((i + 1) % 2)}) for i in range(20)]
-    sums = {a: sum(w * v[a] for w, v in seen) for a in (1, 2, 3)}
-    assert _still_racing(seen, sums, [1, 2, 3], 2.0) == [1, 3]
-    assert _still_racing(seen, sums, [1, 2, 3], 1000.0) == [1, 2, 3]
-
-
-def test_a_racing_expert_values_every_play_and_spends_saved_solves_on_more_worlds() -> None:
-    more = 0
-    for k, state in enumerate(positions("cinch", 2)):
-        if k % 4:
-            continue
-        obs = state.observation(state.current_player)
-        usual = ExpertPlayer(5, samples=20, max_solves=60)
-        racing = ExpertPlayer(5, samples=20, max_solves=60)
-        racing.race = 2.0
-        values = racing.evaluate(obs)
-        assert set(values) == set(state.legal_actions()) == set(usual.evaluate(obs))
-        more += racing.last_worlds > usual.last_worlds
-    assert more > 0

@@ -13,7 +13,7 @@ from pedro.engine.state import GameState
 from pedro.players import PLAYERS, make_player
 from pedro.players.base import RandomPlayer
 from pedro.players.basic import BasicPlayer
-from pedro.players.heuristic import HeuristicPlayer, make_chance
+from pedro.players.heuristic import HeuristicPlayer, make_chance, rollout_player
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import Ruleset
 
@@ -237,7 +237,7 @@ def test_claims_a_face_up_trump_for_its_least_useful_card(variant_id: str) -> No
     for seed in range(6):
         state = GameState(r, seed=seed)
         others = [RandomPlayer(seed * 4 + s) for s in range(r.players)]
-        player = HeuristicPlayer(seed, simulated=False)
+        player = rollout_player(seed)
         while not state.is_over and state.hand_index < 1:
             obs = state.observation(state.current_player)
             legal = obs.legal

@@ -348,7 +348,7 @@ def test_every_reason_a_hint_leaves_choices_unvalued_is_translated(lang: str) ->
     from pedro.players.estimates import POINTS, Estimates
 
     reasons = [
-        expert.NOT_SIMULATED, expert.NO_CONTRACT, expert.UNPLAYED_SUIT, expert.NO_WORLD,
+        expert.NO_CONTRACT, expert.UNPLAYED_SUIT, expert.NO_WORLD,
         exchange_values.TOO_MANY, exchange_values.NOT_FIRST_DEAL,
     ]  # fmt: skip
     for why in reasons:

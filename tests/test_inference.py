@@ -9,9 +9,10 @@ import pytest
 from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
-from pedro.players.heuristic import HeuristicPlayer
+from pedro.players.heuristic import HeuristicPlayer, rollout_player
 from pedro.players.inference import PlayModel, seat_view
-from pedro.players.sampling import PlayMachine, replay, sample_worlds
+from pedro.players.play_machine import PlayMachine
+from pedro.players.sampling import replay, sample_worlds
 from pedro.variants.options import make_ruleset
 
 VARIANTS = ("cinch", "pidro", "king_pedro_canadian", "eighty_three")
@@ -23,7 +24,8 @@ def heuristic_game(
     """True hands now and the mover's observation at every card play of one hand between heuristics."""
     rules = make_ruleset(variant, {})
     state = GameState(rules, seed=seed)
-    players = [HeuristicPlayer(seed * 16 + s, simulated=simulated) for s in range(rules.players)]
+    make = HeuristicPlayer if simulated else rollout_player
+    players = [make(seed * 16 + s) for s in range(rules.players)]
     out = []
     while not state.results:
         seat = state.current_player
@@ -77,9 +79,7 @@ def test_heuristic_opponents_make_the_true_world_likelier_than_sampled_ones(vari
     sampled_weights: list[float] = []
     for seed in range(3):
         for hands, obs in heuristic_game(variant, seed)[8::3]:
-            model = PlayModel(
-                obs, [HeuristicPlayer(f"model:{s}", simulated=False) for s in range(obs.rules.players)]
-            )
+            model = PlayModel(obs, [rollout_player(f"model:{s}") for s in range(obs.rules.players)])
             true_weights.append(model.weight(hands))
             worlds = sample_worlds(obs, 10, random.Random(seed))
             sampled_weights += [model.weight(w.hands) for w in worlds]
@@ -87,23 +87,3 @@ def test_heuristic_opponents_make_the_true_world_likelier_than_sampled_ones(vari
     assert sum(w == 1.0 for w in true_weights) >= 0.9 * len(true_weights)
     # and the play seen tells worlds apart: the sampled ones explain it clearly worse
     assert sum(sampled_weights) / len(sampled_weights) < 0.8 * sum(true_weights) / len(true_weights)
-
-
-def test_reading_the_partner_too_tells_more_worlds_apart_and_keeps_the_true_one() -> None:
-    """``partner_miss``: the partner's surprises weigh a world down as well, never up; with
-    heuristic partners the true world still explains the play."""
-    policy = [HeuristicPlayer(f"model:{s}", simulated=False) for s in range(4)]
-    fewer = more = 0
-    true_weights: list[float] = []
-    for seed in range(3):
-        for hands, obs in heuristic_game("pidro", seed)[6::3]:
-            alone, both = PlayModel(obs, policy), PlayModel(obs, policy, partner_miss=0.5)
-            true_weights.append(both.weight(hands))
-            assert true_weights[-1] <= alone.weight(hands)
-            for world in sample_worlds(obs, 10, random.Random(seed)):
-                with_partner, without = both.weight(world.hands), alone.weight(world.hands)
-                assert with_partner <= without
-                fewer += with_partner < without
-                more += 1
-    assert 0 < fewer < more
-    assert sum(w == 1.0 for w in true_weights) >= 0.9 * len(true_weights)

@@ -20,7 +20,14 @@ from pedro.players import (
     make_player,
     samples_of,
 )
+from pedro.players.basic import BasicBidder, BasicExchanger, RuleCardPlayer
+from pedro.players.card_search import SolvingCardPlayer
+from pedro.players.expert_bidding import SolvedBidder
+from pedro.players.expert_config import ExpertConfig
+from pedro.players.expert_exchange import ExpertExchanger
+from pedro.players.heuristic import HeuristicExchanger, SimulatedBidder
 from pedro.players.levels import level_player
+from pedro.players.parts import ComposedPlayer
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 #: A step's figure in docs/strength.md: the score change per deal, its 95% interval and the deals.
@@ -41,10 +48,32 @@ def test_the_levels_go_from_the_beginner_to_the_expert_and_each_is_a_real_player
 def test_the_strong_level_searches_fewer_deals_and_bids_as_club() -> None:
     strong = make_player("strong", 0)
     assert isinstance(strong, ExpertPlayer)
-    assert strong.worlds == 3 and not strong.own_bidding
+    assert strong.config.samples == 3 and not isinstance(strong.bidder, SolvedBidder)
     assert samples_of("strong") == 3  # what a server's strength cap counts
     expert = make_player("expert", 0)
-    assert isinstance(expert, ExpertPlayer) and expert.own_bidding and expert.worlds > strong.worlds
+    assert (
+        isinstance(expert, ExpertPlayer)
+        and isinstance(expert.bidder, SolvedBidder)
+        and expert.config.samples > strong.config.samples
+    )
+
+
+def test_each_level_is_a_composition_of_a_bidder_an_exchanger_and_a_card_player() -> None:
+    parts = {
+        level.name: tuple(type(part) for part in (p.bidder, p.exchanger, p.card_player))
+        for level in LEVELS
+        if isinstance(p := make_player(level.name, 0), ComposedPlayer)
+    }
+    assert parts == {
+        "beginner": (BasicBidder, BasicExchanger, RuleCardPlayer),
+        "club": (SimulatedBidder, HeuristicExchanger, RuleCardPlayer),
+        "strong": (SimulatedBidder, ExpertExchanger, SolvingCardPlayer),
+        "expert": (SolvedBidder, ExpertExchanger, SolvingCardPlayer),
+    }
+    # a setting puts heuristic's part in place of the expert's own, and changes nothing else
+    both = make_player("expert:bid=heuristic:exchange=heuristic", 0)
+    assert isinstance(both, ExpertPlayer) and both.config == ExpertConfig()
+    assert (type(both.bidder), type(both.exchanger)) == (SimulatedBidder, HeuristicExchanger)
 
 
 def test_an_unknown_name_lists_the_levels_too() -> None:

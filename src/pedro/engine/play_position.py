@@ -4,7 +4,7 @@ The solver needs no engine-private state: what any seat at the table knows
 (the rules, trump, contract, tricks, statuses, credits) and, for a
 perfect-information search, the cards in each hand. The engine gives the true
 position with ``GameState.play_position()``; a player who guesses the hidden
-cards (the sampler's worlds, ``pedro.players.sampling.PlayMachine``) builds one
+cards (the sampler's worlds, ``pedro.players.play_machine.PlayMachine``) builds one
 per guess with ``PlayTurns.play_position``. Everything else the search uses
 (the led suit, the seat winning the trick, each seat's cards at the first
 lead) is derived from these fields (docs/engine.md, "PlayPosition").

@@ -208,7 +208,7 @@ class Trick:
         return f"Trick(leader={self.leader}, plays={self.plays}, winner={self.winner})"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: PlayMachine (players/sampling.py) subclasses it
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: players/play_machine.py subclasses it
 class PlayTurns:
     """A hand's card play over card masks, driven by ``TurnOrder``: ``GameState`` and ``PlayMachine``.
 

@@ -3,13 +3,11 @@
 A name may carry a setting after a colon: ``expert:N`` is the expert with
 ``N`` sampled worlds per card play, always (``expert`` alone: 120 worlds,
 fewer for plays with many choices; see ``pedro.players.expert``), and
-``expert:bid=heuristic`` (or ``expert:N:bid=heuristic``) the expert calling
-and naming trumps as ``heuristic`` does, to measure what its own bidding is
-worth with the same card play, and ``expert:exchange=heuristic`` the same for
-its exchange decisions. ``expert:defend=alone`` plays, where everyone plays alone, each
-hand it did not win for its own points rather than with the other non-bidders against the
-bidder. ``expert:made=P`` passes a bid that its own sampled deals make less often than the
-share ``P`` (0 to 1): what a floor on the contracts made costs in score.
+``expert:bid=heuristic`` (or ``expert:N:bid=heuristic``) the expert with
+``heuristic``'s bidder in place of its own (calls and trumps), to measure what
+its own bidding is worth with the same card play, and
+``expert:exchange=heuristic`` the same for its exchanger: a setting chooses a
+part of the player (``pedro.players.parts``).
 ``cmd:COMMAND`` is a bot program, run and spoken to in JSON lines
 (``cmd@SECONDS:COMMAND`` with a time limit per decision; see
 ``pedro.players.external`` and docs/bots.md).
@@ -22,11 +20,13 @@ from collections.abc import Callable
 from pedro.i18n import N_
 from pedro.players.base import Player, RandomPlayer, StateAwarePlayer, choose
 from pedro.players.basic import BasicPlayer
-from pedro.players.expert import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertPlayer
+from pedro.players.expert import ExpertPlayer
+from pedro.players.expert_config import DEFAULT_SAMPLES, MAX_SAMPLES, ExpertConfig
 from pedro.players.external import BotSpecError, ExternalPlayer, is_command
 from pedro.players.heuristic import HeuristicPlayer
 from pedro.players.levels import LEVELS, Level, level_player
 from pedro.players.omniscient import OmniscientPlayer
+from pedro.players.parts import ComposedPlayer
 
 PlayerFactory = Callable[[int | str | None], Player]
 
@@ -53,10 +53,7 @@ SETTINGS = {
     "expert": (
         f"expert:N with N the worlds sampled per card play, 1 to {MAX_SAMPLES}; "
         "expert:bid=heuristic (or expert:N:bid=heuristic) calls as heuristic does, "
-        "expert:exchange=heuristic exchanges as heuristic does, "
-        "expert:defend=alone defends for its own points where everyone plays alone, "
-        "expert:made=P (P from 0 to 1) passes a bid its own deals make less often than P "
-        "(they may go together)"
+        "expert:exchange=heuristic exchanges as heuristic does (they may go together)"
     ),
     "cmd": "cmd:COMMAND (or cmd@SECONDS:COMMAND) for a bot program, see docs/bots.md",
 }
@@ -112,52 +109,26 @@ def make_player(name: str, seed: int | str | None = None) -> Player:
 #: The ``expert`` settings that make it call, or exchange, as ``heuristic`` does.
 HEURISTIC_BIDDING = "bid=heuristic"
 HEURISTIC_EXCHANGE = "exchange=heuristic"
-DEFEND_ALONE = "defend=alone"
-#: The ``expert`` setting ``made=P``: a floor on the share of its own deals that make a bid.
-MADE_FLOOR = "made="
-
-
-def _made_floor(name: str, parts: list[str]) -> float | None:
-    """The ``made=P`` part's P, checked to be a share (None without one)."""
-    floors = [part.removeprefix(MADE_FLOOR) for part in parts if part.startswith(MADE_FLOOR)]
-    if not floors:
-        return None
-    if len(floors) > 1:
-        raise UnknownPlayerError(f"bad player {name!r}: made=P is given {len(floors)} times")
-    try:
-        floor = float(floors[0])
-    except ValueError:
-        floor = -1.0
-    if not 0.0 <= floor <= 1.0:
-        raise UnknownPlayerError(f"bad player {name!r}: made=P takes a share from 0 to 1, got {floors[0]!r}")
-    return floor
 
 
 def _expert(name: str, setting: str, seed: int | str | None) -> ExpertPlayer:
-    """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, ``expert:defend=alone``,
-    ``expert:made=P``, or any of them together (``expert:N:bid=heuristic:exchange=heuristic``), each
-    at most once."""
+    """``expert:N``, ``expert:bid=heuristic``, ``expert:exchange=heuristic``, or any of them together
+    (``expert:N:bid=heuristic:exchange=heuristic``), each at most once."""
     parts = [part.strip() for part in setting.split(":")]
-    made_floor = _made_floor(name, parts)
-    parts = [part for part in parts if not part.startswith(MADE_FLOOR)]
-    flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE, DEFEND_ALONE)]
+    flags = [part for part in parts if part in (HEURISTIC_BIDDING, HEURISTIC_EXCHANGE)]
     rest = [part for part in parts if part not in flags]
-    if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags and made_floor is None):
+    if len(set(flags)) != len(flags) or len(rest) > 1 or (not rest and not flags):
         raise UnknownPlayerError(f"bad player {name!r}: {SETTINGS['expert']}")
-    if made_floor is not None and HEURISTIC_BIDDING in flags:
-        raise UnknownPlayerError(f"bad player {name!r}: made=P floors the expert's own bids, not heuristic's")
-    own = {"own_bidding": HEURISTIC_BIDDING not in flags, "own_exchange": HEURISTIC_EXCHANGE not in flags}
+    # each setting puts heuristic's part in place of the expert's own
+    bidding, exchange = HEURISTIC_BIDDING in flags, HEURISTIC_EXCHANGE in flags
     if not rest:
-        player = ExpertPlayer(seed, **own)
-    else:
-        text = rest[0]
-        if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
-            example = f"{SETTINGS['expert']} (e.g. expert:40), got {text!r}"
-            raise UnknownPlayerError(f"bad player {name!r}: {example}")
-        player = ExpertPlayer(seed, samples=int(text), max_solves=None, max_nodes=None, **own)
-    player.defend_alone = DEFEND_ALONE in flags
-    player.made_floor = made_floor
-    return player
+        return ExpertPlayer(seed, heuristic_bidding=bidding, heuristic_exchange=exchange)
+    text = rest[0]
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLES:
+        example = f"{SETTINGS['expert']} (e.g. expert:40), got {text!r}"
+        raise UnknownPlayerError(f"bad player {name!r}: {example}")
+    config = ExpertConfig.fixed(int(text))
+    return ExpertPlayer(seed, config, heuristic_bidding=bidding, heuristic_exchange=exchange)
 
 
 __all__ = [
@@ -166,6 +137,8 @@ __all__ = [
     "PLAYERS",
     "SETTINGS",
     "BasicPlayer",
+    "ComposedPlayer",
+    "ExpertConfig",
     "ExpertPlayer",
     "ExternalPlayer",
     "HeuristicPlayer",

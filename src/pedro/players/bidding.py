@@ -25,7 +25,7 @@ alike, or passing would look worse than it is).
 
 **What passing is worth.** On the same samples the other seats' hands are
 known, so the auction after a pass is modelled: a seat still to speak bids
-if its hand (``basic.expected_points`` less a margin) reaches the next bid;
+if its hand (``hand_strength.expected_points`` less a margin) reaches the next bid;
 the strongest such seat, else the current high bidder, else a forced dealer,
 declares its best suit (else the hand is thrown in). Its contract is played
 out the same way. A bid of ours is taken to win the contract at its value
@@ -67,7 +67,7 @@ from pedro.engine.deal import deal_getters
 from pedro.engine.observation import Observation
 from pedro.engine.scoring import Contract, decide_winner, score_hand
 from pedro.players.base import Player
-from pedro.players.basic import best_expected_points, expected_points
+from pedro.players.hand_strength import best_expected_points, expected_points
 from pedro.players.simulation import PlayValuation, SampledDeals, play_out, simulate
 from pedro.variants.model import AllPassAction, AuctionModel, Ruleset
 
@@ -323,63 +323,83 @@ class CallValue:
 def evaluate_calls(est: Estimator, obs: Observation, legal: Sequence[int]) -> list[CallValue]:
     """Every legal call with its mean utility over the samples."""
     rules = est.rules
-    seat = obs.seat
-    side = rules.side_of(seat)
-    scores = obs.scores
-    high = _high(obs)
-    high_value = call_value(rules, high[1]) if high is not None else None
-    later = _still_to_speak(obs, seat)
-    results: list[CallValue] = []
+    side = rules.side_of(obs.seat)
     bids = [a for a in legal if a != PASS]
     suits = est.candidate_suits()
     if any(verb_of(a) == Verb.BID_28_56 for a in bids):
-        hand = mask_of(est.hand)
-        a_k_2 = [s for s in range(4) if all(hand >> (s * 13 + r) & 1 for r in (12, 11, 0))]
-        suits = sorted(set(suits) | set(a_k_2))
+        suits = sorted(set(suits) | set(_ace_king_deuce_suits(est)))
     for suit in suits:
         est.suit_estimate(suit)  # play the samples out once per suit
-    count = len(est.samples)
+    results: list[CallValue] = []
+    later = _still_to_speak(obs, obs.seat)
     if PASS in legal:
-        passed = tuple(
-            _pass_utility(est, obs, sample, index, high, high_value, later, side, scores)
-            for index, sample in enumerate(est.samples)
-        )
-        results.append(CallValue(PASS, sum(passed) / count, None, passed))
+        results.append(_pass_value(est, obs, later, side))
     # each sample's points with this seat declaring a suit, corrected for optimism once for all bids
     # (None where the contract could not be played on the sample)
     played = {
         suit: [
             corrected(rules, points, side, index, est.own_shift)
-            if (points := est.outcome(sample, seat, suit)) is not None
+            if (points := est.outcome(sample, obs.seat, suit)) is not None
             else None
             for index, sample in enumerate(est.samples)
         ]
         for suit in suits
     }
     for action in bids:
-        contract = _contract_of(rules, seat, action)
         allowed = suits
         if verb_of(action) == Verb.BID_28_56:
-            hand = mask_of(est.hand)
-            allowed = [s for s in suits if all(hand >> (s * 13 + r) & 1 for r in (12, 11, 0))] or suits
-        best: CallValue | None = None
-        # where the dealer, still to speak, may equal this bid and would: its contract, whatever the suit
-        taken = _dealer_takes(est, obs, later, action)
-        # a contract's utility depends on the points alone, and a few hundred samples share a few
-        # dozen splits of them: each is scored once a bid
-        scored: dict[tuple[int, ...], float] = {}
-        for suit in allowed:
-            each = tuple(
-                dealer if (dealer := taken[index]) is not None else
-                _scored(scored, rules, side, scores, contract, points) if points is not None else 0.0
-                for index, points in enumerate(played[suit])
-            )  # fmt: skip
-            value = sum(each) / count
-            if best is None or value > best.value:
-                best = CallValue(action, value, suit, each)
+            allowed = [s for s in suits if s in _ace_king_deuce_suits(est)] or suits
+        best = _bid_value(est, obs, action, {suit: played[suit] for suit in allowed}, later)
         if best is not None:
             results.append(best)
     return results
+
+
+def _ace_king_deuce_suits(est: Estimator) -> list[int]:
+    """The suits whose ace, king and deuce the hand holds (what a 28-56 bid needs)."""
+    hand = mask_of(est.hand)
+    return [s for s in range(4) if all(hand >> (s * 13 + r) & 1 for r in (12, 11, 0))]
+
+
+def _pass_value(est: Estimator, obs: Observation, later: list[int], side: int) -> CallValue:
+    """Passing: on each sample, the contract that arises after this seat passes (``_pass_utility``)."""
+    high = _high(obs)
+    high_value = call_value(est.rules, high[1]) if high is not None else None
+    passed = tuple(
+        _pass_utility(est, obs, sample, index, high, high_value, later, side, obs.scores)
+        for index, sample in enumerate(est.samples)
+    )
+    return CallValue(PASS, sum(passed) / len(est.samples), None, passed)
+
+
+def _bid_value(
+    est: Estimator,
+    obs: Observation,
+    action: int,
+    played: dict[int, list[tuple[int, ...] | None]],
+    later: list[int],
+) -> CallValue | None:
+    """The bid ``action`` in the best of the suits of ``played`` (each suit's points per sample)."""
+    rules = est.rules
+    side = rules.side_of(obs.seat)
+    contract = _contract_of(rules, obs.seat, action)
+    count = len(est.samples)
+    best: CallValue | None = None
+    # where the dealer, still to speak, may equal this bid and would: its contract, whatever the suit
+    taken = _dealer_takes(est, obs, later, action)
+    # a contract's utility depends on the points alone, and a few hundred samples share a few
+    # dozen splits of them: each is scored once a bid
+    scored: dict[tuple[int, ...], float] = {}
+    for suit, per_sample in played.items():
+        each = tuple(
+            dealer if (dealer := taken[index]) is not None else
+            _scored(scored, rules, side, obs.scores, contract, points) if points is not None else 0.0
+            for index, points in enumerate(per_sample)
+        )  # fmt: skip
+        value = sum(each) / count
+        if best is None or value > best.value:
+            best = CallValue(action, value, suit, each)
+    return best
 
 
 def made_share(est: Estimator, seat: int, call: CallValue) -> float | None:
@@ -387,7 +407,7 @@ def made_share(est: Estimator, seat: int, call: CallValue) -> float | None:
     valued best with, is made by the engine's scoring; None for a pass or a contract played on no deal.
 
     What the bidder foresees of its own contract: ``benchmarks/bid_calibration.py`` sets it against
-    the contracts made, and ``ExpertPlayer.made_floor`` passes a bid foreseen below a floor.
+    the contracts made.
     """
     if call.suit is None:
         return None

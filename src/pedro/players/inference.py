@@ -10,9 +10,8 @@ model would also have made keeps the world's weight; any other play
 multiplies it by ``miss``, so a world survives a surprise or two but worlds
 that explain the play well count most.
 
-Only the other side is read by default: a partner is assumed to play like
-oneself, whom this model would not describe; ``partner_miss`` reads the
-partner too, with a factor of its own. The model's view lacks the opponent's
+Only the other side is read: a partner is assumed to play like oneself,
+whom this model would not describe. The model's view lacks the opponent's
 own discards and what else it saw in the exchange (the world does not hold
 them); its choices are cached per seat, trick position and hand, so worlds
 that agree on a hand share the work.
@@ -27,7 +26,8 @@ from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.observation import Observation, SeenTrick
 from pedro.players.base import Player
-from pedro.players.sampling import PlayMachine, replay
+from pedro.players.play_machine import PlayMachine
+from pedro.players.sampling import replay
 
 #: Weight factor of a play the model would not have made.
 MISS = 0.15
@@ -65,26 +65,23 @@ class PlayModel:
         obs: Observation,
         players: Sequence[Player],
         miss: float = MISS,
-        partner_miss: float | None = None,
     ) -> None:
         self.obs = obs
         self.players = players
         self.miss = miss
-        self.partner_miss = partner_miss
         self._side = obs.rules.side_of(obs.seat)
         self._choices: dict[tuple[int, int, int], int] = {}
 
     def weight(self, hands: Sequence[int]) -> float:
         """The world's weight from the plays: ``miss`` for each the model would not have made."""
         rules = self.obs.rules
-        misses = partner_misses = 0
+        misses = 0
         step = 0
 
         def on_play(m: PlayMachine, seat: int, action: int) -> None:
-            nonlocal misses, partner_misses, step
+            nonlocal misses, step
             step += 1
-            partner = rules.side_of(seat) == self._side
-            if seat == self.obs.seat or (partner and self.partner_miss is None):
+            if rules.side_of(seat) == self._side:
                 return
             legal = m.legal()
             if len(legal) < 2:
@@ -94,13 +91,10 @@ class PlayModel:
             if choice is None:
                 choice = self._choices[key] = self.players[seat].act(seat_view(self.obs, m, seat, legal))
             if choice != action:
-                if partner:
-                    partner_misses += 1
-                else:
-                    misses += 1
+                misses += 1
 
         replay(self.obs, list(hands), on_play)
-        return self.miss**misses * (self.partner_miss or 1.0) ** partner_misses
+        return self.miss**misses
 
 
 __all__ = ["MISS", "PlayModel", "seat_view"]

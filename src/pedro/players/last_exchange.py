@@ -32,9 +32,10 @@ from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase, Status
 from pedro.engine.play import normal_hand_size
 from pedro.engine.scoring import TrickCards, count_points
-from pedro.players.sampling import PlayMachine
+from pedro.players.play_machine import PlayMachine
 from pedro.players.solved_play import declarer_bias
 from pedro.solver import solve
+from pedro.variants.tables import TrumpTables
 
 #: Solves per decision at most (worlds × choices; a solve at the first lead of cinch takes some
 #: 8 ms), the fewest and the most worlds, and the most choices valued (all legal ones up to it).
@@ -67,12 +68,11 @@ def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) ->
     rules = obs.rules
     assert obs.trump is not None and obs.bidder is not None and isinstance(obs.legal, CardChoice)
     tt = rules.tables(obs.trump)
-    me = obs.seat
     seen = mask_of(obs.hand) | obs.legal.pool | mask_of(obs.own_discards) | mask_of(obs.seen)
     for cards in (*obs.face_up, *obs.shown):
         seen |= mask_of(cards)
     unseen = rules.deck_mask & ~seen
-    others = [s for s in range(rules.players) if s != me and obs.hand_sizes[s] > 0]
+    others = [s for s in range(rules.players) if s != obs.seat and obs.hand_sizes[s] > 0]
     trumps = cards_of(unseen & tt.trump_mask)
     plain = cards_of(unseen & ~tt.trump_mask)
     slots = sum(obs.hand_sizes[s] for s in others)
@@ -81,10 +81,6 @@ def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) ->
         return per_world
     rng = random.Random(seed)
     count = max(MIN_WORLDS, min(MAX_WORLDS, MAX_SOLVES // max(1, len(choices))))
-    status = [Status(s) for s in obs.statuses]
-    side = rules.side_of(me)
-    bidder_side = rules.side_of(obs.bidder)
-    shift = declarer_bias(rules) * rules.total_points
     for _ in range(count):
         places = [s for s in others for _ in range(obs.hand_sizes[s])]
         rng.shuffle(places)
@@ -95,24 +91,40 @@ def last_exchange_worlds(obs: Observation, choices: Sequence[int], seed: str) ->
         deck += rest[: slots - len(trumps)]
         for card, seat in zip(deck, places, strict=True):
             hands[seat] |= 1 << card
-        world: dict[int, float] = {}
-        for action in choices:
-            hands[me] = mask_of(obs.hand) | arg_of(action) if verb_of(action) == Verb.KEEP else 0
-            machine = PlayMachine(rules, tt, obs.bidder, list(hands), list(status))
-            if not machine.prepare():
-                break
-            pos = machine.play_position(obs.trump, obs.bidder, (0,) * rules.num_sides, 0, -1)
-            everything = 0
-            for h in hands:
-                everything |= h
-            one = [TrickCards(obs.bidder, ((obs.bidder, everything),))]
-            total = sum(count_points(rules, tt, one, {}, {}, [0] * rules.num_sides, 0)[0])
-            value = max(0.0, solve(pos).value - shift)
-            world[action] = value if side == bidder_side else total - value
-        else:
+        world = _solved_choices(obs, tt, hands, choices)
+        if world is not None:
             for action, value in world.items():
                 per_world[action].append(value)
     return per_world
+
+
+def _solved_choices(
+    obs: Observation, tt: TrumpTables, hands: list[int], choices: Sequence[int]
+) -> dict[int, float] | None:
+    """Each choice's points for the seat's side in the world ``hands`` (the others' hands; the
+    seat's is its hand and the cards it keeps), by the solver less the declarer's bias; None when
+    the play cannot start for one of them."""
+    rules = obs.rules
+    assert obs.trump is not None and obs.bidder is not None
+    me = obs.seat
+    status = [Status(s) for s in obs.statuses]
+    mine = rules.side_of(me) == rules.side_of(obs.bidder)
+    shift = declarer_bias(rules) * rules.total_points
+    world: dict[int, float] = {}
+    for action in choices:
+        hands[me] = mask_of(obs.hand) | arg_of(action) if verb_of(action) == Verb.KEEP else 0
+        machine = PlayMachine(rules, tt, obs.bidder, list(hands), list(status))
+        if not machine.prepare():
+            return None
+        pos = machine.play_position(obs.trump, obs.bidder, (0,) * rules.num_sides, 0, -1)
+        everything = 0
+        for h in hands:
+            everything |= h
+        one = [TrickCards(obs.bidder, ((obs.bidder, everything),))]
+        total = sum(count_points(rules, tt, one, {}, {}, [0] * rules.num_sides, 0)[0])
+        value = max(0.0, solve(pos).value - shift)
+        world[action] = value if mine else total - value
+    return world
 
 
 __all__ = ["MAX_CHOICES", "NOT_LAST", "applies", "last_exchange_worlds"]

@@ -85,7 +85,7 @@ def solved_points(state: GameState, players: Sequence[Player]) -> tuple[int, ...
 class CountedSolvedPoints:
     """``solved_points`` that counts its work: the solver's nodes, and ``VALUATION_WORK`` for each
     valuation, so that the expert's bidding can give cheap calls more deals
-    (``pedro.players.expert.affordable_deals``)."""
+    (``pedro.players.expert_bidding.affordable_deals``)."""
 
     def __init__(self) -> None:
         self.work = 0

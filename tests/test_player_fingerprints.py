@@ -1,0 +1,146 @@
+"""Seeded games and decisions of the computer players, pinned by a hash.
+
+The players are built from parts (a bidder, an exchanger, a card player): a
+change of how they are put together must not change a single decision. Two
+pins guard it:
+
+* whole games, every seat one player (each level and each ``expert``
+  setting), a few hands each, hashed by their record;
+* the expert's decisions where a game rarely shows them (its own exchange
+  and calls against ``heuristic``'s): at each auction, trump and exchange
+  decision of a seeded ``heuristic`` game, a new expert is asked for its
+  choice and for what it thinks each choice is worth (``estimates``).
+
+A change of play on purpose changes a pin: print the new ones with
+``PYTHONPATH=src:. python tests/test_player_fingerprints.py`` and say in the
+commit why. The expert's solver compiles on first use (some 15 s, cached).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+import pytest
+
+from pedro.engine.phases import Phase
+from pedro.engine.state import GameState
+from pedro.players import choose, make_player
+from pedro.players.games import play_game
+from pedro.records import record_from_game
+from pedro.variants.catalog import VARIANTS
+
+SEED = 7
+#: The players pinned, each in the variants it is pinned in, with the hands its games last.
+GAMES: dict[str, tuple[tuple[str, int], ...]] = {
+    "basic": (("cinch", 4), ("pidro", 4), ("eighty_three", 4), ("king_pedro", 4), ("pedro_sancho", 4)),
+    "heuristic": (("cinch", 4), ("pidro", 4), ("eighty_three", 4), ("king_pedro", 4), ("pedro_sancho", 4)),
+    "strong": (("cinch", 3), ("pidro", 3), ("king_pedro_canadian", 3), ("pedro_sancho", 3)),
+    "expert:3": (("cinch", 2), ("pidro", 3), ("eighty_three", 1), ("king_pedro", 2), ("pedro_sancho", 3)),
+    "expert:3:bid=heuristic": (("cinch", 3), ("pidro", 3), ("eighty_three", 2), ("king_pedro", 2)),
+    "expert:3:exchange=heuristic": (("cinch", 2), ("pidro", 3), ("king_pedro_canadian", 3)),
+}
+#: The variants whose decisions are pinned, and the hands of the ``heuristic`` game they come from.
+DECISIONS: tuple[tuple[str, int], ...] = (
+    ("cinch", 2),
+    ("pidro", 2),
+    ("eighty_three", 1),
+    ("king_pedro_canadian", 2),
+    ("pedro_sancho", 1),
+)
+
+
+def game_fingerprint(spec: str, variant: str, hands: int) -> str:
+    rules = VARIANTS[variant]
+    state = play_game(rules, [spec] * rules.players, SEED, hands)
+    return hashlib.sha256(orjson.dumps(record_from_game(state), option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+
+
+def decisions_fingerprint(variant: str, hands: int) -> str:
+    rules = VARIANTS[variant]
+    state = GameState(rules, seed=SEED)
+    table = [make_player("heuristic", SEED * 16 + s) for s in range(rules.players)]
+    digest = hashlib.sha256()
+    asked = 0
+    while not state.is_over and len(state.results) < hands:
+        seat = state.current_player
+        obs = state.observation(seat)
+        legal = obs.legal
+        several = legal is not None and (not isinstance(legal, tuple) or len(legal) > 1)
+        if obs.phase in (Phase.AUCTION, Phase.TRUMP, Phase.EXCHANGE) and several:
+            for spec in ("expert:3", "expert:3:bid=heuristic", "expert:3:exchange=heuristic"):
+                expert = make_player(spec, f"pin:{asked}")
+                action = expert.act(obs)
+                estimates = expert.estimates(obs)  # type: ignore[attr-defined]
+                values = sorted((a, round(v, 6)) for a, v in estimates.values.items()) if estimates else []
+                why = estimates.why if estimates else ""
+                digest.update(repr((spec, seat, action, values, why)).encode())
+            asked += 1
+        state.apply(choose(table[seat], state))
+    digest.update(str(asked).encode())
+    return digest.hexdigest()[:16]
+
+
+#: Each game's player, variant and hash.
+_GAME_PINS = """
+basic cinch 4b0e0784aa127ab8
+basic pidro 3cb56784a0d0fc3c
+basic eighty_three 7db99a3da0125fd3
+basic king_pedro 72ff460be6f167ae
+basic pedro_sancho 8b17cf8ed5ac8271
+heuristic cinch 35cb2ff0a3832c47
+heuristic pidro 0ac5c6f0cadc34f1
+heuristic eighty_three bac036b5cfeb076c
+heuristic king_pedro 706cd2571151ea23
+heuristic pedro_sancho 4a6d42e1d1e595f6
+strong cinch 7d1a3ef6d55312dc
+strong pidro f95f572f7df1dc3f
+strong king_pedro_canadian dfa4b8301308a984
+strong pedro_sancho a0a3341687dd2838
+expert:3 cinch 36408c0088618601
+expert:3 pidro add9ed71eec77a9e
+expert:3 eighty_three 886afcb691218491
+expert:3 king_pedro 2bf9c7b29296b6ae
+expert:3 pedro_sancho 83c598f2c77b02de
+expert:3:bid=heuristic cinch 7d1a3ef6d55312dc
+expert:3:bid=heuristic pidro f95f572f7df1dc3f
+expert:3:bid=heuristic eighty_three b9f4ca844ea4c861
+expert:3:bid=heuristic king_pedro bee9b00af28167a8
+expert:3:exchange=heuristic cinch 36408c0088618601
+expert:3:exchange=heuristic pidro add9ed71eec77a9e
+expert:3:exchange=heuristic king_pedro_canadian 42e8b5d4556f1af4
+"""
+#: Each variant's decisions' hash.
+_DECISION_PINS = """
+cinch b2ef9954998b3a98
+pidro f9b0baa21a099ef7
+eighty_three 84f20b6ae438cd40
+king_pedro_canadian 51e4c79a4326ec1d
+pedro_sancho 7a13d1fd89e4cc02
+"""
+
+
+def _game_pins() -> dict[tuple[str, str], str]:
+    lines = [line.split() for line in _GAME_PINS.strip().splitlines()]
+    return {(spec, variant): pin for spec, variant, pin in lines}
+
+
+def _decision_pins() -> dict[str, str]:
+    words = _DECISION_PINS.split()
+    return {words[i]: words[i + 1] for i in range(0, len(words), 2)}
+
+
+@pytest.mark.parametrize(("spec", "variant", "hands"), [(s, v, h) for s, g in GAMES.items() for v, h in g])
+def test_seeded_games_of_each_player_are_the_same_as_pinned(spec: str, variant: str, hands: int) -> None:
+    assert game_fingerprint(spec, variant, hands) == _game_pins()[spec, variant]
+
+
+@pytest.mark.parametrize(("variant", "hands"), DECISIONS)
+def test_the_experts_calls_trumps_and_exchanges_are_the_same_as_pinned(variant: str, hands: int) -> None:
+    assert decisions_fingerprint(variant, hands) == _decision_pins()[variant]
+
+
+if __name__ == "__main__":
+    for spec, games in GAMES.items():
+        print(spec, " ".join(f"{v} {game_fingerprint(spec, v, h)}" for v, h in games), flush=True)
+    print(" ".join(f"{v} {decisions_fingerprint(v, h)}" for v, h in DECISIONS))
