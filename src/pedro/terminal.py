@@ -216,44 +216,7 @@ def won_markup(plays: Plays, winner: int, rules: Ruleset, names: Sequence[str], 
 def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel:
     """Everything one seat can see, as a panel: seats, bids, contract, trick, score and hand."""
     tt = tables_of(rules, obs)
-    n = len(names)
-    seats = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
-    counts = any(obs.discarded) or any(obs.drawn)
-    columns = (
-        _("player"),
-        _("side"),
-        _("bid"),
-        _("cards"),
-        *((_("laid aside"), _("drew")) if counts else ()),
-    )
-    for column in (*columns, _("status"), _("face up")):
-        seats.add_column(column)
-    forced = forced_call(rules, obs.calls, obs.dealer)
-    calls: dict[int, list[str]] = {}
-    for i, (seat, action) in enumerate(obs.calls):
-        calls.setdefault(seat, []).append(
-            call_markup(action, rules) + (" " + styled("dim", "(" + _("forced") + ")") if i == forced else "")
-        )
-    for i in range(n):
-        s = (obs.seat + i) % n
-        tags = []
-        if s == obs.dealer:
-            tags.append(_("dealer"))
-        if s == obs.bidder:
-            tags.append(_("bidder"))
-        label = escape(names[s]) + (f" [dim]({', '.join(tags)})[/]" if tags else "")
-        if s == obs.current_player and obs.phase != Phase.GAME_OVER:
-            label = "▶ " + label
-        side = side_name(rules, rules.side_of(s), names) if rules.partnerships else ""
-        bid = " ".join(calls.get(s, []))
-        status = status_word(Status(obs.statuses[s]))
-        shown = list(obs.face_up[s]) + list(obs.shown[s])
-        moved = (str(obs.discarded[s]), str(obs.drawn[s])) if counts else ()
-        seats.add_row(
-            label, escape(side), bid, str(obs.hand_sizes[s]), *moved,
-            f"[yellow]{status}[/]" if status else "", cards_markup(sort_hand(shown, tt), tt) if shown else "",
-        )  # fmt: skip
-    lines: list[RenderableType] = [seats, ""]
+    lines: list[RenderableType] = [_seats_table(obs, rules, names, tt), ""]
     rows = [(_("contract"), contract_markup(obs, rules, names))]
     if obs.trick is not None:
         rows.append((_("trick"), trick_markup(obs.trick.plays, names, tt)))
@@ -267,6 +230,59 @@ def table_panel(obs: Observation, rules: Ruleset, names: Sequence[str]) -> Panel
     if obs.phase == Phase.PLAY:
         title += " · " + _("trick {n}", n=len(obs.tricks) + 1)
     return Panel(Group(*lines), title=title, title_align="left", expand=False)
+
+
+def _seats_table(obs: Observation, rules: Ruleset, names: Sequence[str], tt: TrumpTables | None) -> Table:
+    """A row a seat, from the observer's round: its calls, cards, status and face-up cards."""
+    n = len(names)
+    seats = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
+    counts = any(obs.discarded) or any(obs.drawn)
+    columns = (
+        _("player"),
+        _("side"),
+        _("bid"),
+        _("cards"),
+        *((_("laid aside"), _("drew")) if counts else ()),
+    )
+    for column in (*columns, _("status"), _("face up")):
+        seats.add_column(column)
+    calls = _calls_by_seat(obs, rules)
+    for i in range(n):
+        s = (obs.seat + i) % n
+        side = side_name(rules, rules.side_of(s), names) if rules.partnerships else ""
+        bid = " ".join(calls.get(s, []))
+        status = status_word(Status(obs.statuses[s]))
+        shown = list(obs.face_up[s]) + list(obs.shown[s])
+        moved = (str(obs.discarded[s]), str(obs.drawn[s])) if counts else ()
+        seats.add_row(
+            _seat_label(obs, names, s), escape(side), bid, str(obs.hand_sizes[s]), *moved,
+            f"[yellow]{status}[/]" if status else "", cards_markup(sort_hand(shown, tt), tt) if shown else "",
+        )  # fmt: skip
+    return seats
+
+
+def _calls_by_seat(obs: Observation, rules: Ruleset) -> dict[int, list[str]]:
+    """Each seat's calls of this hand, in order, the dealer's forced bid marked."""
+    forced = forced_call(rules, obs.calls, obs.dealer)
+    calls: dict[int, list[str]] = {}
+    for i, (seat, action) in enumerate(obs.calls):
+        calls.setdefault(seat, []).append(
+            call_markup(action, rules) + (" " + styled("dim", "(" + _("forced") + ")") if i == forced else "")
+        )
+    return calls
+
+
+def _seat_label(obs: Observation, names: Sequence[str], s: int) -> str:
+    """The seat's name, whether it deals or won the bidding, and ▶ when it is to act."""
+    tags = []
+    if s == obs.dealer:
+        tags.append(_("dealer"))
+    if s == obs.bidder:
+        tags.append(_("bidder"))
+    label = escape(names[s]) + (f" [dim]({', '.join(tags)})[/]" if tags else "")
+    if s == obs.current_player and obs.phase != Phase.GAME_OVER:
+        label = "▶ " + label
+    return label
 
 
 def score_line(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from pedro.cards import cards_of
 from pedro.engine.deal import deal_positions
+from pedro.engine.observation import Observation
 from pedro.engine.play import effective_suit
 from pedro.envs.chance import CHANCE, Table
 
@@ -106,16 +107,22 @@ def resample(table: Table, seat: int, rng: random.Random, tries: int = TRIES) ->
     return chain.table.copy(), ResampleStats("chain", replays, accepted, time.perf_counter() - start)
 
 
-def _fixed_positions(table: Table, seat: int) -> set[int]:
+def _fixed_positions(
+    table: Table, seat: int, where: dict[int, int], deal: tuple[tuple[int, ...], ...]
+) -> set[int]:
     """Positions of the current pack whose card ``seat`` knows: its first deal and cards it knows of."""
+    return set(deal[seat]) | {where[c] for c in _known_cards(table, seat)}
+
+
+def _layout(table: Table) -> tuple[list[int], dict[int, int], tuple[tuple[int, ...], ...]]:
+    """The current hand's real pack, each card's position in it, and each seat's first-deal positions."""
     engine = table.engine
     assert engine is not None
     rules = table.rules
     real = table.deals.packs[engine.hand_index]
     where = {c: i for i, c in enumerate(real)}
     packets = (1,) if rules.deal_all_out else rules.packets
-    fixed = set(deal_positions(rules.players, engine.dealer, rules.first_deal_size, packets)[seat])
-    return fixed | {where[c] for c in _known_cards(table, seat)}
+    return real, where, deal_positions(rules.players, engine.dealer, rules.first_deal_size, packets)
 
 
 def _known_cards(table: Table, seat: int) -> set[int]:
@@ -129,8 +136,9 @@ def _known_cards(table: Table, seat: int) -> set[int]:
 def _new_chain(table: Table, seat: int) -> _Chain:
     engine = table.engine
     assert engine is not None
-    real = list(table.deals.packs[engine.hand_index])
-    fixed = _fixed_positions(table, seat)
+    pack, where, deal = _layout(table)
+    real = list(pack)
+    fixed = _fixed_positions(table, seat, where, deal)
     trumps = table.rules.tables(engine.trump).trump_mask if engine.trump is not None else 0
     classes = {c: effective_suit(c, trumps) for c in real}
     return _Chain([i for i in range(len(real)) if i not in fixed], classes, real, table.copy())
@@ -171,34 +179,14 @@ def propose_pack(table: Table, seat: int, rng: random.Random) -> list[int]:
     """A pack for the current hand keeping what ``seat`` knows in place (see the module docstring)."""
     engine = table.engine
     assert engine is not None
-    rules = table.rules
-    n = rules.players
-    real = table.deals.packs[engine.hand_index]
-    where = {c: i for i, c in enumerate(real)}
-    packets = (1,) if rules.deal_all_out else rules.packets
-    deal = deal_positions(n, engine.dealer, rules.first_deal_size, packets)
-    # the positions each seat took cards from (deal, kitty, stock) or looked through
-    taken: list[set[int]] = [set(deal[s]) for s in range(n)]
-    for c, s in engine.later_receivers().items():
-        taken[s].add(where[c])
-    seen = engine.seen
-    for s in range(n):
-        taken[s].update(where[c] for c in cards_of(seen[s]))
-    obs = engine.observation(seat)
+    real, where, deal = _layout(table)
     pack: list[int | None] = [None] * len(real)
-    for i in deal[seat]:
+    for i in _fixed_positions(table, seat, where, deal):
         pack[i] = real[i]
-    for c in _known_cards(table, seat):
-        pack[where[c]] = c
     placed = {c for c in pack if c is not None}
-    held: list[list[int]] = [[] for _ in range(n)]
-    for trick in (*obs.tricks, *([obs.trick] if obs.trick is not None else [])):
-        for s, cards in trick.plays:
-            held[s].extend(cards)
-    for s in range(n):
-        held[s].extend(obs.face_up[s])
-        held[s].extend(obs.shown[s])
-    others = [s for s in range(n) if s != seat]
+    taken = _taken_positions(table, where, deal)
+    held = _publicly_held(engine.observation(seat))
+    others = [s for s in range(table.players) if s != seat]
     rng.shuffle(others)
     for s in others:
         for c in held[s]:
@@ -212,6 +200,32 @@ def propose_pack(table: Table, seat: int, rng: random.Random) -> list[int]:
     rng.shuffle(rest)
     fill = iter(rest)
     return [c if c is not None else next(fill) for c in pack]
+
+
+def _taken_positions(
+    table: Table, where: dict[int, int], deal: tuple[tuple[int, ...], ...]
+) -> list[set[int]]:
+    """Per seat, the positions it took cards from (deal, kitty, stock) or looked through."""
+    engine = table.engine
+    assert engine is not None
+    taken: list[set[int]] = [set(positions) for positions in deal]
+    for c, s in engine.later_receivers().items():
+        taken[s].add(where[c])
+    for s, cards in enumerate(engine.seen):
+        taken[s].update(where[c] for c in cards_of(cards))
+    return taken
+
+
+def _publicly_held(obs: Observation) -> list[list[int]]:
+    """Per seat, the cards everyone saw it hold: played (this hand), laid face up or shown."""
+    held: list[list[int]] = [[] for _ in obs.face_up]
+    for trick in (*obs.tricks, *([obs.trick] if obs.trick is not None else [])):
+        for s, cards in trick.plays:
+            held[s].extend(cards)
+    for s, seat_held in enumerate(held):
+        seat_held.extend(obs.face_up[s])
+        seat_held.extend(obs.shown[s])
+    return held
 
 
 def replay_hand(table: Table, seat: int, pack: list[int], rng: random.Random) -> Table | None:

@@ -26,6 +26,7 @@ from pedro.engine.scoring import TrickCards, count_points
 from pedro.solver.search import SolveResult, low_owners, trick_state
 from pedro.solver.tables import CARDS, ROWS, Int64s, RuleArrays, max_seats, rule_arrays
 from pedro.variants.model import ExcessTrumps
+from pedro.variants.tables import TrumpTables
 
 #: Transposition table entries (a power of two): some 16 MB per thread.
 TABLE_SIZE = 1 << 17
@@ -104,40 +105,15 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
     rules = pos.rules
     tt = pos.tables
     arrays = rule_arrays(rules, pos.trump)
-    n = rules.players
     seat = pos.to_move
     first = not pos.tricks
-    hand_size = pos.normal_hand_size
     stacks = _stacks(pos) if first else []
-    # the root's moves: exactly the engine's legal plays
-    hand = pos.hands[seat]
     led, bseat, bkey = trick_state(pos)
-    legal = legal_play_mask(tt, hand, led, first and led < 0 and pos.first_lead_pending)
-    actions: list[int]
-    if stacks and stacks[seat]:
-        actions = stack_plays(rules, tt, hand, legal, hand.bit_count() - (hand_size - 1))
-    else:
-        actions = []
-        m = legal
-        while m:
-            low = m & -m
-            m ^= low
-            actions.append(PLAY_BASE | low)
+    actions = _root_actions(pos, tt, stacks, led)
     root_moves = np.array([[a & CARD_BITS, play_top(a)] for a in actions], dtype=np.int64).reshape(-1, 2)
-    # the trick so far
-    tcards = 0
-    for _s, a in pos.plays:
-        tcards |= a & CARD_BITS
-    counted = arrays.counted
-    tpts = sum(tt.points[c] for c in range(CARDS) if (tcards & counted) >> c & 1)
+    tcards, tpts, active, upper = _points_in_play(pos, tt, arrays)
     if not pos.plays:
         bseat = seat
-    active = sum(1 << s for s in range(n) if pos.statuses[s] == Status.ACTIVE)
-    live = tcards
-    for s in range(n):
-        if active >> s & 1:
-            live |= pos.hands[s]
-    upper = sum(tt.points[c] for c in range(CARDS) if (live & counted) >> c & 1)
     # the kernel's memory
     stack_width = max((len(x) for x in stacks), default=0)
     mem = _MEMORY.ready(arrays, max(MAX_MOVES, stack_width), stack_width)
@@ -145,8 +121,8 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
     if not same_deal:
         mem[k.GEN] += 1
     mem[k.MAX_SEATS] = max_seats(rules, pos.bidder)
-    mem[k.HAND_SIZE] = hand_size
-    mem[k.HANDS_AT : k.HANDS_AT + n] = pos.hands
+    mem[k.HAND_SIZE] = pos.normal_hand_size
+    mem[k.HANDS_AT : k.HANDS_AT + rules.players] = pos.hands
     mem[k.STACK_COUNTS_AT : k.STACK_COUNTS_AT + MAX_SEATS] = 0
     at = int(mem[k.STACKS_AT])
     width = int(mem[k.STACK_WIDTH])
@@ -171,6 +147,40 @@ def solve_kernel(pos: PlayPosition, same_deal: bool = False) -> SolveResult:
         values=dict.fromkeys(best, value),
         nodes=int(mem[k.NODES]),
     )
+
+
+def _root_actions(pos: PlayPosition, tt: TrumpTables, stacks: list[list[int]], led: int) -> list[int]:
+    """The root's moves: exactly the engine's legal plays (stacks where the seat plays one)."""
+    seat = pos.to_move
+    hand = pos.hands[seat]
+    first = not pos.tricks
+    legal = legal_play_mask(tt, hand, led, first and led < 0 and pos.first_lead_pending)
+    if stacks and stacks[seat]:
+        return stack_plays(pos.rules, tt, hand, legal, hand.bit_count() - (pos.normal_hand_size - 1))
+    actions = []
+    m = legal
+    while m:
+        low = m & -m
+        m ^= low
+        actions.append(PLAY_BASE | low)
+    return actions
+
+
+def _points_in_play(pos: PlayPosition, tt: TrumpTables, arrays: RuleArrays) -> tuple[int, int, int, int]:
+    """The cards of the trick so far and their points, the active seats (a mask), and the points
+    still to take: those of the trick and of the active seats' hands (the search's upper bound)."""
+    tcards = 0
+    for _s, a in pos.plays:
+        tcards |= a & CARD_BITS
+    counted = arrays.counted
+    tpts = sum(tt.points[c] for c in range(CARDS) if (tcards & counted) >> c & 1)
+    active = sum(1 << s for s in range(pos.rules.players) if pos.statuses[s] == Status.ACTIVE)
+    live = tcards
+    for s in range(pos.rules.players):
+        if active >> s & 1:
+            live |= pos.hands[s]
+    upper = sum(tt.points[c] for c in range(CARDS) if (live & counted) >> c & 1)
+    return tcards, tpts, active, upper
 
 
 def _stacks(pos: PlayPosition) -> list[list[int]]:

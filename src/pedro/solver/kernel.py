@@ -351,6 +351,7 @@ def _hash(mem: np.ndarray, at: int, n: int, size: int) -> int:
     return (h ^ (h >> 31)) & (size - 1)
 
 
+# one flat function on purpose: numba compiles it whole; calls and objects would cost its speed
 @njit(_NODE_SIG, cache=_CACHE)
 def node(
     mem: np.ndarray,
@@ -654,6 +655,7 @@ def node(
     return best
 
 
+# one flat function on purpose: numba compiles it whole; calls and objects would cost its speed
 @njit(_ROOT_SIG, cache=_CACHE, nogil=True)
 def solve_root(
     mem: np.ndarray,

@@ -442,17 +442,7 @@ class Solver:
         led, bseat, bkey = trick_state(pos)
         if not plays:
             bseat = seat
-        tpts = 0
-        tcards = 0
-        self._cur_plays = []
-        for s, a in pos.plays:
-            cards = a & CARD_BITS
-            tcards |= cards
-            self._cur_plays.append((s, cards))
-            for c in range(56):
-                if cards >> c & 1 and self.counted >> c & 1:
-                    tpts += self.points[c]
-        self._trick_cards = tcards
+        tcards, tpts = self._root_trick()
         maximizing = bool(self.max_seats >> seat & 1)
         moves = self._moves(hands[seat], seat, led, first, pos.first_lead_pending)
         moves = self._ordered(moves, seat, plays, led, bseat, bkey, maximizing)
@@ -469,15 +459,7 @@ class Solver:
 
         # the value by bisection with null-window probes (points are small integers); the
         # transposition table keeps the bounds learnt from one probe to the next
-        if self.additive:
-            union = tcards
-            for h in hands:
-                union |= h
-            hi = sum(p for c, p in self.point_cards if union >> c & 1)
-        else:
-            # High and Low move to whoever plays the extreme trumps: the future may be negative
-            hi = self.rules.total_points + sum(pos.credits)
-        lo = 0 if self.additive else -self.base
+        lo, hi = self._bounds(hands, tcards)
         while lo < hi:
             mid = (lo + hi + 1) // 2 if maximizing else (lo + hi) // 2
             hit = next((i for i, m in enumerate(moves) if probe(m, mid)), -1)
@@ -499,6 +481,31 @@ class Solver:
             values=exact,
             nodes=self.nodes,
         )
+
+    def _root_trick(self) -> tuple[int, int]:
+        """The cards of the root's trick so far and their points; the search starts with them."""
+        tpts = 0
+        tcards = 0
+        self._cur_plays = []
+        for s, a in self.pos.plays:
+            cards = a & CARD_BITS
+            tcards |= cards
+            self._cur_plays.append((s, cards))
+            for c in range(56):
+                if cards >> c & 1 and self.counted >> c & 1:
+                    tpts += self.points[c]
+        self._trick_cards = tcards
+        return tcards, tpts
+
+    def _bounds(self, hands: list[int], tcards: int) -> tuple[int, int]:
+        """The range the bisection searches: the least and most the rest of the hand adds to ``base``."""
+        if self.additive:
+            union = tcards
+            for h in hands:
+                union |= h
+            return 0, sum(p for c, p in self.point_cards if union >> c & 1)
+        # High and Low move to whoever plays the extreme trumps: the future may be negative
+        return -self.base, self.rules.total_points + sum(self.pos.credits)
 
 
 def _between_masks(rules: Ruleset, tt: TrumpTables) -> list[list[int]]:

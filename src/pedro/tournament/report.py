@@ -13,7 +13,15 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pedro.tournament.runner import LABELS, DealResult, Faults, GameResult, TournamentResults, add_faults
+from pedro.tournament.runner import (
+    LABELS,
+    DealResult,
+    Faults,
+    GameResult,
+    PlayRecord,
+    TournamentResults,
+    add_faults,
+)
 from pedro.tournament.stats import Estimate, estimate, running
 from pedro.variants.options import OptionValue
 
@@ -96,32 +104,36 @@ def summarise(players: Sequence[str], results: TournamentResults) -> Summary:
     """Means with 95% intervals, bids and games won per player, and the paired differences."""
     deals, games = results.deals, results.games
     plays = [play for d in deals for play in d.plays]
-    out: list[PlayerSummary] = []
-    for p, label in enumerate(LABELS):
-        bids = [play for play in plays if play.bid_by == p]
-        values = [play.bid for play in bids if play.bid is not None]
-        out.append(
-            PlayerSummary(
-                label=label,
-                name=players[p],
-                points=estimate([d.points(p) for d in deals]),
-                change=estimate([d.change(p) for d in deals]),
-                bids_won=len(bids),
-                made=sum(1 for play in bids if play.made),
-                set=sum(1 for play in bids if play.made is False),
-                avg_bid=sum(values) / len(values) if values else None,
-                games_won=sum(1 for g in games for w in g.winners if w == p),
-                faults=add_faults(*(play.faults[p] for play in plays), *(g.faults[p] for g in games)),
-            )
-        )
+    a, b = (_player_summary(p, label, players[p], results, plays) for p, label in enumerate(LABELS))
     return Summary(
-        players=(out[0], out[1]),
+        players=(a, b),
         points_diff=estimate(points_diffs(deals)),
         change_diff=estimate(change_diffs(deals)),
         deals=len(deals),
         thrown_in=sum(1 for play in plays if play.bidder is None),
         games=len(games),
         unfinished=sum(1 for g in games for w in g.winners if w is None),
+    )
+
+
+def _player_summary(
+    p: int, label: str, name: str, results: TournamentResults, plays: Sequence[PlayRecord]
+) -> PlayerSummary:
+    """Player ``p``'s means, bids, games won and faults over every deal and game."""
+    deals, games = results.deals, results.games
+    bids = [play for play in plays if play.bid_by == p]
+    values = [play.bid for play in bids if play.bid is not None]
+    return PlayerSummary(
+        label=label,
+        name=name,
+        points=estimate([d.points(p) for d in deals]),
+        change=estimate([d.change(p) for d in deals]),
+        bids_won=len(bids),
+        made=sum(1 for play in bids if play.made),
+        set=sum(1 for play in bids if play.made is False),
+        avg_bid=sum(values) / len(values) if values else None,
+        games_won=sum(1 for g in games for w in g.winners if w == p),
+        faults=add_faults(*(play.faults[p] for play in plays), *(g.faults[p] for g in games)),
     )
 
 

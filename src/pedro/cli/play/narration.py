@@ -48,13 +48,13 @@ class Narrator:
         """Print without rich's number highlighting, which would recolour the ranks of cards."""
         self.console.print(*objects, highlight=False, soft_wrap=soft_wrap)
 
-    def is_you(self, seat: int) -> bool:
+    def _is_you(self, seat: int) -> bool:
         return seat == self.human and self.names[seat] == _(DEFAULT_NAME)
 
     def says(self, seat: int, third: str, second: str, **fields: object) -> str:
         """``Bo bids 8`` / ``You bid 8``: the sentence ``third`` (with ``{who}``) or, for the
         default-named human, ``second``; both marked with ``N_`` and translated here."""
-        if self.is_you(seat):
+        if self._is_you(seat):
             return _(second, **fields) if fields else _(second)
         return _(third, who=escape(self.names[seat]), **fields)
 
