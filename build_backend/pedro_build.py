@@ -32,8 +32,10 @@ COMPILED_MODULES = (
     "pedro/engine/observation.py",
     "pedro/engine/phases.py",
     "pedro/engine/play.py",
+    "pedro/engine/results.py",
     "pedro/engine/scoring.py",
     "pedro/engine/state.py",
+    "pedro/engine/table.py",
     "pedro/engine/turns.py",
     "pedro/variants/tables.py",
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -20,6 +20,7 @@ from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
 from pedro.engine.choices import CardChoice, Check
 from pedro.engine.phases import Status
 from pedro.engine.play import discard_category
+from pedro.engine.table import TableMoves
 from pedro.marks import N_
 from pedro.variants.model import (
     DiscardedScoringTrumps,
@@ -30,9 +31,6 @@ from pedro.variants.model import (
     TrumpDiscardClaim,
 )
 from pedro.variants.tables import TrumpTables
-
-if TYPE_CHECKING:
-    from pedro.engine.state import GameState
 
 SIX: Final = 6
 
@@ -56,8 +54,8 @@ def _fmt(mask: int) -> str:
 class Steps:
     """The exchange's own state in one hand: its steps, how far they ran, the decision they wait for.
 
-    ``GameState`` holds one (``_exchange``) and copies it with ``copy``; the cards
-    themselves move through the state's own methods (the "exchange's moves" there).
+    ``GameState`` holds one and copies it with ``copy``; the cards themselves move
+    through the ``TableMoves`` the state hands to ``step`` and ``apply`` (``pedro.engine.table``).
     """
 
     __slots__ = ("choice", "committed", "done", "index", "plans", "pool", "steps")
@@ -92,6 +90,10 @@ class Steps:
             self.plans, self.steps, self.index, self.done, self.choice, self.committed, self.pool,
         )  # fmt: skip
 
+    def next_hand(self) -> Steps:
+        """No steps, before trumps are named in the next hand; the cached plans kept."""
+        return Steps(self.plans, [])
+
     def copy(self) -> Steps:
         new = Steps(self.plans, self.steps[:])
         new.index = self.index
@@ -121,13 +123,13 @@ def no_steps() -> Steps:
     return Steps({}, [])
 
 
-def start(state: GameState) -> Steps:
-    """This hand's steps, once trumps are known (the state keeps them: ``GameState._exchange``)."""
-    plans = state._exchange.plans
-    dealer = state._dealer
+def start(rules: Ruleset, dealer: int, before: Steps) -> Steps:
+    """This hand's steps, once trumps are known; ``before`` is the state's last ``Steps``, whose
+    cache of plans is kept."""
+    plans = before.plans
     plan = plans.get(dealer)
     if plan is None:
-        plan = plans[dealer] = plan_steps(state._rules, dealer)
+        plan = plans[dealer] = plan_steps(rules, dealer)
     return Steps(plans, list(plan))
 
 
@@ -136,53 +138,61 @@ def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
     n = rules.players
     order = [(dealer + 1 + i) % n for i in range(n)]
     others = order[:-1]
-    steps: list[tuple[str, int]] = []
-    # under keep_and_bury an excess step acts only on kept non-trumps (``_excess_step``)
-    excess = rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY or rules.keep_nontrumps
-    if rules.fold:
-        steps += [("fold", s) for s in order]
     reduce = rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
-    giving = rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships
-    if rules.discard != DiscardPolicy.NONE:
-        for s in order:
-            if reduce and giving:
-                steps.append(("give", s))
-            steps.append(("discard", s))
-    fill = rules.fill
-    if rules.nine_card_deal and not reduce and excess:
+    # under keep_and_bury an excess step acts only on kept non-trumps (``_excess_step``);
+    # reducing to six deals with excess trumps in the discard
+    excess = not reduce and (rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY or rules.keep_nontrumps)
+    steps = [("fold", s) for s in order] if rules.fold else []
+    steps += _discard_steps(rules, order, reduce)
+    if excess and rules.nine_card_deal:
         # note E9: excess trumps go to partner before the fill
         steps += [("excess", s) for s in others]
-    if fill == FillPolicy.FILL_ALL_FROM_TOP:
-        steps += [("fill", s) for s in order]
-    elif fill != FillPolicy.NONE:
-        steps += [("fill", s) for s in others]
+    steps += [("fill", s) for s in _filled(rules.fill, order)]
     if rules.trump_discard_claim != TrumpDiscardClaim.NONE:
         steps.append(("claims", dealer))
-    if not reduce and not rules.nine_card_deal and excess:
+    if excess and not rules.nine_card_deal:
         steps += [("excess", s) for s in others]
-    if fill == FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS:
-        steps.append(("rob", dealer))
-    elif fill == FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6:
-        steps.append(("take_stock", dealer))
-    elif fill == FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS:
-        steps.append(("pick", dealer))
-    if not reduce and excess:
+    if rules.fill in _DEALER_STEPS:
+        steps.append((_DEALER_STEPS[rules.fill], dealer))
+    if excess:
         steps.append(("excess", dealer))
     return tuple(steps)
 
 
-def step(state: GameState) -> int:
+def _discard_steps(rules: Ruleset, order: list[int], reduce: bool) -> list[tuple[str, int]]:
+    """Each seat's discard, after its gift to partner when excess trumps pass before reducing to six."""
+    if rules.discard == DiscardPolicy.NONE:
+        return []
+    giving = reduce and rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships
+    kinds = ("give", "discard") if giving else ("discard",)
+    return [(kind, s) for s in order for kind in kinds]
+
+
+def _filled(fill: FillPolicy, order: list[int]) -> list[int]:
+    """The seats filled from the stock: everyone, or all but the dealer (who has a step of his own)."""
+    if fill == FillPolicy.NONE:
+        return []
+    return order if fill == FillPolicy.FILL_ALL_FROM_TOP else order[:-1]
+
+
+#: The dealer's own step with the stock, after the others' fills.
+_DEALER_STEPS: Final = {
+    FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS: "rob",
+    FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6: "take_stock",
+    FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS: "pick",
+}
+
+
+def step(t: TableMoves, ex: Steps) -> int:
     """Run steps until one waits for a decision: the seat that decides, or -1 when none is left.
 
-    The decision is ``state._exchange.choice``; when the steps are done the state
-    starts the card play.
+    The decision is ``ex.choice``; when the steps are done the state starts the card play.
     """
-    ex = state._exchange
     steps = ex.steps  # steps may insert further steps into this list
     while ex.index < len(steps):
         kind, seat = steps[ex.index]
         run = _STEPS.get(kind) or _STEPS[_base_kind(kind)]
-        choice = run(state, seat)
+        choice = run(t, ex, seat)
         if choice is not None:
             ex.choice = choice
             return seat
@@ -203,38 +213,44 @@ def _finish_step(ex: Steps) -> None:
     ex.choice = None
 
 
-def apply(state: GameState, seat: int, action: int) -> None:
-    ex = state._exchange
+def apply(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
+    """``seat`` makes the decision the current step waits for."""
     kind, _ = ex.steps[ex.index]
-    _APPLY[_base_kind(kind)](state, seat, action)
+    _APPLY[_base_kind(kind)](t, ex, seat, action)
     _finish_step(ex)
 
 
 # ---------------------------------------------------------------- helpers
 
 
-def _tt(state: GameState) -> TrumpTables:
-    assert state._tt is not None
-    return state._tt
+def _tt(t: TableMoves) -> TrumpTables:
+    tt = t.tables
+    assert tt is not None
+    return tt
 
 
-def lay_aside(state: GameState, seat: int, mask: int, *, dead: bool = False, up: int = 0) -> None:
+def lay_aside(t: TableMoves, seat: int, mask: int, *, dead: bool = False, up: int = 0) -> None:
     """Move cards from a hand to that seat's discards, face up or down by the rules (and ``up``
     face up whatever the rules), or killed (``dead``): out of play face up."""
     if dead:
-        state._kill(seat, mask)
+        t.kill(seat, mask)
         return
-    rules = state._rules
-    trump_mask = _tt(state).trump_mask
+    rules = t.rules
+    trump_mask = _tt(t).trump_mask
     if rules.trump_discards_face_up:
         up |= mask & trump_mask
     if rules.discards_face_up:
         up |= mask & ~trump_mask
-    state._lay_aside(seat, mask, up)
+    t.lay_aside(seat, mask, up)
 
 
-def _partner(state: GameState, seat: int) -> int:
-    return (seat + 2) % state._players
+def _partner(t: TableMoves, seat: int) -> int:
+    return (seat + 2) % t.players
+
+
+def _from_partner(t: TableMoves, seat: int, partner: int) -> bool:
+    """``seat`` got a gift from ``partner`` this hand (a seat gives back nothing)."""
+    return any(frm == partner for frm, _ in t.received(seat))
 
 
 def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
@@ -327,69 +343,65 @@ class _GiveLimits:
 # ---------------------------------------------------------------- fold (king_pedro_canadian)
 
 
-def _fold_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state._rules
-    tt = _tt(state)
-    if state._status[seat] != _ACTIVE:
+def _fold_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
+    rules = t.rules
+    tt = _tt(t)
+    if t.status(seat) != _ACTIVE:
         return None
-    hand = state._hands[seat]
+    hand = t.hand(seat)
     trumps = hand & tt.trump_mask
-    t = trumps.bit_count()
-    if t == 0:
+    held = trumps.bit_count()
+    if held == 0:
         if rules.fold_mandatory:
-            _fold(state, seat)
+            t.fold(seat)
             return None
         return (PASS, FOLD)
     low = any(tt.roles[c] == "2" for c in cards_of(trumps))
-    partner = _partner(state, seat)
+    partner = _partner(t, seat)
     if (
-        (t == 1 or (t == 2 and low))
+        (held == 1 or (held == 2 and low))
         and rules.partnerships
-        and state._status[partner] == _ACTIVE
-        and not any(frm == partner for frm, _ in state._received[seat])
-        and not _leaves_partner_stuck(state, partner, trumps)
+        and t.status(partner) == _ACTIVE
+        and not _from_partner(t, seat, partner)
+        and not _leaves_partner_stuck(t, partner, trumps)
     ):
         return (PASS, cards_action(Verb.GIVE, trumps))
     return None
 
 
-def _leaves_partner_stuck(state: GameState, partner: int, given: int) -> bool:
+def _leaves_partner_stuck(t: TableMoves, partner: int, given: int) -> bool:
     """Under ``pass_to_partner`` scoring trumps are never discarded, so a partner given a
     seventh scoring trump could not reduce to six: such a gift is refused (docs/rules.md §excess-trumps)."""
-    if state._rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
+    if t.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
         return False
-    scoring = _tt(state).scoring_mask
-    return ((state._hands[partner] | given) & scoring).bit_count() > SIX
+    scoring = _tt(t).scoring_mask
+    return ((t.hand(partner) | given) & scoring).bit_count() > SIX
 
 
-def _fold(state: GameState, seat: int) -> None:
-    state._fold(seat)
-
-
-def _apply_fold(state: GameState, seat: int, action: int) -> None:
+def _apply_fold(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == FOLD:
-        _fold(state, seat)
+        t.fold(seat)
     elif verb_of(action) == Verb.GIVE:
-        _give(state, seat, arg_of(action))
-        _fold(state, seat)
+        _give(t, seat, arg_of(action))
+        t.fold(seat)
 
 
-def _give(state: GameState, seat: int, mask: int) -> None:
-    state._give(seat, _partner(state, seat), mask)
+def _give(t: TableMoves, seat: int, mask: int) -> None:
+    t.give(seat, _partner(t, seat), mask)
 
 
 # ---------------------------------------------------------------- discard
 
 
-def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state._rules
-    if state._status[seat] != _ACTIVE:
+def _discard_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
+    rules = t.rules
+    if t.status(seat) != _ACTIVE:
         return None
-    hand = state._hands[seat]
+    hand = t.hand(seat)
     n = hand.bit_count()
     policy = rules.discard
     if policy == _ALL_NONTRUMPS:
-        return _all_nontrumps_choice(state, seat)
+        return _all_nontrumps_choice(t, seat)
     if policy == _ANY_CARDS:
         low = max(0, n - rules.play_hand_size)
         return _card_choice(
@@ -398,15 +410,14 @@ def _discard_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice |
             else N_("discard any cards you do not want"),
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
-        stock = len(state._stock) - state._stock_pos
-        cap = min(n, 3 + max(0, stock - state._exchange.committed))
+        cap = min(n, 3 + max(0, t.stock_left - ex.committed))
         return _card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
             N_("discard at least 3 and at most {cap} cards (the talon can refill only so many)").format(
                 cap=cap
             ),
         )  # fmt: skip
-    return _reduce_choice(state, seat)
+    return _reduce_choice(t, seat)
 
 
 def _trumps_may_be_discarded(rules: Ruleset) -> bool:
@@ -414,17 +425,16 @@ def _trumps_may_be_discarded(rules: Ruleset) -> bool:
     return rules.dealer_robs_discards or rules.trump_discard_claim != _NO_CLAIM
 
 
-def _all_nontrumps_choice(state: GameState, seat: int) -> CardChoice | None:
+def _all_nontrumps_choice(t: TableMoves, seat: int) -> CardChoice | None:
     """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
-    rules = state._rules
-    tt = state._tt
-    assert tt is not None
-    hand = state._hands[seat]
+    rules = t.rules
+    tt = _tt(t)
+    hand = t.hand(seat)
     nontrumps = hand & ~tt.trump_mask
     throw_trumps = _trumps_may_be_discarded(rules)
     if not rules.keep_nontrumps and not throw_trumps:
         if nontrumps:
-            lay_aside(state, seat, nontrumps)
+            lay_aside(t, seat, nontrumps)
         return None
     pool = hand if throw_trumps else nontrumps
     keep_rule = rules.keep_nontrumps
@@ -452,15 +462,15 @@ def _card_choice(
     return CardChoice(verb, pool, positive, rule, check, alternatives)
 
 
-def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
+def _reduce_choice(t: TableMoves, seat: int) -> CardChoice | None:
     """``reduce_to_6_nontrumps_first`` with the variant's excess-trump policy."""
-    rules = state._rules
-    tt = _tt(state)
-    hand = state._hands[seat]
+    rules = t.rules
+    tt = _tt(t)
+    hand = t.hand(seat)
     n = hand.bit_count()
     nontrumps = hand & ~tt.trump_mask
     trumps = hand & tt.trump_mask
-    t = trumps.bit_count()
+    held = trumps.bit_count()
     policy = rules.excess_trumps
     if n <= SIX:
         return None
@@ -473,7 +483,7 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
                 n=n - SIX, six=SIX
             ),
         )  # fmt: skip
-    if t <= SIX:
+    if held <= SIX:
         return CardChoice(
             Verb.DISCARD,
             nontrumps,
@@ -481,10 +491,10 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
             N_("discard {n} non-trumps to keep {six} cards, all trumps kept").format(n=n - SIX, six=SIX),
         )
     if policy == _KEEP_AND_BURY:
-        lay_aside(state, seat, nontrumps)
+        lay_aside(t, seat, nontrumps)
         return None
-    over = t - SIX
-    check, rule = _excess_check(state, seat, trumps, over)
+    over = held - SIX
+    check, rule = _excess_check(t, seat, trumps, over)
     full = n - SIX
 
     return CardChoice(
@@ -497,9 +507,9 @@ def _reduce_choice(state: GameState, seat: int) -> CardChoice | None:
     )
 
 
-def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[Check, str]:
-    rules = state._rules
-    tt = _tt(state)
+def _excess_check(t: TableMoves, seat: int, trumps: int, over: int) -> tuple[Check, str]:
+    rules = t.rules
+    tt = _tt(t)
     policy = rules.excess_trumps
     if (
         policy == ExcessTrumps.MUST_DISCARD_TO_6
@@ -516,102 +526,103 @@ def _excess_check(state: GameState, seat: int, trumps: int, over: int) -> tuple[
     return _any_trumps, N_("any trumps")
 
 
-def _apply_discard(state: GameState, seat: int, action: int) -> None:
+def _apply_discard(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == PASS:
         return
     mask = arg_of(action)
-    rules = state._rules
-    tt = _tt(state)
+    rules = t.rules
+    tt = _tt(t)
     if rules.discard == _AT_LEAST_3_ANY:
-        state._exchange.committed += max(0, mask.bit_count() - 3)
-    _credit_scoring_discards(state, seat, mask & tt.trump_mask & tt.scoring_mask)
-    lay_aside(state, seat, mask)
+        ex.committed += max(0, mask.bit_count() - 3)
+    _credit_scoring_discards(t, seat, mask & tt.trump_mask & tt.scoring_mask)
+    lay_aside(t, seat, mask)
 
 
 # ---------------------------------------------------------------- claims of face-up trumps (note C5)
 
 
-def _claims_step(state: GameState, seat: int) -> None:
+def _claims_step(t: TableMoves, ex: Steps, seat: int) -> None:
     """After the fills, offer each face-up discarded trump to the eligible players (note C5).
 
     Claims wait for the fills so that a claimant who threw away all his
     non-trumps has one again to give in exchange (docs/rules.md, edge case 99).
     """
-    rules = state._rules
-    tt = _tt(state)
-    n = state._players
-    order = [(state._dealer + 1 + i) % n for i in range(n)]
+    rules = t.rules
+    tt = _tt(t)
+    n = t.players
+    order = [(t.dealer + 1 + i) % n for i in range(n)]
     steps: list[tuple[str, int]] = []
     for discarder in order:
-        if not state._discards[discarder] & tt.trump_mask & state._face_up:
+        if not t.discards(discarder) & tt.trump_mask & t.face_up:
             continue
         claimants = [(discarder + i) % n for i in range(1, n)]
         if rules.trump_discard_claim == TrumpDiscardClaim.OPPONENTS:
             claimants = [c for c in claimants if rules.side_of(c) != rules.side_of(discarder)]
         steps += [(f"claim:{discarder}", c) for c in claimants]
-    ex = state._exchange
     ex.steps[ex.index + 1 : ex.index + 1] = steps
     return None
 
 
-def _claim_step(state: GameState, seat: int) -> tuple[int, ...] | None:
+def _claim_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | None:
     """A face-up discarded trump may be taken by giving a non-trump face up for it."""
-    tt = _tt(state)
-    kind, _ = state._exchange.steps[state._exchange.index]
+    tt = _tt(t)
+    kind, _ = ex.steps[ex.index]
     discarder = int(kind.split(":")[1])
-    trumps = state._discards[discarder] & tt.trump_mask & state._face_up
-    nontrumps = state._hands[seat] & ~tt.trump_mask
-    if not trumps or not nontrumps or state._status[seat] != _ACTIVE:
+    trumps = t.discards(discarder) & tt.trump_mask & t.face_up
+    nontrumps = t.hand(seat) & ~tt.trump_mask
+    if not trumps or not nontrumps or t.status(seat) != _ACTIVE:
         return None
     claims = [
-        cards_action(Verb.CLAIM, (1 << t) | (1 << c)) for t in cards_of(trumps) for c in cards_of(nontrumps)
+        cards_action(Verb.CLAIM, (1 << trump) | (1 << c))
+        for trump in cards_of(trumps)
+        for c in cards_of(nontrumps)
     ]
     return (PASS, *claims)
 
 
-def _apply_claim(state: GameState, seat: int, action: int) -> None:
+def _apply_claim(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == PASS:
         return
-    tt = _tt(state)
-    kind, _ = state._exchange.steps[state._exchange.index]
+    tt = _tt(t)
+    kind, _ = ex.steps[ex.index]
     discarder = int(kind.split(":")[1])
     mask = arg_of(action)
-    state._claim(seat, discarder, mask & tt.trump_mask, mask & ~tt.trump_mask)
+    t.claim(seat, discarder, mask & tt.trump_mask, mask & ~tt.trump_mask)
 
 
-def _credit_scoring_discards(state: GameState, seat: int, scoring: int) -> None:
+def _credit_scoring_discards(t: TableMoves, seat: int, scoring: int) -> None:
     """Notes K11/K19 and option ``discarded_scoring_trumps = to_opponents``."""
     if not scoring:
         return
-    rules = state._rules
-    tt = _tt(state)
+    rules = t.rules
+    tt = _tt(t)
     points = sum(tt.points[c] for c in cards_of(scoring))
     side = rules.side_of(seat)
     if rules.excess_trumps == ExcessTrumps.DISCARD_NONSCORING_FACE_UP:
-        state._credit(side, points, scoring)
+        t.credit(side, points, scoring)
     elif rules.excess_trumps == ExcessTrumps.MUST_DISCARD_TO_6:
         opponents = [other for other in range(rules.num_sides) if other != side]
-        state._credit(opponents[0], points, scoring)
+        t.credit(opponents[0], points, scoring)
 
 
 # ---------------------------------------------------------------- give (pass_to_partner)
 
 
-def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    tt = _tt(state)
-    if state._status[seat] != _ACTIVE:
+def _give_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
+    tt = _tt(t)
+    if t.status(seat) != _ACTIVE:
         return None
-    hand = state._hands[seat]
+    hand = t.hand(seat)
     trumps = hand & tt.trump_mask
     over = trumps.bit_count() - SIX
     if over <= 0:
         return None
-    partner = _partner(state, seat)
-    if any(frm == partner for frm, _ in state._received[seat]):
+    partner = _partner(t, seat)
+    if _from_partner(t, seat, partner):
         return None
     scoring = tt.scoring_mask
     own_scoring = (trumps & scoring).bit_count()
-    partner_scoring = (state._hands[partner] & tt.trump_mask & scoring).bit_count()
+    partner_scoring = (t.hand(partner) & tt.trump_mask & scoring).bit_count()
     least = own_scoring - SIX
     most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
     check = _GiveLimits(scoring, least, most)
@@ -626,14 +637,13 @@ def _give_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | No
     )  # fmt: skip
 
 
-def _apply_give(state: GameState, seat: int, action: int) -> None:
+def _apply_give(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == PASS:
         return
-    _give(state, seat, arg_of(action))
-    partner = _partner(state, seat)
-    reduce = state._rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
+    _give(t, seat, arg_of(action))
+    partner = _partner(t, seat)
+    reduce = t.rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
     kind = "discard" if reduce else "excess_discard"
-    ex = state._exchange
     if (kind, partner) in ex.done or ("excess", partner) in ex.done:
         ex.steps.insert(ex.index + 1, (kind, partner))
 
@@ -641,34 +651,28 @@ def _apply_give(state: GameState, seat: int, action: int) -> None:
 # ---------------------------------------------------------------- fills and the dealer's pick
 
 
-def _fill_step(state: GameState, seat: int) -> None:
-    if state._status[seat] != _ACTIVE:
+def _fill_step(t: TableMoves, ex: Steps, seat: int) -> None:
+    if t.status(seat) != _ACTIVE:
         return None
-    want = state._rules.play_hand_size - state._hands[seat].bit_count()
+    want = t.rules.play_hand_size - t.hand(seat).bit_count()
     if want > 0:
-        state._give_from_stock(seat, want)
+        t.deal_from_stock(seat, want)
     return None
 
 
-def _take_rest(state: GameState, seat: int) -> int:
-    """The dealer looks through the rest of the stock: its cards leave the stock."""
-    return state._look_through_stock(seat)
-
-
-def _rob_step(state: GameState, seat: int) -> CardChoice | None:
+def _rob_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
     """``dealer_fills_others_then_robs``: all stock trumps, then non-trumps up to 6."""
-    rules = state._rules
-    tt = _tt(state)
-    rest = _take_rest(state, seat)
-    state._receive(seat, rest & tt.trump_mask)
-    ex = state._exchange
+    rules = t.rules
+    tt = _tt(t)
+    rest = t.look_through_stock(seat)
+    t.receive(seat, rest & tt.trump_mask)
     ex.pool = rest & ~tt.trump_mask
     extra = 0
     if rules.dealer_robs_discards:
-        for s in range(state._players):
+        for s in range(t.players):
             if s != seat:
-                state._see(seat, state._discards[s])
-                extra |= state._discards[s] & tt.trump_mask
+                t.see(seat, t.discards(s))
+                extra |= t.discards(s) & tt.trump_mask
     # the non-trumps from the stock come next, as a step of their own
     ex.steps.insert(ex.index + 1, ("rob_stock", seat))
     if extra:
@@ -680,14 +684,14 @@ def _rob_step(state: GameState, seat: int) -> CardChoice | None:
     return None
 
 
-def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
+def _rob_stock_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
     """The dealer's non-trumps from the stock, only to make six cards."""
-    have = state._hands[seat].bit_count()
-    pool_nt = state._exchange.pool
+    have = t.hand(seat).bit_count()
+    pool_nt = ex.pool
     need = max(0, SIX - have)
     if need == 0 or pool_nt.bit_count() <= need:
-        _take(state, seat, pool_nt if need else 0)
-        _finish_rob(state, seat)
+        t.take(seat, pool_nt if need else 0)
+        _finish_rob(t, ex, seat)
         return None
     return CardChoice(
         _KEEP,
@@ -697,47 +701,43 @@ def _rob_stock_step(state: GameState, seat: int) -> CardChoice | None:
     )
 
 
-def _apply_rob_discards(state: GameState, seat: int, action: int) -> None:
+def _apply_rob_discards(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action != PASS:
-        _take(state, seat, arg_of(action))
+        t.take(seat, arg_of(action))
 
 
-def _take(state: GameState, seat: int, mask: int) -> None:
-    state._take(seat, mask)
-
-
-def _finish_rob(state: GameState, seat: int) -> None:
+def _finish_rob(t: TableMoves, ex: Steps, seat: int) -> None:
     """Leftover stock cards are out of play; a short stock is made up from the wash."""
-    left = state._exchange.pool & ~state._hands[seat]
-    state._out_of_play(left)
-    want = SIX - state._hands[seat].bit_count()
+    left = ex.pool & ~t.hand(seat)
+    t.out_of_play(left)
+    want = SIX - t.hand(seat).bit_count()
     if want > 0:
-        state._give_from_stock(seat, want)
+        t.deal_from_stock(seat, want)
 
 
-def _apply_keep(state: GameState, seat: int, action: int) -> None:
+def _apply_keep(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action != PASS:
-        _take(state, seat, arg_of(action))
-    kind = state._exchange.steps[state._exchange.index][0]
+        t.take(seat, arg_of(action))
+    kind = ex.steps[ex.index][0]
     if kind == "rob_stock":
-        _finish_rob(state, seat)
+        _finish_rob(t, ex, seat)
     elif kind == "take_stock":
-        _finish_take_stock(state, seat)
+        _finish_take_stock(t, ex, seat)
     else:
-        _finish_pick(state, seat)
+        _finish_pick(t, ex, seat)
 
 
-def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
+def _take_stock_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
     """``pidro``: the dealer takes the rest of the stock and keeps six, trumps first."""
-    tt = _tt(state)
-    rest = _take_rest(state, seat)
-    state._receive(seat, rest & tt.trump_mask)
-    pool = state._exchange.pool = rest & ~tt.trump_mask
-    have = state._hands[seat].bit_count()
+    tt = _tt(t)
+    rest = t.look_through_stock(seat)
+    t.receive(seat, rest & tt.trump_mask)
+    pool = ex.pool = rest & ~tt.trump_mask
+    have = t.hand(seat).bit_count()
     need = max(0, SIX - have)
     if need == 0 or pool.bit_count() <= need:
-        _take(state, seat, pool if need else 0)
-        _finish_take_stock(state, seat)
+        t.take(seat, pool if need else 0)
+        _finish_take_stock(t, ex, seat)
         return None
     return CardChoice(
         _KEEP,
@@ -747,34 +747,34 @@ def _take_stock_step(state: GameState, seat: int) -> CardChoice | None:
     )
 
 
-def _finish_take_stock(state: GameState, seat: int) -> None:
-    left = state._exchange.pool & ~state._hands[seat]
+def _finish_take_stock(t: TableMoves, ex: Steps, seat: int) -> None:
+    left = ex.pool & ~t.hand(seat)
     if left:
         # the dealer took the whole stock, then laid these aside
-        state._lay_aside(seat, left, left if state._rules.discards_face_up else 0, drawn=True)
-    want = SIX - state._hands[seat].bit_count()
+        t.lay_aside(seat, left, left if t.rules.discards_face_up else 0, drawn=True)
+    want = SIX - t.hand(seat).bit_count()
     if want > 0:
-        state._give_from_stock(seat, want)
+        t.deal_from_stock(seat, want)
 
 
-def _pick_step(state: GameState, seat: int) -> CardChoice | None:
+def _pick_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
     """``nicaragua``: the dealer makes his hand up from the stock and the others' discards."""
-    rules = state._rules
-    rest = _take_rest(state, seat)
+    rules = t.rules
+    rest = t.look_through_stock(seat)
     others = 0
-    for s in range(state._players):
+    for s in range(t.players):
         if s != seat:
-            others |= state._discards[s]
-    state._see(seat, others)
+            others |= t.discards(s)
+    t.see(seat, others)
     pool = rest | others
-    state._exchange.pool = rest
-    need = rules.play_hand_size - state._hands[seat].bit_count()
+    ex.pool = rest
+    need = rules.play_hand_size - t.hand(seat).bit_count()
     if need <= 0:
-        _finish_pick(state, seat)
+        _finish_pick(t, ex, seat)
         return None
     if pool.bit_count() <= need:
-        _take(state, seat, pool)
-        _finish_pick(state, seat)
+        t.take(seat, pool)
+        _finish_pick(t, ex, seat)
         return None
     return CardChoice(
         _KEEP,
@@ -784,31 +784,31 @@ def _pick_step(state: GameState, seat: int) -> CardChoice | None:
     )
 
 
-def _finish_pick(state: GameState, seat: int) -> None:
-    state._out_of_play(state._exchange.pool & ~state._hands[seat])
-    want = state._rules.play_hand_size - state._hands[seat].bit_count()
+def _finish_pick(t: TableMoves, ex: Steps, seat: int) -> None:
+    t.out_of_play(ex.pool & ~t.hand(seat))
+    want = t.rules.play_hand_size - t.hand(seat).bit_count()
     if want > 0:
-        state._give_from_stock(seat, want)
+        t.deal_from_stock(seat, want)
 
 
 # ---------------------------------------------------------------- excess trumps after the fill
 
 
-def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | None:
-    rules = state._rules
-    if state._status[seat] != _ACTIVE:
+def _excess_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
+    rules = t.rules
+    if t.status(seat) != _ACTIVE:
         return None
-    hand = state._hands[seat]
+    hand = t.hand(seat)
     over = hand.bit_count() - SIX
     policy = rules.excess_trumps
     if over <= 0:
         return None
-    nontrumps = hand & ~_tt(state).trump_mask
+    nontrumps = hand & ~_tt(t).trump_mask
     if nontrumps and rules.keep_nontrumps:
         # a dealer who kept non-trumps and then had to take the stock's trumps:
         # only a hand of trumps may exceed six, so non-trumps go first
         k = min(over, nontrumps.bit_count())
-        state._exchange.steps.insert(state._exchange.index + 1, ("excess", seat))
+        ex.steps.insert(ex.index + 1, ("excess", seat))
         return CardChoice(
             Verb.DISCARD,
             nontrumps,
@@ -820,17 +820,17 @@ def _excess_step(state: GameState, seat: int) -> tuple[int, ...] | CardChoice | 
     if rules.discard in (_ANY_CARDS, _NO_DISCARD) and policy != _PASS_TO_PARTNER:
         return None  # nicaragua's seven and undiscarded hands have no excess rule
     if policy == _PASS_TO_PARTNER and rules.partnerships:
-        choice = _give_step(state, seat)
+        choice = _give_step(t, ex, seat)
         if choice is not None:
-            state._exchange.steps.insert(state._exchange.index + 1, ("excess_discard", seat))
+            ex.steps.insert(ex.index + 1, ("excess_discard", seat))
             return choice
-    return _excess_discard_step(state, seat)
+    return _excess_discard_step(t, ex, seat)
 
 
-def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
-    rules = state._rules
-    tt = _tt(state)
-    hand = state._hands[seat]
+def _excess_discard_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
+    rules = t.rules
+    tt = _tt(t)
+    hand = t.hand(seat)
     over = hand.bit_count() - SIX
     if over <= 0:
         return None
@@ -843,26 +843,30 @@ def _excess_discard_step(state: GameState, seat: int) -> CardChoice | None:
             return CardChoice(verb, nonscoring, (over,), f"discard {over} non-scoring cards to keep {SIX}")
         # note E9: a dealer given trumps by his partner may not give back; with too few
         # non-scoring cards he discards the cheapest scoring trumps, as under note J6
-    check, rule = _excess_check(state, seat, trumps, over)
+    check, rule = _excess_check(t, seat, trumps, over)
     verb_word = "kill" if verb == Verb.KILL else "discard"
     return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)
 
 
-def _apply_excess(state: GameState, seat: int, action: int) -> None:
+def _apply_excess(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     verb = verb_of(action)
     if verb == Verb.GIVE or action == PASS:
-        _apply_give(state, seat, action)
+        _apply_give(t, ex, seat, action)
         return
     mask = arg_of(action)
-    if not mask & _tt(state).trump_mask:  # non-trumps shed from an over-full hand
-        lay_aside(state, seat, mask)
+    if not mask & _tt(t).trump_mask:  # non-trumps shed from an over-full hand
+        lay_aside(t, seat, mask)
         return
     if verb == Verb.KILL:
-        lay_aside(state, seat, mask, dead=True)
+        lay_aside(t, seat, mask, dead=True)
         return
-    tt = _tt(state)
-    _credit_scoring_discards(state, seat, mask & tt.scoring_mask)
-    lay_aside(state, seat, mask, up=mask & tt.trump_mask)
+    tt = _tt(t)
+    _credit_scoring_discards(t, seat, mask & tt.scoring_mask)
+    lay_aside(t, seat, mask, up=mask & tt.trump_mask)
+
+
+def _no_decision(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
+    """A step that poses no decision (a fill, the offer of claims) is never applied."""
 
 
 _STEPS: Final = {
@@ -883,13 +887,13 @@ _APPLY: Final = {
     "fold": _apply_fold,
     "discard": _apply_discard,
     "give": _apply_give,
-    "fill": lambda state, seat, action: None,
+    "fill": _no_decision,
     "rob": _apply_rob_discards,
     "rob_stock": _apply_keep,
     "take_stock": _apply_keep,
     "pick": _apply_keep,
     "excess": _apply_excess,
     "excess_discard": _apply_excess,
-    "claims": lambda state, seat, action: None,
+    "claims": _no_decision,
     "claim": _apply_claim,
 }
