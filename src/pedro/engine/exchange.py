@@ -1,38 +1,39 @@
 """Rule hook 3: everything between naming trumps and the first lead (docs/rules.md §exchange).
 
-The exchange is a list of steps, each ``(kind, seat)``, built from the
-ruleset's policies when trumps are named: folding, discarding, giving to
-partner, filling, the dealer's pick of the stock, and excess trumps. A step
-either happens by itself (forced) or poses one decision; steps run seat by
-seat clockwise from the dealer's left, the dealer last.
+What each step of the exchange does (``pedro.engine.exchange_plan`` plans them): a step
+either happens by itself (forced) or poses one decision, whose card choice keeps to the
+checks of ``pedro.engine.exchange_checks``. The cards move through the ``TableMoves`` the
+state hands over (``pedro.engine.table``); the exchange's own state is its ``Steps``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
-
-from mypy_extensions import mypyc_attr
 
 from pedro.cards import cards_of, format_cards
 from pedro.engine.actions import FOLD, PASS, Verb, arg_of, cards_action, verb_of
-from pedro.engine.choices import CardChoice, Check
+from pedro.engine.choices import CardChoice
+from pedro.engine.exchange_checks import (
+    SIX,
+    GiveLimits,
+    NontrumpsOut,
+    card_choice,
+    excess_check,
+)
+from pedro.engine.exchange_plan import Steps
+from pedro.engine.exchange_stock import (
+    apply_keep,
+    apply_rob_discards,
+    fill_step,
+    pick_step,
+    rob_step,
+    rob_stock_step,
+    take_stock_step,
+)
 from pedro.engine.phases import Status
-from pedro.engine.play import discard_category
 from pedro.engine.table import TableMoves
 from pedro.marks import N_
-from pedro.variants.model import (
-    DiscardedScoringTrumps,
-    DiscardPolicy,
-    ExcessTrumps,
-    FillPolicy,
-    Ruleset,
-    TrumpDiscardClaim,
-)
-from pedro.variants.tables import TrumpTables
-
-SIX: Final = 6
+from pedro.variants.model import DiscardPolicy, ExcessTrumps, Ruleset, TrumpDiscardClaim
 
 # Enum members are slow to look up on Python 3.11; the steps run every hand, so
 # they compare against these module constants.
@@ -49,138 +50,6 @@ _ACTIVE: Final = Status.ACTIVE
 
 def _fmt(mask: int) -> str:
     return format_cards(cards_of(mask))
-
-
-class Steps:
-    """The exchange's own state in one hand: its steps, how far they ran, the decision they wait for.
-
-    ``GameState`` holds one and copies it with ``copy``; the cards themselves move
-    through the ``TableMoves`` the state hands to ``step`` and ``apply`` (``pedro.engine.table``).
-    """
-
-    __slots__ = ("choice", "committed", "done", "index", "plans", "pool", "steps")
-
-    #: the steps by dealer, a cache of pure values shared by every copy and every hand
-    plans: dict[int, tuple[tuple[str, int], ...]]
-    #: this hand's steps, ``(kind, seat)``; steps may insert further steps
-    steps: list[tuple[str, int]]
-    #: the step running now
-    index: int
-    #: the steps finished
-    done: set[tuple[str, int]]
-    #: the decision the current step waits for
-    choice: tuple[int, ...] | CardChoice | None
-    #: cards promised beyond three by ``at_least_3_any`` discards (the talon refills only so many)
-    committed: int
-    #: the stock cards the dealer looked through and may keep from (rob, take, pick)
-    pool: int
-
-    def __init__(self, plans: dict[int, tuple[tuple[str, int], ...]], steps: list[tuple[str, int]]) -> None:
-        self.plans = plans
-        self.steps = steps
-        self.index = 0
-        self.done = set()
-        self.choice = None
-        self.committed = 0
-        self.pool = 0
-
-    def __reduce__(self) -> tuple[Callable[..., Steps], tuple[object, ...]]:
-        """Pickled by its fields: compiled, a native class's own pickling calls ``__init__`` with none."""
-        return _restored_steps, (
-            self.plans, self.steps, self.index, self.done, self.choice, self.committed, self.pool,
-        )  # fmt: skip
-
-    def next_hand(self) -> Steps:
-        """No steps, before trumps are named in the next hand; the cached plans kept."""
-        return Steps(self.plans, [])
-
-    def copy(self) -> Steps:
-        new = Steps(self.plans, self.steps[:])
-        new.index = self.index
-        new.done = self.done.copy()
-        new.choice = self.choice  # a tuple or a frozen card choice
-        new.committed = self.committed
-        new.pool = self.pool
-        return new
-
-
-def _restored_steps(
-    plans: dict[int, tuple[tuple[str, int], ...]],
-    steps: list[tuple[str, int]],
-    index: int,
-    done: set[tuple[str, int]],
-    choice: tuple[int, ...] | CardChoice | None,
-    committed: int,
-    pool: int,
-) -> Steps:
-    new = Steps(plans, steps)
-    new.index, new.done, new.choice, new.committed, new.pool = index, done, choice, committed, pool
-    return new
-
-
-def no_steps() -> Steps:
-    """The exchange before trumps are named: no steps yet, and an empty cache of plans."""
-    return Steps({}, [])
-
-
-def start(rules: Ruleset, dealer: int, before: Steps) -> Steps:
-    """This hand's steps, once trumps are known; ``before`` is the state's last ``Steps``, whose
-    cache of plans is kept."""
-    plans = before.plans
-    plan = plans.get(dealer)
-    if plan is None:
-        plan = plans[dealer] = plan_steps(rules, dealer)
-    return Steps(plans, list(plan))
-
-
-def plan_steps(rules: Ruleset, dealer: int) -> tuple[tuple[str, int], ...]:
-    """The steps of a hand dealt by ``dealer`` (steps may add others as they run)."""
-    n = rules.players
-    order = [(dealer + 1 + i) % n for i in range(n)]
-    others = order[:-1]
-    reduce = rules.discard == DiscardPolicy.REDUCE_TO_6_NONTRUMPS_FIRST
-    # under keep_and_bury an excess step acts only on kept non-trumps (``_excess_step``);
-    # reducing to six deals with excess trumps in the discard
-    excess = not reduce and (rules.excess_trumps != ExcessTrumps.KEEP_AND_BURY or rules.keep_nontrumps)
-    steps = [("fold", s) for s in order] if rules.fold else []
-    steps += _discard_steps(rules, order, reduce)
-    if excess and rules.nine_card_deal:
-        # note E9: excess trumps go to partner before the fill
-        steps += [("excess", s) for s in others]
-    steps += [("fill", s) for s in _filled(rules.fill, order)]
-    if rules.trump_discard_claim != TrumpDiscardClaim.NONE:
-        steps.append(("claims", dealer))
-    if excess and not rules.nine_card_deal:
-        steps += [("excess", s) for s in others]
-    if rules.fill in _DEALER_STEPS:
-        steps.append((_DEALER_STEPS[rules.fill], dealer))
-    if excess:
-        steps.append(("excess", dealer))
-    return tuple(steps)
-
-
-def _discard_steps(rules: Ruleset, order: list[int], reduce: bool) -> list[tuple[str, int]]:
-    """Each seat's discard, after its gift to partner when excess trumps pass before reducing to six."""
-    if rules.discard == DiscardPolicy.NONE:
-        return []
-    giving = reduce and rules.excess_trumps == ExcessTrumps.PASS_TO_PARTNER and rules.partnerships
-    kinds = ("give", "discard") if giving else ("discard",)
-    return [(kind, s) for s in order for kind in kinds]
-
-
-def _filled(fill: FillPolicy, order: list[int]) -> list[int]:
-    """The seats filled from the stock: everyone, or all but the dealer (who has a step of his own)."""
-    if fill == FillPolicy.NONE:
-        return []
-    return order if fill == FillPolicy.FILL_ALL_FROM_TOP else order[:-1]
-
-
-#: The dealer's own step with the stock, after the others' fills.
-_DEALER_STEPS: Final = {
-    FillPolicy.DEALER_FILLS_OTHERS_THEN_ROBS: "rob",
-    FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6: "take_stock",
-    FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS: "pick",
-}
 
 
 def step(t: TableMoves, ex: Steps) -> int:
@@ -223,12 +92,6 @@ def apply(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
 # ---------------------------------------------------------------- helpers
 
 
-def _tt(t: TableMoves) -> TrumpTables:
-    tt = t.tables
-    assert tt is not None
-    return tt
-
-
 def lay_aside(t: TableMoves, seat: int, mask: int, *, dead: bool = False, up: int = 0) -> None:
     """Move cards from a hand to that seat's discards, face up or down by the rules (and ``up``
     face up whatever the rules), or killed (``dead``): out of play face up."""
@@ -236,7 +99,7 @@ def lay_aside(t: TableMoves, seat: int, mask: int, *, dead: bool = False, up: in
         t.kill(seat, mask)
         return
     rules = t.rules
-    trump_mask = _tt(t).trump_mask
+    trump_mask = t.trump_tables.trump_mask
     if rules.trump_discards_face_up:
         up |= mask & trump_mask
     if rules.discards_face_up:
@@ -253,99 +116,12 @@ def _from_partner(t: TableMoves, seat: int, partner: int) -> bool:
     return any(frm == partner for frm, _ in t.received(seat))
 
 
-def _category_minimal(tt: TrumpTables, pool: int, k: int) -> tuple[int, ...]:
-    """Sorted categories of the cheapest ``k`` cards of ``pool`` (note J6 / K19 order)."""
-    return tuple(sorted(discard_category(tt, c) for c in cards_of(pool))[:k])
-
-
-# A card choice's check is an object of plain values, never a closure: a choice is part of an
-# observation, which must not reach the state (nor, through it, a hidden card).
-
-
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
-class _CheapestTrumps:
-    """The trumps chosen are the cheapest of the pool, by category (note J6 / K19 order)."""
-
-    tt: TrumpTables
-    cheapest: tuple[int, ...]  # sorted categories of the cheapest trumps
-    what: str
-
-    def __call__(self, mask: int) -> str | None:
-        tt = self.tt
-        got = tuple(sorted(discard_category(tt, c) for c in cards_of(mask & tt.trump_mask)))
-        if got != self.cheapest:
-            return N_("{what}: non-scoring trumps first, then the two, then 1-point trumps").format(
-                what=self.what
-            )
-        return None
-
-
-def _minimal_check(tt: TrumpTables, pool: int, k: int, what: str) -> tuple[Check, str]:
-    return _CheapestTrumps(tt, _category_minimal(tt, pool, k), what), what
-
-
-def _any_trumps(_mask: int) -> str | None:
-    """Any trumps may be laid aside (a check all sets pass, but one that must be asked)."""
-    return None
-
-
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
-class _NontrumpsOut:
-    """``all_nontrumps``: every non-trump goes, or under ``keep_nontrumps`` at most six cards are kept
-    unless all of them are trumps."""
-
-    hand: int
-    trump_mask: int
-    keep_nontrumps: bool
-    #: the refusal of a set that keeps a non-trump, written once: listing the cards for each set
-    #: that ``CardChoice.masks`` turns down took most of the time of a cinch hand's exchange
-    keeps_a_nontrump: str
-
-    def __call__(self, mask: int) -> str | None:
-        kept = self.hand & ~mask
-        if self.keep_nontrumps:
-            if kept.bit_count() > SIX and kept & ~self.trump_mask:
-                return N_("keep at most {six} cards unless all of them are trumps").format(six=SIX)
-        elif kept & ~self.trump_mask:
-            return self.keeps_a_nontrump
-        return None
-
-
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
-class _GiveLimits:
-    """A gift of trumps to partner: enough scoring trumps to keep six, and the partner held to six.
-
-    ``most`` follows from the partner's hidden hand: it is kept only as far as it
-    decides which gifts are legal, which the gifts offered show anyway.
-    """
-
-    scoring_mask: int
-    least: int  # scoring trumps that must be given
-    most: int  # scoring trumps the partner may take
-
-    def __call__(self, mask: int) -> str | None:
-        given = (mask & self.scoring_mask).bit_count()
-        if given < self.least:
-            return N_("you hold {held} scoring trumps and may keep only {six}: give the excess").format(
-                held=self.least + SIX, six=SIX
-            )
-        if given > self.most:
-            return N_("your partner would hold more than {six} scoring trumps").format(six=SIX)
-        return None
-
-
 # ---------------------------------------------------------------- fold (king_pedro_canadian)
 
 
 def _fold_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     if t.status(seat) != _ACTIVE:
         return None
     hand = t.hand(seat)
@@ -374,7 +150,7 @@ def _leaves_partner_stuck(t: TableMoves, partner: int, given: int) -> bool:
     seventh scoring trump could not reduce to six: such a gift is refused (docs/rules.md §excess-trumps)."""
     if t.rules.excess_trumps != ExcessTrumps.PASS_TO_PARTNER:
         return False
-    scoring = _tt(t).scoring_mask
+    scoring = t.trump_tables.scoring_mask
     return ((t.hand(partner) | given) & scoring).bit_count() > SIX
 
 
@@ -404,14 +180,14 @@ def _discard_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | Card
         return _all_nontrumps_choice(t, seat)
     if policy == _ANY_CARDS:
         low = max(0, n - rules.play_hand_size)
-        return _card_choice(
+        return card_choice(
             Verb.DISCARD, hand, list(range(low, n + 1)),
             N_("discard any {low} or more of your cards").format(low=low) if low
             else N_("discard any cards you do not want"),
         )  # fmt: skip
     if policy == _AT_LEAST_3_ANY:
         cap = min(n, 3 + max(0, t.stock_left - ex.committed))
-        return _card_choice(
+        return card_choice(
             Verb.DISCARD, hand, list(range(min(3, n), cap + 1)),
             N_("discard at least 3 and at most {cap} cards (the talon can refill only so many)").format(
                 cap=cap
@@ -428,7 +204,7 @@ def _trumps_may_be_discarded(rules: Ruleset) -> bool:
 def _all_nontrumps_choice(t: TableMoves, seat: int) -> CardChoice | None:
     """``all_nontrumps``; ``keep_nontrumps`` lets a player keep some, robbing rules let him throw trumps."""
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     hand = t.hand(seat)
     nontrumps = hand & ~tt.trump_mask
     throw_trumps = _trumps_may_be_discarded(rules)
@@ -447,25 +223,14 @@ def _all_nontrumps_choice(t: TableMoves, seat: int) -> CardChoice | None:
         rule = N_("{rule}; trumps may be thrown away too").format(rule=rule)
     sizes = list(range(pool.bit_count() + 1))
     keeps_a_nontrump = N_("every non-trump must be discarded ({cards})").format(cards=_fmt(nontrumps))
-    check = _NontrumpsOut(hand, tt.trump_mask, keep_rule, keeps_a_nontrump)
-    return _card_choice(Verb.DISCARD, pool, sizes, rule, check)
-
-
-def _card_choice(
-    verb: Verb, pool: int, sizes: list[int], rule: str, check: Check | None = None
-) -> CardChoice:
-    """A card choice where choosing nothing is written as ``pass``."""
-    alternatives = (PASS,) if 0 in sizes and (check is None or check(0) is None) else ()
-    positive = tuple(k for k in sizes if k > 0)
-    if check is None:
-        return CardChoice(verb, pool, positive, rule, alternatives=alternatives)
-    return CardChoice(verb, pool, positive, rule, check, alternatives)
+    check = NontrumpsOut(hand, tt.trump_mask, keep_rule, keeps_a_nontrump)
+    return card_choice(Verb.DISCARD, pool, sizes, rule, check)
 
 
 def _reduce_choice(t: TableMoves, seat: int) -> CardChoice | None:
     """``reduce_to_6_nontrumps_first`` with the variant's excess-trump policy."""
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     hand = t.hand(seat)
     n = hand.bit_count()
     nontrumps = hand & ~tt.trump_mask
@@ -494,7 +259,7 @@ def _reduce_choice(t: TableMoves, seat: int) -> CardChoice | None:
         lay_aside(t, seat, nontrumps)
         return None
     over = held - SIX
-    check, rule = _excess_check(t, seat, trumps, over)
+    check, rule = excess_check(t.rules, t.trump_tables, trumps, over)
     full = n - SIX
 
     return CardChoice(
@@ -507,31 +272,12 @@ def _reduce_choice(t: TableMoves, seat: int) -> CardChoice | None:
     )
 
 
-def _excess_check(t: TableMoves, seat: int, trumps: int, over: int) -> tuple[Check, str]:
-    rules = t.rules
-    tt = _tt(t)
-    policy = rules.excess_trumps
-    if (
-        policy == ExcessTrumps.MUST_DISCARD_TO_6
-        and rules.discarded_scoring_trumps == DiscardedScoringTrumps.TO_OPPONENTS
-    ):
-        return _any_trumps, N_("any trumps (scoring ones are credited to the opponents)")
-    if policy in (
-        ExcessTrumps.DISCARD_NONSCORING_FACE_UP,
-        ExcessTrumps.KILL_NONSCORING_FACE_UP,
-        ExcessTrumps.MUST_DISCARD_TO_6,
-        ExcessTrumps.PASS_TO_PARTNER,
-    ):
-        return _minimal_check(tt, trumps, over, N_("non-scoring trumps only, where possible"))
-    return _any_trumps, N_("any trumps")
-
-
 def _apply_discard(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == PASS:
         return
     mask = arg_of(action)
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     if rules.discard == _AT_LEAST_3_ANY:
         ex.committed += max(0, mask.bit_count() - 3)
     _credit_scoring_discards(t, seat, mask & tt.trump_mask & tt.scoring_mask)
@@ -548,7 +294,7 @@ def _claims_step(t: TableMoves, ex: Steps, seat: int) -> None:
     non-trumps has one again to give in exchange (docs/rules.md, edge case 99).
     """
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     n = t.players
     order = [(t.dealer + 1 + i) % n for i in range(n)]
     steps: list[tuple[str, int]] = []
@@ -565,7 +311,7 @@ def _claims_step(t: TableMoves, ex: Steps, seat: int) -> None:
 
 def _claim_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | None:
     """A face-up discarded trump may be taken by giving a non-trump face up for it."""
-    tt = _tt(t)
+    tt = t.trump_tables
     kind, _ = ex.steps[ex.index]
     discarder = int(kind.split(":")[1])
     trumps = t.discards(discarder) & tt.trump_mask & t.face_up
@@ -583,7 +329,7 @@ def _claim_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | None:
 def _apply_claim(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
     if action == PASS:
         return
-    tt = _tt(t)
+    tt = t.trump_tables
     kind, _ = ex.steps[ex.index]
     discarder = int(kind.split(":")[1])
     mask = arg_of(action)
@@ -595,7 +341,7 @@ def _credit_scoring_discards(t: TableMoves, seat: int, scoring: int) -> None:
     if not scoring:
         return
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     points = sum(tt.points[c] for c in cards_of(scoring))
     side = rules.side_of(seat)
     if rules.excess_trumps == ExcessTrumps.DISCARD_NONSCORING_FACE_UP:
@@ -609,7 +355,7 @@ def _credit_scoring_discards(t: TableMoves, seat: int, scoring: int) -> None:
 
 
 def _give_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardChoice | None:
-    tt = _tt(t)
+    tt = t.trump_tables
     if t.status(seat) != _ACTIVE:
         return None
     hand = t.hand(seat)
@@ -624,8 +370,8 @@ def _give_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardCho
     own_scoring = (trumps & scoring).bit_count()
     partner_scoring = (t.hand(partner) & tt.trump_mask & scoring).bit_count()
     least = own_scoring - SIX
-    most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see _GiveLimits)
-    check = _GiveLimits(scoring, least, most)
+    most = max(min(SIX - partner_scoring, over, own_scoring), least - 1, -1)  # (see GiveLimits)
+    check = GiveLimits(scoring, least, most)
     sizes = list(range(1, over + 1))
     alternatives = (PASS,) if own_scoring <= SIX else ()
     return CardChoice(
@@ -648,149 +394,6 @@ def _apply_give(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
         ex.steps.insert(ex.index + 1, (kind, partner))
 
 
-# ---------------------------------------------------------------- fills and the dealer's pick
-
-
-def _fill_step(t: TableMoves, ex: Steps, seat: int) -> None:
-    if t.status(seat) != _ACTIVE:
-        return None
-    want = t.rules.play_hand_size - t.hand(seat).bit_count()
-    if want > 0:
-        t.deal_from_stock(seat, want)
-    return None
-
-
-def _rob_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
-    """``dealer_fills_others_then_robs``: all stock trumps, then non-trumps up to 6."""
-    rules = t.rules
-    tt = _tt(t)
-    rest = t.look_through_stock(seat)
-    t.receive(seat, rest & tt.trump_mask)
-    ex.pool = rest & ~tt.trump_mask
-    extra = 0
-    if rules.dealer_robs_discards:
-        for s in range(t.players):
-            if s != seat:
-                t.see(seat, t.discards(s))
-                extra |= t.discards(s) & tt.trump_mask
-    # the non-trumps from the stock come next, as a step of their own
-    ex.steps.insert(ex.index + 1, ("rob_stock", seat))
-    if extra:
-        return CardChoice(
-            _KEEP, extra, tuple(range(1, extra.bit_count() + 1)),
-            N_("take any of the trumps in the other players' discards (or pass)"),
-            alternatives=(PASS,),
-        )  # fmt: skip
-    return None
-
-
-def _rob_stock_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
-    """The dealer's non-trumps from the stock, only to make six cards."""
-    have = t.hand(seat).bit_count()
-    pool_nt = ex.pool
-    need = max(0, SIX - have)
-    if need == 0 or pool_nt.bit_count() <= need:
-        t.take(seat, pool_nt if need else 0)
-        _finish_rob(t, ex, seat)
-        return None
-    return CardChoice(
-        _KEEP,
-        pool_nt,
-        (need,),
-        N_("keep {need} non-trumps from the stock to make {six} cards").format(need=need, six=SIX),
-    )
-
-
-def _apply_rob_discards(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
-    if action != PASS:
-        t.take(seat, arg_of(action))
-
-
-def _finish_rob(t: TableMoves, ex: Steps, seat: int) -> None:
-    """Leftover stock cards are out of play; a short stock is made up from the wash."""
-    left = ex.pool & ~t.hand(seat)
-    t.out_of_play(left)
-    want = SIX - t.hand(seat).bit_count()
-    if want > 0:
-        t.deal_from_stock(seat, want)
-
-
-def _apply_keep(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
-    if action != PASS:
-        t.take(seat, arg_of(action))
-    kind = ex.steps[ex.index][0]
-    if kind == "rob_stock":
-        _finish_rob(t, ex, seat)
-    elif kind == "take_stock":
-        _finish_take_stock(t, ex, seat)
-    else:
-        _finish_pick(t, ex, seat)
-
-
-def _take_stock_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
-    """``pidro``: the dealer takes the rest of the stock and keeps six, trumps first."""
-    tt = _tt(t)
-    rest = t.look_through_stock(seat)
-    t.receive(seat, rest & tt.trump_mask)
-    pool = ex.pool = rest & ~tt.trump_mask
-    have = t.hand(seat).bit_count()
-    need = max(0, SIX - have)
-    if need == 0 or pool.bit_count() <= need:
-        t.take(seat, pool if need else 0)
-        _finish_take_stock(t, ex, seat)
-        return None
-    return CardChoice(
-        _KEEP,
-        pool,
-        (need,),
-        N_("keep {need} non-trumps of the stock to make {six} cards").format(need=need, six=SIX),
-    )
-
-
-def _finish_take_stock(t: TableMoves, ex: Steps, seat: int) -> None:
-    left = ex.pool & ~t.hand(seat)
-    if left:
-        # the dealer took the whole stock, then laid these aside
-        t.lay_aside(seat, left, left if t.rules.discards_face_up else 0, drawn=True)
-    want = SIX - t.hand(seat).bit_count()
-    if want > 0:
-        t.deal_from_stock(seat, want)
-
-
-def _pick_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
-    """``nicaragua``: the dealer makes his hand up from the stock and the others' discards."""
-    rules = t.rules
-    rest = t.look_through_stock(seat)
-    others = 0
-    for s in range(t.players):
-        if s != seat:
-            others |= t.discards(s)
-    t.see(seat, others)
-    pool = rest | others
-    ex.pool = rest
-    need = rules.play_hand_size - t.hand(seat).bit_count()
-    if need <= 0:
-        _finish_pick(t, ex, seat)
-        return None
-    if pool.bit_count() <= need:
-        t.take(seat, pool)
-        _finish_pick(t, ex, seat)
-        return None
-    return CardChoice(
-        _KEEP,
-        pool,
-        (need,),
-        N_("take {need} cards from the stock and the other players' discards").format(need=need),
-    )
-
-
-def _finish_pick(t: TableMoves, ex: Steps, seat: int) -> None:
-    t.out_of_play(ex.pool & ~t.hand(seat))
-    want = t.rules.play_hand_size - t.hand(seat).bit_count()
-    if want > 0:
-        t.deal_from_stock(seat, want)
-
-
 # ---------------------------------------------------------------- excess trumps after the fill
 
 
@@ -803,7 +406,7 @@ def _excess_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardC
     policy = rules.excess_trumps
     if over <= 0:
         return None
-    nontrumps = hand & ~_tt(t).trump_mask
+    nontrumps = hand & ~t.trump_tables.trump_mask
     if nontrumps and rules.keep_nontrumps:
         # a dealer who kept non-trumps and then had to take the stock's trumps:
         # only a hand of trumps may exceed six, so non-trumps go first
@@ -829,7 +432,7 @@ def _excess_step(t: TableMoves, ex: Steps, seat: int) -> tuple[int, ...] | CardC
 
 def _excess_discard_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | None:
     rules = t.rules
-    tt = _tt(t)
+    tt = t.trump_tables
     hand = t.hand(seat)
     over = hand.bit_count() - SIX
     if over <= 0:
@@ -843,7 +446,7 @@ def _excess_discard_step(t: TableMoves, ex: Steps, seat: int) -> CardChoice | No
             return CardChoice(verb, nonscoring, (over,), f"discard {over} non-scoring cards to keep {SIX}")
         # note E9: a dealer given trumps by his partner may not give back; with too few
         # non-scoring cards he discards the cheapest scoring trumps, as under note J6
-    check, rule = _excess_check(t, seat, trumps, over)
+    check, rule = excess_check(t.rules, t.trump_tables, trumps, over)
     verb_word = "kill" if verb == Verb.KILL else "discard"
     return CardChoice(verb, pool, (over,), f"{verb_word} {over} trumps face up: {rule}", check)
 
@@ -854,13 +457,13 @@ def _apply_excess(t: TableMoves, ex: Steps, seat: int, action: int) -> None:
         _apply_give(t, ex, seat, action)
         return
     mask = arg_of(action)
-    if not mask & _tt(t).trump_mask:  # non-trumps shed from an over-full hand
+    if not mask & t.trump_tables.trump_mask:  # non-trumps shed from an over-full hand
         lay_aside(t, seat, mask)
         return
     if verb == Verb.KILL:
         lay_aside(t, seat, mask, dead=True)
         return
-    tt = _tt(t)
+    tt = t.trump_tables
     _credit_scoring_discards(t, seat, mask & tt.scoring_mask)
     lay_aside(t, seat, mask, up=mask & tt.trump_mask)
 
@@ -873,11 +476,11 @@ _STEPS: Final = {
     "fold": _fold_step,
     "discard": _discard_step,
     "give": _give_step,
-    "fill": _fill_step,
-    "rob": _rob_step,
-    "rob_stock": _rob_stock_step,
-    "take_stock": _take_stock_step,
-    "pick": _pick_step,
+    "fill": fill_step,
+    "rob": rob_step,
+    "rob_stock": rob_stock_step,
+    "take_stock": take_stock_step,
+    "pick": pick_step,
     "excess": _excess_step,
     "excess_discard": _excess_discard_step,
     "claims": _claims_step,
@@ -888,10 +491,10 @@ _APPLY: Final = {
     "discard": _apply_discard,
     "give": _apply_give,
     "fill": _no_decision,
-    "rob": _apply_rob_discards,
-    "rob_stock": _apply_keep,
-    "take_stock": _apply_keep,
-    "pick": _apply_keep,
+    "rob": apply_rob_discards,
+    "rob_stock": apply_keep,
+    "take_stock": apply_keep,
+    "pick": apply_keep,
     "excess": _apply_excess,
     "excess_discard": _apply_excess,
     "claims": _no_decision,

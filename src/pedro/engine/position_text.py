@@ -11,8 +11,8 @@ engine's own way and a text that breaks the rules is refused with the
 engine's reason.
 
 The grammar is here (``parse_position``, ``format_position`` and the auction's), with
-what reads a state's position through its ``TableView`` and what checks a text against
-the engine as a state is built from it; ``GameState.from_text`` sets the state up.
+what reads a state's position through its ``TableView``; ``GameState.from_text`` builds a
+state from a text, which ``pedro.engine.position_replay`` checks against the engine.
 
 >>> from pedro.variants.options import make_ruleset
 >>> rules = make_ruleset("cinch")
@@ -27,13 +27,10 @@ True
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, mask_of, parse_card
+from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, parse_card
 from pedro.engine.actions import (
-    CARD_BITS,
     ActionError,
     Verb,
     action_words,
@@ -43,10 +40,7 @@ from pedro.engine.actions import (
     play_cards,
     verb_of,
 )
-from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
-from pedro.engine.deal import DealError, first_deal_packets, pack_from_deal
 from pedro.engine.phases import Phase, Status
-from pedro.engine.scoring import Contract
 from pedro.engine.table import Table, TableView
 from pedro.variants.model import LowRule, Ruleset
 
@@ -150,13 +144,13 @@ def format_position(rules: Ruleset, pos: Position) -> str:
         ("known", _seats(pos.known)),
         ("received", _received_text(pos.received)),
         ("credits", ",".join(map(str, pos.credits)) if any(pos.credits) else ""),
-        ("credited", _cards_text(pos.credited) if pos.credited else ""),
+        ("credited", cards_text(pos.credited) if pos.credited else ""),
         ("gathered", ",".join(map(str, pos.gathered)) if any(pos.gathered) else ""),
         ("drawn", ",".join(map(str, pos.drawn)) if any(pos.drawn) else ""),
-        ("wash", _cards_text(pos.wash) if pos.wash else ""),
+        ("wash", cards_text(pos.wash) if pos.wash else ""),
         ("low", str(pos.low) if pos.low >= 0 else ""),
-        ("tricks", "/".join(_plays_text(t) for t in pos.tricks)),
-        ("trick", _plays_text(pos.trick)),
+        ("tricks", "/".join(plays_text(t) for t in pos.tricks)),
+        ("trick", plays_text(pos.trick)),
         ("turn", str(pos.turn)),
     ]
     return " ".join(["play", *(f"{name}={value}" for name, value in fields if value)])
@@ -172,7 +166,7 @@ def _header_fields(
         ("hand", str(hand + 1)),
         ("dealer", str(dealer)),
         ("bgo", "yes" if bgo else ""),
-        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in calls)),
+        ("calls", ",".join(f"{seat}:{call_text(a, top)}" for seat, a in calls)),
     ]
 
 
@@ -280,7 +274,7 @@ def _fields(text: str, phase: str, required: tuple[str, ...], optional: tuple[st
     return fields
 
 
-def _cards_text(mask: int) -> str:
+def cards_text(mask: int) -> str:
     """Two characters a card (``TH``, ``JK``), no separator; ``-`` for none."""
     return "".join(format_card(c) for c in cards_of(mask)) or "-"
 
@@ -303,7 +297,7 @@ def _cards(text: str) -> int:
 
 
 def _seats(masks: tuple[int, ...], always: bool = False) -> str:
-    return "/".join(map(_cards_text, masks)) if always or any(masks) else ""
+    return "/".join(map(cards_text, masks)) if always or any(masks) else ""
 
 
 def _seat_cards(text: str, n: int) -> tuple[int, ...]:
@@ -338,7 +332,7 @@ def _suit(text: str) -> int:
     return (SUITS + SUIT_SYMBOLS).index(suit) % 4
 
 
-def _call_text(action: int, max_bid: int) -> str:
+def call_text(action: int, max_bid: int) -> str:
     """A call without its verb ``bid``: ``pass``, ``7``, ``28-56``, ``14-double``, ``protect``."""
     return action_words(action, max_bid).removeprefix("bid ")
 
@@ -355,7 +349,7 @@ def _call(text: str, n: int, max_bid: int) -> Play:
     return _seat(seat, n), action
 
 
-def _plays_text(plays: tuple[Play, ...]) -> str:
+def plays_text(plays: tuple[Play, ...]) -> str:
     return ",".join(f"{seat}:{''.join(map(format_card, play_cards(a)))}" for seat, a in plays)
 
 
@@ -372,7 +366,7 @@ def _plays(text: str, n: int) -> tuple[Play, ...]:
 def _received_text(received: tuple[tuple[Play, ...], ...]) -> str:
     if not any(received):
         return ""
-    return "/".join(",".join(f"{frm}:{_cards_text(m)}" for frm, m in r) or "-" for r in received)
+    return "/".join(",".join(f"{frm}:{cards_text(m)}" for frm, m in r) or "-" for r in received)
 
 
 def _received(text: str, n: int) -> tuple[tuple[Play, ...], ...]:
@@ -388,11 +382,7 @@ def _received(text: str, n: int) -> tuple[tuple[Play, ...], ...]:
     return tuple(out)
 
 
-# ---------------------------------------------------------------- to a state
-# ``GameState.from_text`` builds a state: it sets the hand up from the fields that
-# ``played_cards`` and ``auction_of`` check (or deals ``auction_pack``), then
-# ``replay_plays`` (``replay_calls``) replays the text through the engine, which checks
-# each play as it would in a game.
+# ---------------------------------------------------------------- a state's text
 
 
 def text_of(state: Table) -> str:
@@ -406,85 +396,6 @@ def text_of(state: Table) -> str:
 def is_auction_text(text: str) -> bool:
     """The text is an auction's (``auction …``), else it is read as the card play's."""
     return text.split()[:1] == ["auction"]
-
-
-def played_cards(rules: Ruleset, pos: Position) -> list[int]:
-    """Each seat's cards played in the text, once every card the text names is found in one place
-    and in the variant's pack (ValueError otherwise)."""
-    n = rules.players
-    played = [0] * n
-    for seat, action in (p for t in (*pos.tricks, pos.trick) for p in t):
-        played[seat] |= action & CARD_BITS
-    places = [*pos.hands, *played, *pos.discards, *pos.face_up, *pos.killed]
-    union = 0
-    for mask in places:
-        if union & mask:
-            raise ValueError(f"{_cards_text(union & mask)} is in two places")
-        union |= mask
-    if pos.wash & ~union_of(pos.discards):
-        raise ValueError(
-            f"wash card {_cards_text(pos.wash & ~union_of(pos.discards))} is not a face-down discard"
-        )
-    if union & ~rules.deck_mask:
-        raise ValueError(f"{_cards_text(union & ~rules.deck_mask)} is not in this variant's pack")
-    return played
-
-
-def replay_plays(state: Table, pos: Position) -> None:
-    """Play the text's tricks on a state set up at their first lead; ValueError where the text
-    breaks the rules or ends elsewhere than it says."""
-    view = TableView(state)
-    for k, plays in enumerate((*pos.tricks, pos.trick)):
-        for seat, action in plays:
-            where = f"play {seat}:{''.join(map(format_card, play_cards(action)))}"
-            _check_in_play(view, pos)
-            if seat != view.current_player:
-                raise ValueError(f"{where}: it is seat {view.current_player}'s turn")
-            try:
-                state.apply(action)
-            except ValueError as exc:
-                raise ValueError(f"{where}: {exc}") from None
-        _check_in_play(view, pos)
-        if k < len(pos.tricks) and len(view.tricks) != k + 1:
-            raise ValueError(f"trick {k + 1} ({_plays_text(plays)}) does not end after its plays")
-    if view.current_player != pos.turn:
-        raise ValueError(f"turn={pos.turn}, but after these plays it is seat {view.current_player}'s turn")
-    statuses = tuple(view.status(s) for s in range(view.players))
-    if statuses != pos.statuses:
-        got = ",".join(f"{s}:{st.name.lower()}" for s, st in enumerate(statuses) if st)
-        raise ValueError(f"status: after these plays the statuses are {got or 'all active'}")
-
-
-def _check_in_play(view: TableView, pos: Position) -> None:
-    if view.phase != Phase.PLAY or view.hand_index != pos.hand:
-        raise ValueError("the hand's card play is over after these plays: nobody is to play")
-
-
-def auction_of(rules: Ruleset, pos: Position) -> tuple[Auction, Contract]:
-    """The auction of the calls, each checked as the engine would (hands unknown: special calls on trust)."""
-    auction = Auction.start(rules, pos.dealer)
-    speaker = auction.turn
-    for i, (seat, action) in enumerate(pos.calls):
-        where = f"call {seat}:{_call_text(action, rules.max_bid)}"
-        if speaker < 0:
-            raise ValueError(f"{where}: the auction is over before it")
-        if seat != speaker:
-            raise ValueError(f"{where}: it is seat {speaker}'s turn to call")
-        if action not in legal_calls(rules, auction, seat, rules.deck_mask):
-            raise ValueError(f"{where}: not a legal call after {i} calls")
-        apply_call(rules, auction, seat, action, 0)
-        speaker = -1 if auction_over(auction, seat) else next_speaker(auction, seat)
-    if speaker >= 0 or auction.high_seat is None or auction.high_value is None:
-        raise ValueError("the calls make no contract")
-    return auction, Contract(auction.high_seat, auction.high_value, auction.high_verb)
-
-
-def union_of(masks: Sequence[int]) -> int:
-    """Every card of ``masks``."""
-    out = 0
-    for m in masks:
-        out |= m
-    return out
 
 
 # ---------------------------------------------------------------- the auction's text
@@ -568,60 +479,6 @@ def _card_list(text: str) -> tuple[int, ...]:
     """Cards in the order written (a pack's order matters), each once."""
     _cards(text)  # two characters a card, none twice
     return () if text == "-" else tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
-
-
-def auction_pack(rules: Ruleset, pos: AuctionPosition, seed: str) -> list[int]:
-    """The pack that deals the text's hands, then its kitty and stock (the cards it does not name
-    shuffled from ``seed`` when it leaves the stock out); ValueError if the cards do not fit."""
-    named = 0
-    for mask in (*pos.hands, mask_of(pos.kitty), mask_of(pos.stock or ())):
-        if named & mask:
-            raise ValueError(f"{_cards_text(named & mask)} is in two places")
-        named |= mask
-    if named & ~rules.deck_mask:
-        raise ValueError(f"{_cards_text(named & ~rules.deck_mask)} is not in this variant's pack")
-    if len(pos.kitty) != rules.kitty_size:
-        raise ValueError(f"kitty: {len(pos.kitty)} cards given, this variant's kitty has {rules.kitty_size}")
-    rest = [c for c in rules.deck if not named >> c & 1]
-    if pos.stock is None:
-        random.Random(seed).shuffle(rest)
-        stock = tuple(rest)
-    elif rest:
-        missing = _cards_text(mask_of(rest))
-        raise ValueError(f"stock: {missing} is nowhere (leave out stock= to have the rest shuffled)")
-    else:
-        stock = pos.stock
-    deal = [cards_of(h) for h in pos.hands]
-    try:
-        size, packets = rules.first_deal_size, first_deal_packets(rules)
-        return pack_from_deal(rules.players, pos.dealer, size, packets, deal, pos.kitty, stock)
-    except DealError as exc:
-        raise ValueError(f"hands: {exc}") from None
-
-
-def replay_calls(state: Table, pos: AuctionPosition) -> None:
-    """Make the text's calls on a state dealt its hand; ValueError where the text breaks the rules
-    or ends elsewhere than it says (a call the engine made itself must be in the text as made)."""
-    view = TableView(state)
-    for i, (seat, action) in enumerate(pos.calls):
-        where = f"call {seat}:{_call_text(action, view.rules.max_bid)}"
-        made = view.calls
-        if i < len(made):  # a call the engine made itself (the only one there was)
-            if made[i] != (seat, action):
-                raise ValueError(f"{where}: the engine made call {i + 1} itself, and it was another")
-            continue
-        if view.phase != Phase.AUCTION:
-            raise ValueError(f"{where}: the auction is over before it")
-        if seat != view.current_player:
-            raise ValueError(f"{where}: it is seat {view.current_player}'s turn to call")
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-    if view.phase not in (Phase.AUCTION, Phase.TRUMP) or view.hand_index != pos.hand:
-        raise ValueError("after these calls the hand is past naming trumps: an auction text ends there")
-    if view.current_player != pos.turn:
-        raise ValueError(f"turn={pos.turn}, but after these calls it is seat {view.current_player}'s turn")
 
 
 # ---------------------------------------------------------------- repr

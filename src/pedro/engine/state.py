@@ -14,60 +14,49 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from pedro.cards import cards_of, format_cards, mask_of
-from pedro.engine import exchange
-from pedro.engine.actions import (
-    PASS,
-    VERB_SHIFT,
-    Verb,
-    action_words,
-    arg_of,
-    play_mask,
-    play_top,
-    trump_action,
-    verb_of,
-)
-from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
+from pedro.engine.actions import VERB_SHIFT, Verb, action_words, verb_of
+from pedro.engine.auction import call_refusal
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals, deal_getters, first_deal_packets, pack_from_deal
+from pedro.engine.deal import DealSource, SeededDeals, first_deal_packets, pack_from_deal
+from pedro.engine.driver import Driver
+from pedro.engine.exchange_plan import no_steps
 from pedro.engine.observation import Observation, observe
 from pedro.engine.phases import Phase, Status
-from pedro.engine.play import TRUMP_SUIT, normal_hand_size, stack_size
+from pedro.engine.play import play_refusal
 from pedro.engine.play_position import PlayPosition
-from pedro.engine.position_text import (
-    Position,
+from pedro.engine.position_replay import (
     auction_of,
     auction_pack,
-    is_auction_text,
-    parse_auction,
-    parse_position,
     played_cards,
     replay_calls,
     replay_plays,
+    union_of,
+)
+from pedro.engine.position_text import (
+    AuctionPosition,
+    Position,
+    is_auction_text,
+    parse_auction,
+    parse_position,
     summary,
     text_of,
-    union_of,
 )
 from pedro.engine.results import DealRecord as DealRecord  # re-exported, with the results
 from pedro.engine.results import HandResult as HandResult
 from pedro.engine.results import PlayedTrick as PlayedTrick
-from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
-from pedro.engine.table import Table, TableMoves
+from pedro.engine.scoring import Contract
+from pedro.engine.table import Table
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
-from pedro.engine.turns import TurnOrder
 from pedro.marks import N_
-from pedro.variants.model import AllPassAction, LowRule, Ruleset
+from pedro.variants.model import LowRule, Ruleset
 
 # Looking up an enum member costs a descriptor call on Python 3.11; the hot
 # paths compare against these module constants instead.
 # one Final name each: compiled, a Final is a C static, not a look-up in the module's dict
 _AUCTION: Final = Phase.AUCTION
 _TRUMP: Final = Phase.TRUMP
-_EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
-_ACTIVE: Final = Status.ACTIVE
-_HOLDER: Final = LowRule.HOLDER
 _DEALT: Final = LowRule.DEALT
 
 
@@ -81,37 +70,16 @@ class IllegalActionError(ValueError):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: ``__new__`` runs no ``__init__`` (clone, pickle)
-class GameState(Table):
+class GameState(Driver):
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``.
 
-    Where the cards are is the ``Table``'s (``pedro.engine.table``, with the views the
-    observation, the position text and the exchange read and move it through); the card
-    play's turn order is ``PlayTurns``'s (``pedro.engine.turns``). The state adds the
-    game's history and what drives the turns.
+    The public face of the engine. How the game moves on by its rules is the ``Driver``'s
+    (``pedro.engine.driver``); where the cards are is the ``Table``'s (``pedro.engine.table``,
+    with the views the observation, the position text and the exchange read and move it
+    through); the card play's turn order is ``PlayTurns``'s (``pedro.engine.turns``).
     """
 
-    #: the game ends, with no winner, when this many hands are scored (0: it is played to its end)
-    _hand_limit: int
-    _first_dealer: int
-    _actions: list[tuple[int, int]]  # this hand's written decisions (the last of ``hand_actions``)
-    #: Per hand, the written decisions in order: (seat, action); a tuple once the hand is over.
-    _hand_actions: list[Sequence[tuple[int, int]]]
-    #: Per hand: the first deal, kitty and stock (for records).
-    _deal_records: list[DealRecord]
-    #: Per hand: the discarded cards dealt from the wash, in order; a tuple once the hand is over.
-    _washes: list[Sequence[int]]
-    _exchange: exchange.Steps  # the exchange's own state: its steps and the decision they wait for
-    _legal: tuple[int, ...] | CardChoice | None
-    # the card play's turn (``PlayTurns``)
-    _first_lead_pending: bool
-    _led: int  # effective suit of the current trick's lead, -1 before the lead
-    _best_seat: int  # the seat winning the current trick so far
-    _best_key: int
-    _all_active: bool
-    _order: TurnOrder  # the card play's turn order (before the first lead: the order with no trump)
-    _active: int  # the seats still playing, as a bit mask (during the card play)
-
-    __slots__ = tuple(__annotations__)
+    __slots__ = ()
 
     def __init__(
         self,
@@ -143,7 +111,7 @@ class GameState(Table):
         self._hand_actions = []
         self._deal_records = []
         self._washes = []
-        self._exchange = exchange.no_steps()
+        self._exchange = no_steps()
         self._is_over = False
         self._past_hands_seen = ()
         self._deal(0, self._deals.pack(0, rules.deck), self._bgo_next(False))
@@ -277,6 +245,8 @@ class GameState(Table):
             self._trump, self._contract.bidder, tuple(self._credits), self._credited, low_dealt_to
         )
 
+    # defined here, not on Driver: a method of the instance's own class is called from Python without
+    # the check of the instance's type a base class's method makes at every call
     def legal(self) -> tuple[int, ...] | CardChoice:
         """The current decision's legal actions: a tuple (the engine's own, so immutable), or a card rule."""
         legal = self._legal
@@ -380,251 +350,15 @@ class GameState(Table):
         """A copy to play on: this hand's mutable data is copied, everything else is immutable and shared.
 
         The copy takes its later packs from ``deals`` if given (a stand-in for chance), else
-        from this state's source. ``_COPIED`` names the fields copied (here and by ``Table._copy_table``);
-        every other field holds immutable values or is in ``_SHARED`` (tests/test_engine_clone.py
-        checks both, and that the copy has every field). Field by field: compiled, each is a few
-        instructions, where a loop over the fields' names costs a descriptor look-up each.
+        from this state's source. ``_COPIED`` names the fields copied (by ``Table._copy_table`` and
+        ``Driver._copy_driver``, each for the fields it declares); every other field holds immutable
+        values or is in ``_SHARED`` (tests/test_engine_clone.py checks both, and that the copy has
+        every field).
         """
         new = _new_state(GameState)
-        self._copy_table(new)
-        if deals is not None:
-            new._deals = deals
-        new._hand_limit = self._hand_limit
-        new._first_dealer = self._first_dealer
-        new._actions = self._actions[:]
-        new._hand_actions = [*self._hand_actions[:-1], new._actions]
-        new._deal_records = self._deal_records[:]
-        new._washes = [*self._washes[:-1], new._wash_dealt]
-        new._exchange = self._exchange.copy()
-        new._legal = self._legal
-        new._first_lead_pending = self._first_lead_pending
-        new._led = self._led
-        new._best_seat = self._best_seat
-        new._best_key = self._best_key
-        new._all_active = self._all_active
-        new._order = self._order
-        new._active = self._active
+        self._copy_table(new, self._deals if deals is None else deals)
+        self._copy_driver(new)
         return new
-
-    # ------------------------------------------------------------------ hand set-up
-
-    def _bgo_next(self, force: bool) -> bool:
-        """Whether the next hand is played under bidder-goes-out (forced, or both sides near the target)."""
-        rules = self._rules
-        return force or (rules.num_sides == 2 and min(self._scores) >= rules.effective_bgo_threshold)
-
-    def _deal(self, index: int, pack: list[int], bgo: bool) -> None:
-        """Set up hand ``index`` dealt from ``pack`` (dealt again when an apply is undone).
-
-        The hand before it is over: its history and wash are frozen into tuples.
-        """
-        rules = self._rules
-        n = self._players
-        del self._hand_actions[index:], self._washes[index:], self._deal_records[index:]
-        if index:
-            self._hand_actions[-1] = tuple(self._hand_actions[-1])
-            self._washes[-1] = tuple(self._washes[-1])
-        self._hand_index = index
-        self._dealer = (self._first_dealer + index) % n
-        self._bgo_hand = bgo
-        getters = deal_getters(n, self._dealer, rules.first_deal_size, first_deal_packets(rules))
-        deal = tuple(take(pack) for take in getters)
-        pos = n * rules.first_deal_size
-        kitty = tuple(pack[pos : pos + rules.kitty_size])
-        stock = tuple(pack[pos + len(kitty) :])
-        self._lay_out([mask_of(cards) for cards in deal], kitty, stock)
-        self._actions = []
-        self._hand_actions.append(self._actions)
-        self._washes.append(self._wash_dealt)
-        self._deal_records.append((deal, kitty, stock))
-        self._auction = Auction.start(rules, self._dealer)
-        self._trump = -1
-        self._tt = None
-        self._contract = None
-        self._exchange = self._exchange.next_hand()
-        self._first_lead_pending = False
-        self._led = -1
-        self._best_seat = -1
-        self._best_key = 0
-        self._all_active = False
-        # set at the first lead (``_start_turns``); every field is set here, as ``clone`` reads them all
-        self._order = TurnOrder.of(rules, 0)
-        self._active = 0
-        self._phase = _AUCTION
-        self._current_player = self._auction.turn
-        self._legal = None
-        self._advance()
-
-    # ------------------------------------------------------------------ driver
-
-    def _advance(self) -> None:
-        """Take every automatic step until a player has a decision to make."""
-        while True:
-            self._legal = None
-            phase = self._phase
-            if phase == _GAME_OVER:
-                return
-            if phase == _EXCHANGE:
-                seat = exchange.step(TableMoves(self), self._exchange)
-                if seat < 0:
-                    self._start_play()
-                    continue
-                self._current_player = seat
-            elif phase == _PLAY:
-                if not self._prepare_play_turn():
-                    continue
-                return
-            legal = self.legal()
-            only = (
-                legal.only_action()
-                if isinstance(legal, CardChoice)
-                else (legal[0] if len(legal) == 1 else None)
-            )
-            if only is None:
-                return
-            self._apply(only, written=False)
-
-    def _compute_legal(self) -> tuple[int, ...] | CardChoice:
-        seat = self._current_player
-        phase = self._phase
-        if phase == _PLAY:
-            return self._legal_plays(seat)
-        if phase == _AUCTION:
-            return tuple(legal_calls(self._rules, self._auction, seat, self._hands[seat]))
-        if phase == _TRUMP:
-            if self._contract and self._contract.verb == Verb.BID_28_56:
-                return tuple(trump_action(s) for s in self._auction.suits_28_56)
-            return _TRUMP_ACTIONS
-        if phase == _EXCHANGE:
-            choice = self._exchange.choice
-            assert choice is not None
-            return choice
-        return ()
-
-    def _apply(self, action: int, written: bool) -> None:
-        seat = self._current_player
-        if written:
-            self._actions.append((seat, action))
-        self._legal = None
-        phase = self._phase
-        if phase == _AUCTION:
-            self._apply_call(seat, action)
-        elif phase == _TRUMP:
-            self._name_trump(action & 3)
-        elif phase == _EXCHANGE:
-            exchange.apply(TableMoves(self), self._exchange, seat, action)
-        elif phase == _PLAY:
-            self._apply_play(seat, action)
-
-    # ------------------------------------------------------------------ auction
-
-    def _apply_call(self, seat: int, action: int) -> None:
-        rules = self._rules
-        apply_call(rules, self._auction, seat, action, self._hands[seat])
-        if not auction_over(self._auction, seat):
-            self._current_player = next_speaker(self._auction, seat)
-            return
-        a = self._auction
-        if a.high_seat is None or a.high_value is None:
-            assert (
-                rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
-            )
-            self._finish_hand(thrown_in=True)
-            return
-        self._contract = Contract(a.high_seat, a.high_value, a.high_verb)
-        if rules.kitty_before_trump:
-            self._take_kitty(a.high_seat)
-        self._phase = _TRUMP
-        self._current_player = a.high_seat
-
-    def _name_trump(self, suit: int) -> None:
-        rules = self._rules
-        self._trump = suit
-        self._tt = rules.tables(suit)
-        if rules.kitty_size and not rules.kitty_before_trump:
-            assert self._contract is not None
-            self._take_kitty(self._contract.bidder)
-        if rules.second_deal:
-            n = self._players
-            for i in range(n):
-                s = (self._dealer + 1 + i) % n
-                self._deal_from_stock(s, rules.second_deal)
-        self._phase = _EXCHANGE
-        self._exchange = exchange.start(rules, self._dealer, self._exchange)
-
-    # ------------------------------------------------------------------ play
-
-    def _start_play(self) -> None:
-        assert self._contract is not None and self._tt is not None
-        self._phase = _PLAY
-        self._hands_at_play = list(self._hands)
-        self._normal_hand_size = normal_hand_size(self._rules)
-        self._start_turns(self._contract.bidder)
-
-    def _lay_down(self, seat: int, status: Status) -> None:
-        self._status[seat] = status
-        self._shown[seat] = self._hands[seat]
-
-    def _end_play(self) -> None:
-        self._finish_hand(thrown_in=False)
-
-    # ------------------------------------------------------------------ scoring
-
-    def _finish_hand(self, thrown_in: bool) -> None:
-        """Score the hand, then end the game (won, or its ``hand_limit`` reached) or deal the next hand.
-
-        The next pack is asked for before anything changes, so a ``DealSource``
-        that raises leaves the finished hand as it was (``_undo`` rebuilds it).
-        """
-        rules = self._rules
-        scores = self._scores
-        zeros = (0,) * rules.num_sides
-        winner, force = None, False
-        if thrown_in:
-            result = HandResult(
-                self._hand_index, self._dealer, None, None, None, None, (), (), zeros, None, zeros,
-                tuple(scores),
-            )  # fmt: skip
-        else:
-            assert self._contract is not None and self._tt is not None
-            points, taken = count_points(
-                rules,
-                self._tt,
-                self._tricks,
-                self._low_owner(self._low_holder()) if rules.low_rule == _HOLDER else {},
-                self._low_owner(self._low_receiver()) if rules.low_rule == _DEALT else {},
-                self._credits,
-                self._credited,
-            )
-            change, made = score_hand(rules, self._contract, points)
-            scores = [a + b for a, b in zip(scores, change, strict=True)]
-            contract = self._contract
-            call = _CALL_NAMES.get(contract.verb)
-            if call == "double":
-                call = f"{rules.max_bid}-double"
-            tricks = tuple(PlayedTrick(t.leader, tuple(t.plays), t.winner) for t in self._tricks)
-            result = HandResult(
-                self._hand_index, self._dealer, contract.bidder, contract.value, call, self._trump,
-                tuple(self._hands_at_play), tricks, tuple(points), made, tuple(change),
-                tuple(scores), self._bgo_hand, tuple(self._status), tuple(map(tuple, taken)),
-            )  # fmt: skip
-            winner, force = decide_winner(rules, self._scores, scores, contract, made, self._bgo_hand, taken)
-        # a game of ``hand_limit`` hands ends after its last one, with no winner: no pack is asked for
-        last = winner is not None or self._hand_index + 1 == self._hand_limit
-        pack = None if last else self._deals.pack(self._hand_index + 1, rules.deck)
-        self._results += (result,)
-        self._scores = scores
-        if pack is None:
-            self._winner = winner
-            self._phase = _GAME_OVER
-            self._is_over = True
-            self._current_player = -1
-            return
-        self._deal(self._hand_index + 1, pack, self._bgo_next(force))
-
-    def _low_owner(self, seat: int) -> dict[int, int]:
-        """The Low's owner as counting takes it (none: seat -1)."""
-        return {} if seat < 0 else {self._low_card(): seat}
 
     # ------------------------------------------------------------------ messages
 
@@ -634,73 +368,19 @@ class GameState(Table):
             return N_("{action} is not an action (see pedro.engine.actions)").format(action=action)
         verb = verb_of(action)
         if self._phase == _PLAY and verb == Verb.PLAY:
-            return self._explain_play(action, legal)
+            assert self._tt is not None
+            hand = self._hands[self._current_player]
+            return play_refusal(
+                self._rules, self._tt, hand, action, legal, not self._tricks, self._normal_hand_size,
+                self._led, self._first_lead_pending,
+            )  # fmt: skip
         if self._phase == _AUCTION:
-            return self._explain_call(action, verb)
+            return call_refusal(self._rules, self._auction, self._current_player, action)
         if self._phase == _TRUMP:
             if verb == Verb.TRUMP:
                 return N_("after 28-56 the dealer must name the suit in which he holds ace, king and two")
             return N_("the bidder must name trumps now")
         return N_("that is not a decision the rules ask for now")
-
-    def _explain_call(self, action: int, verb: Verb | None) -> str:
-        rules = self._rules
-        a = self._auction
-        if action == PASS:
-            return N_("the dealer may not pass when everyone else has passed")
-        if verb == Verb.BID:
-            value = arg_of(action)
-            if value > rules.max_bid:
-                return N_("bids go up to {max}").format(max=rules.max_bid)
-            if value < rules.min_bid and value != rules.dealer_forced_bid:
-                return N_("the lowest bid is {min}").format(min=rules.min_bid)
-            if a.high_value is not None:
-                return N_("a bid must be higher than the current bid of {bid}").format(bid=a.high_value)
-            if a.is_forced(self._current_player) and rules.dealer_forced_bid is not None:
-                return N_("the forced dealer bids {forced} or at least {min}").format(
-                    forced=rules.dealer_forced_bid, min=rules.min_bid
-                )
-        names = {
-            Verb.BID_28_56: N_("28-56 is a dealer's call, with ace, king and two of one suit, above 14"),
-            Verb.BID_DOUBLE: N_("the double call is not allowed now"),
-            Verb.PROTECT: N_("only the dealer's partner may protect, before any bid"),
-        }
-        if verb in names:
-            return names[verb]
-        return N_("that is not a call; call pass or bid a number")
-
-    def _explain_play(self, action: int, legal: Sequence[int]) -> str:
-        assert self._tt is not None and self._trick is not None
-        seat = self._current_player
-        cards = play_mask(action)
-        if not cards or cards & ~self._rules.deck_mask:
-            return N_("that names no card of this pack")
-        if cards & ~self._hands[seat]:
-            return N_("{cards} not in hand").format(cards=format_cards(cards_of(cards & ~self._hands[seat])))
-        need = stack_size(self._tt, self._hands[seat], self._normal_hand_size)
-        if not self._tricks and need > 1 and cards.bit_count() != need:
-            return N_("holding {held} cards, play {need} cards to the first trick").format(
-                held=self._hands[seat].bit_count(), need=need
-            )
-        if cards.bit_count() != 1 and (self._tricks or need <= 1):
-            return N_("play one card")
-        if not self._tricks and need > 1:
-            top = play_top(action)
-            if any(play_top(a) == top for a in legal):
-                return N_("those cards may not be buried under it (see the burying rule)")
-        led = self._led
-        if led < 0:
-            return (
-                N_("the first lead must be a trump") if self._first_lead_pending else N_("must lead a trump")
-            )
-        if led == TRUMP_SUIT:
-            return N_("must play a trump when a trump is led")
-        return {
-            "follow_or_trump": N_("must follow suit or trump"),
-            "must_follow": N_("must follow suit"),
-            "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
-            "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
-        }.get(self._rules.plain_lead.value, N_("that card may not be played now"))
 
     # ------------------------------------------------------------------ observation
 
@@ -729,7 +409,7 @@ class GameState(Table):
 
         The hand is set up (an auction text's dealt, a play text's laid out as at its first
         lead), then the text's calls or plays are replayed through the engine, which checks
-        them (``pedro.engine.position_text``).
+        them (``pedro.engine.position_replay``).
         """
         n = rules.players
         if is_auction_text(text):
@@ -737,7 +417,7 @@ class GameState(Table):
             pack = auction_pack(rules, auction, text)
             deals = SeededDeals(text, first_dealer=(auction.dealer - auction.hand) % n)
             state = cls(rules, deals, scores=auction.scores)
-            state._deal(auction.hand, pack, auction.bgo)
+            state._deal_auction(auction, pack)
             replay_calls(state, auction)
             return state
         pos = parse_position(rules, text)
@@ -745,6 +425,10 @@ class GameState(Table):
         state._lay_out_play(pos)
         replay_plays(state, pos)
         return state
+
+    def _deal_auction(self, pos: AuctionPosition, pack: list[int]) -> None:
+        """Deal the hand of an auction text from ``pack``, as at its first call."""
+        self._deal(pos.hand, pack, pos.bgo)
 
     def _lay_out_play(self, pos: Position) -> None:
         """Set the hand up as at the first lead of a play text (each seat holding its cards now and
@@ -788,13 +472,6 @@ class GameState(Table):
         return summary(self)
 
 
-#: HandResult.call of the special calls ("double" is written with the maximum bid)
-_CALL_NAMES: Final = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
-
-
-_TRUMP_ACTIONS: Final = tuple(trump_action(s) for s in range(4))
-
-
 #: Fields ``clone`` copies: the current hand's mutable data.
 _COPIED: Final = frozenset({
     "_scores", "_actions", "_hand_actions", "_wash_dealt", "_washes", "_deal_records", "_hands", "_auction",
@@ -803,13 +480,13 @@ _COPIED: Final = frozenset({
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
 _SHARED: Final = frozenset({"_rules", "_deals"})
-#: The instance fields: the slots of ``Table`` and ``GameState``, or mypyc's native attributes in the
+#: The instance fields: the slots of ``Table`` and ``Driver``, or mypyc's native attributes in the
 #: compiled build (which has no ``__slots__``, lists ``PlayTurns``'s twice, and whose instances only
 #: ``GameState.__new__`` makes).
 _SLOTS: tuple[str, ...] = tuple(
     dict.fromkeys(
         getattr(GameState, "__mypyc_attrs__", None)
-        or (*getattr(Table, "__slots__"), *getattr(GameState, "__slots__"))  # noqa: B009
+        or (*getattr(Table, "__slots__"), *getattr(Driver, "__slots__"))  # noqa: B009
     )
 )
 _new_state: Final = GameState.__new__

@@ -36,7 +36,6 @@ from pedro.engine.turns import PlayTurns, Trick
 from pedro.variants.model import Ruleset
 from pedro.variants.tables import TrumpTables
 
-_ACTIVE: Final = Status.ACTIVE
 _FOLDED: Final = Status.FOLDED
 
 
@@ -120,11 +119,13 @@ class Table(PlayTurns):
         """Play ``action`` for the current player by the rules (``GameState.apply``)."""
         raise NotImplementedError
 
-    def _copy_table(self, new: Table) -> None:
-        """Give ``new`` a copy of this table (``GameState.clone``): the hand's mutable data copied,
-        everything else immutable and shared."""
+    def _copy_table(self, new: Table, deals: DealSource) -> None:
+        """Give ``new`` a copy of this table (``GameState.clone``), its later packs from ``deals``: the
+        hand's mutable data copied, everything else immutable and shared. Field by field: compiled,
+        each is a few instructions, where a loop over the fields' names costs a descriptor look-up
+        each (and a check of the instance's type, the fields being declared on a base class)."""
         new._rules = self._rules
-        new._deals = self._deals
+        new._deals = deals
         new._players = self._players
         new._seats = self._seats
         new._scores = self._scores[:]
@@ -168,43 +169,6 @@ class Table(PlayTurns):
         new._trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
         new._hands_at_play = self._hands_at_play[:]
         new._normal_hand_size = self._normal_hand_size
-
-    def _lay_out(self, hands: list[int], kitty: tuple[int, ...], stock: tuple[int, ...]) -> None:
-        """A new hand's cards: ``hands`` dealt, the kitty and the stock aside, nothing else anywhere."""
-        n = self._players
-        self._hands = hands
-        self._dealt_hands = tuple(hands)
-        self._dealt_to = {}
-        self._kitty = kitty
-        self._stock = stock
-        self._stock_pos = 0
-        self._wash_order = None
-        self._wash_pos = 0
-        self._wash_gathered = 0
-        self._wash_from = [0] * n
-        self._wash_dealt = []
-        self._status = [_ACTIVE] * n
-        self._discards = [0] * n
-        self._face_up = 0
-        self._dead = 0
-        self._killed = [0] * n
-        self._credits = [0] * self._rules.num_sides
-        self._credited = 0
-        self._seen = [0] * n
-        self._received = [[] for _ in range(n)]
-        self._drawn = [0] * n
-        self._shown = [0] * n
-        self._tricks = []
-        self._trick = None
-        self._hands_at_play = []
-        self._normal_hand_size = 0  # set when the play starts
-
-    def _take_kitty(self, bidder: int) -> None:
-        """The bidder takes the kitty into his hand."""
-        for c in self._kitty:
-            self._hands[bidder] |= 1 << c
-            self._dealt_to.setdefault(c, bidder)
-        self._drawn[bidder] += len(self._kitty)
 
     # ------------------------------------------------------------------ stock and wash
 
@@ -394,11 +358,6 @@ class TableView:
         trump = self._table._trump
         return trump if trump >= 0 else None
 
-    @property
-    def tables(self) -> TrumpTables | None:
-        """The rules' tables for the trump suit (None until it is named)."""
-        return self._table._tt
-
     # where the cards are
 
     def hand(self, seat: int) -> int:
@@ -507,6 +466,13 @@ class TableMoves(TableView):
     """
 
     __slots__ = ()
+
+    @property
+    def trump_tables(self) -> TrumpTables:
+        """The rules' tables for the trump suit (named before the exchange)."""
+        tt = self._table._tt
+        assert tt is not None
+        return tt
 
     def lay_aside(self, seat: int, mask: int, up: int, drawn: bool = False) -> None:
         """``seat`` lays ``mask`` aside (from its hand, if there), ``up`` of them face up.
