@@ -260,7 +260,7 @@ def test_every_kind_of_card_choice_holds_plain_values() -> None:
                 if isinstance(legal, CardChoice):
                     kinds.add(type(legal.check).__name__)
                     check_plain(state.observation(state.current_player))
-    assert {"_NontrumpsOut", "_GiveLimits", "_CheapestTrumps"} <= kinds
+    assert {"NontrumpsOut", "GiveLimits", "CheapestTrumps"} <= kinds
 
 
 # ---------------------------------------------------------------- a source of cards that fails

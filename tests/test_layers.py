@@ -231,3 +231,118 @@ def test_the_checks_find_a_later_import_and_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# ---------------------------------------------------------------- inside the engine
+
+ENGINE = PACKAGE / "engine"
+
+#: The engine's modules by tier: a module imports only modules of a lower tier, so the engine has
+#: no import cycle (docs/engine.md, "Inside the engine"). Values and the rules' pieces; the turn
+#: order and the exchange's plan and checks; the table (the state's fields, the view that reads
+#: them and the moves that change them); what reads or moves the table; the driver; the state.
+ENGINE_TIERS = (
+    ("actions", "draws", "phases"),
+    ("auction", "choices", "deal", "play", "play_position", "results", "scoring"),
+    ("exchange_checks", "exchange_plan", "turns"),
+    ("table",),
+    ("exchange_stock", "observation", "position_text"),
+    ("exchange", "position_replay"),
+    ("driver",),
+    ("state",),
+)
+TIER = {module: tier for tier, modules in enumerate(ENGINE_TIERS) for module in modules}
+
+
+def engine_modules() -> list[Path]:
+    return sorted(p for p in ENGINE.glob("*.py") if p.stem != "__init__")
+
+
+def engine_imports(path: Path) -> set[str]:
+    """The engine modules ``path`` imports anywhere (under ``TYPE_CHECKING`` and in functions too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "pedro.engine":
+                found |= {a.name for a in node.names}
+            elif node.module.startswith("pedro.engine."):
+                found.add(node.module.split(".")[2])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("pedro.engine.")}
+    return found
+
+
+def test_every_engine_module_has_a_tier() -> None:
+    assert {p.stem for p in engine_modules()} == set(TIER)
+
+
+def test_an_engine_module_imports_only_modules_of_a_lower_tier() -> None:
+    wrong = [
+        f"{path.stem} (tier {TIER[path.stem]}) imports {module} ({TIER[module]})"
+        for path in engine_modules()
+        for module in sorted(engine_imports(path))
+        if TIER[module] >= TIER[path.stem]
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_engine_module_imports_inside_a_function_or_a_class() -> None:
+    """Every import is at the top of its module: none waits for a call to dodge a cycle."""
+    wrong = []
+    for path in engine_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for scope in ast.walk(tree):
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                wrong += [
+                    f"{path.stem}:{node.lineno}"
+                    for node in ast.walk(scope)
+                    if isinstance(node, ast.Import | ast.ImportFrom)
+                ]
+    assert not wrong, "\n".join(wrong)
+
+
+def is_store_on_self(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def declared_private_names(tree: ast.Module) -> set[str]:
+    """The ``_``-names a module's classes declare: fields (annotated, or set on ``self``) and methods."""
+    names = set()
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                names.add(node.name)
+            elif is_store_on_self(node):
+                assert isinstance(node, ast.Attribute)
+                names.add(node.attr)
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def test_an_engine_module_reaches_no_private_name_of_another_module() -> None:
+    """A module uses another's objects through their public names: ``x._name`` only for a name its
+    own classes declare (``self._name`` of a subclass excepted), and no ``_name`` imported."""
+    wrong = []
+    for path in engine_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = declared_private_names(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pedro"):
+                wrong += [
+                    f"{path.stem}:{node.lineno} imports {a.name}" for a in node.names if a.name[0] == "_"
+                ]
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                base = node.value
+                if not (isinstance(base, ast.Name) and base.id in ("self", "cls")) and node.attr not in own:
+                    wrong.append(f"{path.stem}:{node.lineno} reaches {ast.unparse(node)}")
+    assert not wrong, "\n".join(wrong)

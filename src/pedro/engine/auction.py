@@ -9,7 +9,8 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from pedro.cards import RANK_INDEX
-from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, bid_action, make
+from pedro.engine.actions import ARG_MASK, PASS, PROTECT, VERB_SHIFT, Verb, arg_of, bid_action, make, verb_of
+from pedro.marks import N_
 from pedro.variants.model import Ruleset
 from pedro.variants.tables import AuctionRules
 
@@ -206,6 +207,34 @@ def auction_over(auction: Auction, seat: int) -> bool:
     if auction.high_value is not None:
         return passed >= auction.players - 1
     return passed == auction.players
+
+
+def call_refusal(rules: Ruleset, auction: Auction, seat: int, action: int) -> str:
+    """Why ``seat`` may not make the call ``action`` (an action, not one of its ``legal_calls``), in a
+    player's words."""
+    verb = verb_of(action)
+    if action == PASS:
+        return N_("the dealer may not pass when everyone else has passed")
+    if verb == _BID:
+        value = arg_of(action)
+        if value > rules.max_bid:
+            return N_("bids go up to {max}").format(max=rules.max_bid)
+        if value < rules.min_bid and value != rules.dealer_forced_bid:
+            return N_("the lowest bid is {min}").format(min=rules.min_bid)
+        if auction.high_value is not None:
+            return N_("a bid must be higher than the current bid of {bid}").format(bid=auction.high_value)
+        if auction.is_forced(seat) and rules.dealer_forced_bid is not None:
+            return N_("the forced dealer bids {forced} or at least {min}").format(
+                forced=rules.dealer_forced_bid, min=rules.min_bid
+            )
+    names = {
+        Verb.BID_28_56: N_("28-56 is a dealer's call, with ace, king and two of one suit, above 14"),
+        Verb.BID_DOUBLE: N_("the double call is not allowed now"),
+        Verb.PROTECT: N_("only the dealer's partner may protect, before any bid"),
+    }
+    if verb in names:
+        return names[verb]
+    return N_("that is not a call; call pass or bid a number")
 
 
 def next_speaker(auction: Auction, seat: int) -> int:

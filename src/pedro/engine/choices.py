@@ -13,8 +13,8 @@ from itertools import combinations
 from math import comb
 from typing import Final, final
 
-from pedro.cards import cards_of
-from pedro.engine.actions import ARG_MASK, VERB_SHIFT, Verb, cards_action
+from pedro.cards import cards_of, format_cards
+from pedro.engine.actions import ARG_MASK, VERB_SHIFT, VERB_WORDS, Verb, cards_action
 from pedro.engine.draws import sample, weighted_index
 from pedro.marks import N_
 
@@ -99,8 +99,6 @@ class CardChoice:
         return self.check(mask)
 
     def _expected(self) -> str:
-        from pedro.engine.actions import VERB_WORDS
-
         words = [VERB_WORDS[self.verb] + " CARDS"]
         words += [VERB_WORDS[Verb(a >> VERB_SHIFT)] for a in self.alternatives]
         return " or ".join(words)
@@ -169,6 +167,4 @@ class CardChoice:
 
 
 def _fmt(mask: int) -> str:
-    from pedro.cards import format_cards
-
     return format_cards(cards_of(mask))

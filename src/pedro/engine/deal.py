@@ -16,7 +16,9 @@ from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
+from pedro.cards import format_cards
 from pedro.engine.draws import shuffle
+from pedro.variants.model import Ruleset
 
 
 class DealError(ValueError):
@@ -106,8 +108,6 @@ class RecordedDeals:
         wash = self.hands[hand_index].wash
         missing = [c for c in wash if c not in pile]
         if missing or len(set(wash)) != len(wash):
-            from pedro.cards import format_cards
-
             raise DealError(
                 f"hand {hand_index + 1}: the wash must list cards of the discard pile "
                 f"({format_cards(sorted(pile))}), each once; got {format_cards(wash)}"
@@ -178,3 +178,8 @@ def pack_from_deal(
         pack.append(deal[seat][position[seat]])
         position[seat] += 1
     return pack + list(kitty) + list(stock)
+
+
+def first_deal_packets(rules: Ruleset) -> tuple[int, ...]:
+    """The first deal's packet sizes: the variant's, or one card at a time when all are dealt out."""
+    return (1,) if rules.deal_all_out else rules.packets

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -17,12 +17,15 @@ from pedro.cards import cards_of
 from pedro.engine.actions import play_cards
 from pedro.engine.choices import CardChoice
 from pedro.engine.phases import Phase, Status
+from pedro.engine.results import SeenHand as SeenHand  # an observation's history: re-exported
+from pedro.engine.table import Table, TableView
+from pedro.engine.turns import Trick
 from pedro.variants.model import Ruleset
 
-if TYPE_CHECKING:
-    from pedro.engine.state import GameState, Trick
-
 _PLAY: Final = int(Phase.PLAY)
+_COLD: Final = Status.COLD
+_UP: Final = Status.UP
+_OUT: Final = Status.OUT
 
 
 # An observation names the same few masks and plays again and again (a hand changes by one
@@ -44,24 +47,6 @@ class SeenTrick:
     leader: int
     plays: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, cards, top card first)
     winner: int  # -1 while the trick is in progress
-
-
-# compiled: a Python class, as a frozen native one cannot be unpickled or copied
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
-class SeenHand:
-    """A finished hand as everyone saw it."""
-
-    dealer: int
-    bidder: int | None
-    bid: int | None
-    call: str | None
-    trump: int | None
-    points: tuple[int, ...]
-    made: bool | None
-    score: tuple[int, ...]
-    #: per side, the scoring roles it took with their points (``HandResult.taken``)
-    taken: tuple[tuple[tuple[str, int], ...], ...] = ()
 
 
 # compiled: a Python class, as a frozen native one cannot be unpickled or copied
@@ -147,76 +132,79 @@ class SeatSecrets:
     legal: tuple[int, ...] | CardChoice | None
 
 
-def seat_secrets(state: GameState, seat: int) -> SeatSecrets:
+def seat_secrets(table: Table, seat: int) -> SeatSecrets:
+    """The part of ``seat``'s observation only it may see, of a state (a ``GameState``)."""
+    return _secrets(TableView(table), seat)
+
+
+def _secrets(view: TableView, seat: int) -> SeatSecrets:
     legal: tuple[int, ...] | CardChoice | None = None
-    if state._current_player == seat and not state._is_over:
-        legal = state.legal()  # a tuple, or a card choice of plain values
-    seen = state._seen[seat]
-    n = state._players
-    for frm, mask in state._received[(seat + 2) % n] if state._rules.partnerships else ():
-        if frm == seat:
-            seen |= mask
+    if view.current_player == seat and not view.is_over:
+        legal = view.legal()  # a tuple, or a card choice of plain values
+    seen = view.seen(seat)
+    if view.rules.partnerships:
+        for frm, mask in view.received((seat + 2) % view.players):
+            if frm == seat:
+                seen |= mask
+    hand = view.hand(seat)
     return SeatSecrets(
         seat=seat,
-        hand=_cards(state._hands[seat]),
-        own_discards=_cards(state._discards[seat] & ~state._wash_left()),
-        seen=_cards(seen & ~state._hands[seat]),
+        hand=_cards(hand),
+        own_discards=_cards(view.discards(seat) & ~view.wash),
+        seen=_cards(seen & ~hand),
         legal=legal,
     )
 
 
-def observe(state: GameState, seat: int) -> Observation:
-    """Build ``seat``'s observation from the state."""
-    n = state._players
-    rules = state._rules
-    contract = state._contract
-    secrets = seat_secrets(state, seat)
-    wash = state._wash_left()
-    face_up = tuple(_cards((state._discards[s] & state._face_up) | _killed(state, s)) for s in range(n))
-    shown = tuple(
-        _cards(state._shown[s]) if state._shown[s] and _shown_face_up(state, s) else () for s in range(n)
-    )
-    trump = state._trump if state._trump >= 0 else None
-    history = state._past_hands()
+def observe(table: Table, seat: int) -> Observation:
+    """``seat``'s observation of a state (a ``GameState``)."""
+    view = TableView(table)
+    seats = view.seats  # compiled, a tuple built over a tuple is made at its length (over a range, grown)
+    rules = view.rules
+    contract = view.contract
+    secrets = _secrets(view, seat)
+    wash = view.wash
+    face_up = view.face_up
+    phase = view.phase
+    trick = view.trick
     return Observation(
         seat=seat,
         variant=rules.id,
         rules=rules,
-        phase=int(state._phase),
-        hand_index=state._hand_index,
-        dealer=state._dealer,
-        current_player=state._current_player,
+        phase=int(phase),
+        hand_index=view.hand_index,
+        dealer=view.dealer,
+        current_player=view.current_player,
         hand=secrets.hand,
-        hand_sizes=tuple(h.bit_count() for h in state._hands),
-        calls=tuple(state._auction.calls),
+        hand_sizes=tuple(view.hand(s).bit_count() for s in seats),
+        calls=view.calls,
         bidder=contract.bidder if contract else None,
         bid=contract.value if contract else None,
-        trump=trump,
-        face_up=face_up,
+        trump=view.trump,
+        face_up=tuple(_cards((view.discards(s) & face_up) | view.killed(s)) for s in seats),
         own_discards=secrets.own_discards,
         seen=secrets.seen,
-        statuses=tuple(int(s) for s in state._status),
-        shown=shown,
-        tricks=tuple(_seen_trick(t) for t in state._tricks),
-        trick=_seen_trick(state._trick) if state._trick is not None and state._phase == _PLAY else None,
-        scores=tuple(state._scores),
-        history=history,
-        winner=state._winner,
+        statuses=tuple(int(view.status(s)) for s in seats),
+        shown=tuple(_shown(view, s) for s in seats),
+        tricks=tuple(_seen_trick(t) for t in view.tricks),
+        trick=_seen_trick(trick) if trick is not None and phase == _PLAY else None,
+        scores=view.scores,
+        history=view.history,
+        winner=view.winner,
         legal=secrets.legal,
         discarded=tuple(
-            ((state._discards[s] & ~wash) | state._killed[s]).bit_count() + state._wash_from[s]
-            for s in range(n)
+            ((view.discards(s) & ~wash) | view.killed(s)).bit_count() + view.gathered(s) for s in seats
         ),
         wash=wash.bit_count(),
-        drawn=tuple(state._drawn),
+        drawn=tuple(view.drawn(s) for s in seats),
     )
 
 
-def _killed(state: GameState, seat: int) -> int:
-    return state._killed[seat]
-
-
-def _shown_face_up(state: GameState, seat: int) -> bool:
-    if state._status[seat] == Status.COLD:
-        return state._rules.cold_cards_face_up
-    return state._status[seat] in (Status.UP, Status.OUT)
+def _shown(view: TableView, seat: int) -> tuple[int, ...]:
+    """The cards ``seat`` showed going cold, up or out, when they were shown face up."""
+    shown = view.shown(seat)
+    if not shown:
+        return ()
+    status = view.status(seat)
+    face_up = view.rules.cold_cards_face_up if status == _COLD else status in (_UP, _OUT)
+    return _cards(shown) if face_up else ()

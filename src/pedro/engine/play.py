@@ -6,11 +6,13 @@ integer operations (docs/rules.md §play).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from pedro.cards import NUM_CARDS, SUIT_MASKS, cards_of
-from pedro.engine.actions import PLAY_BASE, play_action
+from pedro.cards import NUM_CARDS, SUIT_MASKS, cards_of, format_cards
+from pedro.engine.actions import PLAY_BASE, play_action, play_mask, play_top
+from pedro.marks import N_
 from pedro.variants.model import (
     BuryRule,
     DiscardPolicy,
@@ -196,3 +198,48 @@ def stack_size(tt: TrumpTables, hand: int, normal_hand: int) -> int:
     if not tt.keep_and_bury:
         return 1
     return max(1, hand.bit_count() - (normal_hand - 1))
+
+
+#: Why a card does not follow the led suit, by the rule for a plain suit led (``PlainLead``'s values).
+_NOT_FOLLOWING: Final = {
+    "follow_or_trump": N_("must follow suit or trump"),
+    "must_follow": N_("must follow suit"),
+    "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
+    "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
+}
+
+
+def play_refusal(
+    rules: Ruleset,
+    tt: TrumpTables,
+    hand: int,
+    action: int,
+    legal: Sequence[int],
+    first_trick: bool,
+    normal_hand: int,
+    led: int,
+    first_lead_pending: bool,
+) -> str:
+    """Why the play ``action`` (not in ``legal``, the seat's ``turn_plays``) is refused, in a
+    player's words."""
+    cards = play_mask(action)
+    if not cards or cards & ~rules.deck_mask:
+        return N_("that names no card of this pack")
+    if cards & ~hand:
+        return N_("{cards} not in hand").format(cards=format_cards(cards_of(cards & ~hand)))
+    need = stack_size(tt, hand, normal_hand)
+    if first_trick and need > 1 and cards.bit_count() != need:
+        return N_("holding {held} cards, play {need} cards to the first trick").format(
+            held=hand.bit_count(), need=need
+        )
+    if cards.bit_count() != 1 and (not first_trick or need <= 1):
+        return N_("play one card")
+    if first_trick and need > 1:
+        top = play_top(action)
+        if any(play_top(a) == top for a in legal):
+            return N_("those cards may not be buried under it (see the burying rule)")
+    if led < 0:
+        return N_("the first lead must be a trump") if first_lead_pending else N_("must lead a trump")
+    if led == TRUMP_SUIT:
+        return N_("must play a trump when a trump is led")
+    return _NOT_FOLLOWING.get(rules.plain_lead.value, N_("that card may not be played now"))

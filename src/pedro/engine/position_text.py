@@ -10,27 +10,27 @@ going cold, up or out, each seat's cards at the first lead) is derived the
 engine's own way and a text that breaks the rules is refused with the
 engine's reason.
 
->>> from pedro.cards import parse_cards
->>> from pedro.engine.actions import play_action
+The grammar is here (``parse_position``, ``format_position`` and the auction's), with
+what reads a state's position through its ``TableView``; ``GameState.from_text`` builds a
+state from a text, which ``pedro.engine.position_replay`` checks against the engine.
+
 >>> from pedro.variants.options import make_ruleset
 >>> rules = make_ruleset("cinch")
 >>> text = ("play scores=0,0 hand=1 dealer=3 calls=0:pass,1:7,2:pass,3:pass trump=H size=6"
 ...         " hands=5H4C/AH/9H/KH tricks=1:2H,2:TH,3:JH,0:3H trick=3:QH turn=0")
->>> state = parse_state(rules, text)
->>> state.legal_actions() == (play_action(parse_cards("5H")),)
-True
->>> format_position(rules, position_of(state)) == text
+>>> position = parse_position(rules, text)
+>>> position.trump, position.turn, len(position.tricks)
+(1, 0, 1)
+>>> format_position(rules, position) == text
 True
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, mask_of, parse_card
+from pedro.cards import SUIT_SYMBOLS, SUITS, CardError, cards_of, format_card, parse_card
 from pedro.engine.actions import (
-    CARD_BITS,
     ActionError,
     Verb,
     action_words,
@@ -40,11 +40,8 @@ from pedro.engine.actions import (
     play_cards,
     verb_of,
 )
-from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
-from pedro.engine.deal import DealError, SeededDeals, pack_from_deal
 from pedro.engine.phases import Phase, Status
-from pedro.engine.scoring import Contract
-from pedro.engine.state import GameState
+from pedro.engine.table import Table, TableView
 from pedro.variants.model import LowRule, Ruleset
 
 #: A play as the engine keeps it: (seat, play action).
@@ -90,42 +87,43 @@ class Position:
 # ---------------------------------------------------------------- from a state
 
 
-def position_of(state: GameState) -> Position:
-    """The position of a state in the card play; ValueError in any other phase."""
-    if state._phase != Phase.PLAY:
-        phase = state._phase.name.lower()
+def position_of(state: Table) -> Position:
+    """The position of a state (a ``GameState``) in the card play; ValueError in any other phase."""
+    view = TableView(state)
+    trick, trump = view.trick, view.trump
+    if view.phase != Phase.PLAY:
+        phase = view.phase.name.lower()
         raise ValueError(
             f"a position text covers the auction, naming trumps and the card play; this state is in the "
             f"{phase} phase"
         )
-    assert state._trick is not None
-    low = -1
-    if state._rules.low_rule == LowRule.DEALT:
-        low = next(iter(state._first_receivers().values()), -1)
+    assert trick is not None and trump is not None
+    seats = view.seats
+    face_up = view.face_up
     return Position(
-        scores=tuple(state._scores),
-        hand=state._hand_index,
-        dealer=state._dealer,
-        bgo=state._bgo_hand,
-        calls=tuple(state._auction.calls),
-        trump=state._trump,
-        normal_hand_size=state._normal_hand_size,
-        hands=tuple(state._hands),
-        statuses=tuple(state._status),
-        discards=tuple(d & ~state._face_up for d in state._discards),
-        face_up=tuple(d & state._face_up for d in state._discards),
-        killed=tuple(state._killed),
-        known=tuple(state._seen),
-        received=tuple(tuple(r) for r in state._received),
-        credits=tuple(state._credits),
-        credited=state._credited,
-        gathered=tuple(state._wash_from),
-        wash=state._wash_left(),
-        low=low,
-        tricks=tuple(tuple(t.plays) for t in state._tricks),
-        trick=tuple(state._trick.plays),
-        turn=state._current_player,
-        drawn=tuple(state._drawn),
+        scores=view.scores,
+        hand=view.hand_index,
+        dealer=view.dealer,
+        bgo=view.bidder_goes_out,
+        calls=view.calls,
+        trump=trump,
+        normal_hand_size=view.normal_hand_size,
+        hands=tuple(view.hand(s) for s in seats),
+        statuses=tuple(view.status(s) for s in seats),
+        discards=tuple(view.discards(s) & ~face_up for s in seats),
+        face_up=tuple(view.discards(s) & face_up for s in seats),
+        killed=tuple(view.killed(s) for s in seats),
+        known=tuple(view.seen(s) for s in seats),
+        received=tuple(view.received(s) for s in seats),
+        credits=view.credits,
+        credited=view.credited,
+        gathered=tuple(view.gathered(s) for s in seats),
+        wash=view.wash,
+        low=view.low_receiver if view.rules.low_rule == LowRule.DEALT else -1,
+        tricks=tuple(tuple(t.plays) for t in view.tricks),
+        trick=tuple(trick.plays),
+        turn=view.current_player,
+        drawn=tuple(view.drawn(s) for s in seats),
     )
 
 
@@ -146,13 +144,13 @@ def format_position(rules: Ruleset, pos: Position) -> str:
         ("known", _seats(pos.known)),
         ("received", _received_text(pos.received)),
         ("credits", ",".join(map(str, pos.credits)) if any(pos.credits) else ""),
-        ("credited", _cards_text(pos.credited) if pos.credited else ""),
+        ("credited", cards_text(pos.credited) if pos.credited else ""),
         ("gathered", ",".join(map(str, pos.gathered)) if any(pos.gathered) else ""),
         ("drawn", ",".join(map(str, pos.drawn)) if any(pos.drawn) else ""),
-        ("wash", _cards_text(pos.wash) if pos.wash else ""),
+        ("wash", cards_text(pos.wash) if pos.wash else ""),
         ("low", str(pos.low) if pos.low >= 0 else ""),
-        ("tricks", "/".join(_plays_text(t) for t in pos.tricks)),
-        ("trick", _plays_text(pos.trick)),
+        ("tricks", "/".join(plays_text(t) for t in pos.tricks)),
+        ("trick", plays_text(pos.trick)),
         ("turn", str(pos.turn)),
     ]
     return " ".join(["play", *(f"{name}={value}" for name, value in fields if value)])
@@ -168,7 +166,7 @@ def _header_fields(
         ("hand", str(hand + 1)),
         ("dealer", str(dealer)),
         ("bgo", "yes" if bgo else ""),
-        ("calls", ",".join(f"{seat}:{_call_text(a, top)}" for seat, a in calls)),
+        ("calls", ",".join(f"{seat}:{call_text(a, top)}" for seat, a in calls)),
     ]
 
 
@@ -276,7 +274,7 @@ def _fields(text: str, phase: str, required: tuple[str, ...], optional: tuple[st
     return fields
 
 
-def _cards_text(mask: int) -> str:
+def cards_text(mask: int) -> str:
     """Two characters a card (``TH``, ``JK``), no separator; ``-`` for none."""
     return "".join(format_card(c) for c in cards_of(mask)) or "-"
 
@@ -299,7 +297,7 @@ def _cards(text: str) -> int:
 
 
 def _seats(masks: tuple[int, ...], always: bool = False) -> str:
-    return "/".join(map(_cards_text, masks)) if always or any(masks) else ""
+    return "/".join(map(cards_text, masks)) if always or any(masks) else ""
 
 
 def _seat_cards(text: str, n: int) -> tuple[int, ...]:
@@ -334,7 +332,7 @@ def _suit(text: str) -> int:
     return (SUITS + SUIT_SYMBOLS).index(suit) % 4
 
 
-def _call_text(action: int, max_bid: int) -> str:
+def call_text(action: int, max_bid: int) -> str:
     """A call without its verb ``bid``: ``pass``, ``7``, ``28-56``, ``14-double``, ``protect``."""
     return action_words(action, max_bid).removeprefix("bid ")
 
@@ -351,7 +349,7 @@ def _call(text: str, n: int, max_bid: int) -> Play:
     return _seat(seat, n), action
 
 
-def _plays_text(plays: tuple[Play, ...]) -> str:
+def plays_text(plays: tuple[Play, ...]) -> str:
     return ",".join(f"{seat}:{''.join(map(format_card, play_cards(a)))}" for seat, a in plays)
 
 
@@ -368,7 +366,7 @@ def _plays(text: str, n: int) -> tuple[Play, ...]:
 def _received_text(received: tuple[tuple[Play, ...], ...]) -> str:
     if not any(received):
         return ""
-    return "/".join(",".join(f"{frm}:{_cards_text(m)}" for frm, m in r) or "-" for r in received)
+    return "/".join(",".join(f"{frm}:{cards_text(m)}" for frm, m in r) or "-" for r in received)
 
 
 def _received(text: str, n: int) -> tuple[tuple[Play, ...], ...]:
@@ -384,131 +382,20 @@ def _received(text: str, n: int) -> tuple[tuple[Play, ...], ...]:
     return tuple(out)
 
 
-# ---------------------------------------------------------------- to a state
+# ---------------------------------------------------------------- a state's text
 
 
-def text_of(state: GameState) -> str:
+def text_of(state: Table) -> str:
     """The position text of a state in the auction, naming trumps or the card play."""
-    if state._phase in (Phase.AUCTION, Phase.TRUMP):
-        return format_auction(state._rules, auction_position_of(state))
-    return format_position(state._rules, position_of(state))
+    view = TableView(state)
+    if view.phase in (Phase.AUCTION, Phase.TRUMP):
+        return format_auction(view.rules, auction_position_of(state))
+    return format_position(view.rules, position_of(state))
 
 
-def parse_state(rules: Ruleset, text: str) -> GameState:
-    """The state of a position text; its later hands are dealt by ``SeededDeals(text)``."""
-    if text.split()[:1] == ["auction"]:
-        return build_auction_state(rules, parse_auction(rules, text), seed=text)
-    return build_state(rules, parse_position(rules, text), seed=text)
-
-
-def build_state(rules: Ruleset, pos: Position, seed: str) -> GameState:
-    """Set up the hand as at its first lead, then replay the plays through the engine."""
-    n = rules.players
-    first_dealer = (pos.dealer - pos.hand) % n
-    state = GameState(rules, SeededDeals(seed, first_dealer=first_dealer))
-    _set_fields(state, pos)
-    state._start_play()
-    state._normal_hand_size = pos.normal_hand_size
-    state._advance()
-    for k, plays in enumerate((*pos.tricks, pos.trick)):
-        for seat, action in plays:
-            where = f"play {seat}:{''.join(map(format_card, play_cards(action)))}"
-            _check_in_play(state, pos)
-            if seat != state._current_player:
-                raise ValueError(f"{where}: it is seat {state._current_player}'s turn")
-            try:
-                state.apply(action)
-            except ValueError as exc:
-                raise ValueError(f"{where}: {exc}") from None
-        _check_in_play(state, pos)
-        if k < len(pos.tricks) and len(state._tricks) != k + 1:
-            raise ValueError(f"trick {k + 1} ({_plays_text(plays)}) does not end after its plays")
-    if state._current_player != pos.turn:
-        raise ValueError(f"turn={pos.turn}, but after these plays it is seat {state._current_player}'s turn")
-    if tuple(state._status) != pos.statuses:
-        got = ",".join(f"{s}:{st.name.lower()}" for s, st in enumerate(state._status) if st)
-        raise ValueError(f"status: after these plays the statuses are {got or 'all active'}")
-    return state
-
-
-def _check_in_play(state: GameState, pos: Position) -> None:
-    if state._phase != Phase.PLAY or state._hand_index != pos.hand:
-        raise ValueError("the hand's card play is over after these plays: nobody is to play")
-
-
-def _set_fields(state: GameState, pos: Position) -> None:
-    """Every field of the hand at its first lead that the text gives (the one place they are set)."""
-    rules = state._rules
-    n = rules.players
-    played = [0] * n
-    for seat, action in (p for t in (*pos.tricks, pos.trick) for p in t):
-        played[seat] |= action & CARD_BITS
-    places = [*pos.hands, *played, *pos.discards, *pos.face_up, *pos.killed]
-    union = 0
-    for mask in places:
-        if union & mask:
-            raise ValueError(f"{_cards_text(union & mask)} is in two places")
-        union |= mask
-    if pos.wash & ~_union(pos.discards):
-        raise ValueError(
-            f"wash card {_cards_text(pos.wash & ~_union(pos.discards))} is not a face-down discard"
-        )
-    if union & ~rules.deck_mask:
-        raise ValueError(f"{_cards_text(union & ~rules.deck_mask)} is not in this variant's pack")
-    auction, contract = _auction(rules, pos)
-    tt = rules.tables(pos.trump)
-    state._hand_index = pos.hand
-    state._dealer = pos.dealer
-    state._scores = list(pos.scores)
-    state._bgo_hand = pos.bgo
-    state._auction = auction
-    state._contract = contract
-    state._trump = pos.trump
-    state._tt = tt
-    state._hands = [h | p for h, p in zip(pos.hands, played, strict=True)]
-    state._dealt_hands = (0,) * n
-    state._dealt_to = {tt.low_card: pos.low} if pos.low >= 0 and tt.low_card >= 0 else {}
-    state._kitty = ()
-    state._stock = ()
-    state._deal_records[-1] = (tuple(() for _ in range(n)), (), ())
-    state._status = [Status.FOLDED if st == Status.FOLDED else Status.ACTIVE for st in pos.statuses]
-    state._discards = [d | u for d, u in zip(pos.discards, pos.face_up, strict=True)]
-    state._killed = list(pos.killed)
-    state._face_up = _union(pos.face_up) | _union(pos.killed)
-    state._dead = rules.deck_mask & ~(_union(state._hands) | _union(state._discards))
-    state._seen = list(pos.known)
-    state._received = [list(r) for r in pos.received]
-    state._credits = list(pos.credits)
-    state._credited = pos.credited
-    state._wash_from = list(pos.gathered)
-    state._drawn = list(pos.drawn) if pos.drawn else [0] * n
-    state._wash_gathered = pos.wash
-
-
-def _auction(rules: Ruleset, pos: Position) -> tuple[Auction, Contract]:
-    """The auction of the calls, each checked as the engine would (hands unknown: special calls on trust)."""
-    auction = Auction.start(rules, pos.dealer)
-    speaker = auction.turn
-    for i, (seat, action) in enumerate(pos.calls):
-        where = f"call {seat}:{_call_text(action, rules.max_bid)}"
-        if speaker < 0:
-            raise ValueError(f"{where}: the auction is over before it")
-        if seat != speaker:
-            raise ValueError(f"{where}: it is seat {speaker}'s turn to call")
-        if action not in legal_calls(rules, auction, seat, rules.deck_mask):
-            raise ValueError(f"{where}: not a legal call after {i} calls")
-        apply_call(rules, auction, seat, action, 0)
-        speaker = -1 if auction_over(auction, seat) else next_speaker(auction, seat)
-    if speaker >= 0 or auction.high_seat is None or auction.high_value is None:
-        raise ValueError("the calls make no contract")
-    return auction, Contract(auction.high_seat, auction.high_value, auction.high_verb)
-
-
-def _union(masks: tuple[int, ...] | list[int]) -> int:
-    out = 0
-    for m in masks:
-        out |= m
-    return out
+def is_auction_text(text: str) -> bool:
+    """The text is an auction's (``auction …``), else it is read as the card play's."""
+    return text.split()[:1] == ["auction"]
 
 
 # ---------------------------------------------------------------- the auction's text
@@ -536,19 +423,20 @@ class AuctionPosition:
     turn: int
 
 
-def auction_position_of(state: GameState) -> AuctionPosition:
-    """The position of a state in the auction or naming trumps."""
-    assert state._phase in (Phase.AUCTION, Phase.TRUMP)
+def auction_position_of(state: Table) -> AuctionPosition:
+    """The position of a state (a ``GameState``) in the auction or naming trumps."""
+    view = TableView(state)
+    assert view.phase in (Phase.AUCTION, Phase.TRUMP)
     return AuctionPosition(
-        scores=tuple(state._scores),
-        hand=state._hand_index,
-        dealer=state._dealer,
-        bgo=state._bgo_hand,
-        calls=tuple(state._auction.calls),
-        hands=state._dealt_hands,
-        kitty=state._kitty,
-        stock=state._stock,
-        turn=state._current_player,
+        scores=view.scores,
+        hand=view.hand_index,
+        dealer=view.dealer,
+        bgo=view.bidder_goes_out,
+        calls=view.calls,
+        hands=view.dealt_hands,
+        kitty=view.kitty,
+        stock=view.stock,
+        turn=view.current_player,
     )
 
 
@@ -593,74 +481,23 @@ def _card_list(text: str) -> tuple[int, ...]:
     return () if text == "-" else tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
-def build_auction_state(rules: Ruleset, pos: AuctionPosition, seed: str) -> GameState:
-    """Deal the hand from the pack the position gives, then replay the calls through the engine."""
-    n = rules.players
-    named = 0
-    for mask in (*pos.hands, mask_of(pos.kitty), mask_of(pos.stock or ())):
-        if named & mask:
-            raise ValueError(f"{_cards_text(named & mask)} is in two places")
-        named |= mask
-    if named & ~rules.deck_mask:
-        raise ValueError(f"{_cards_text(named & ~rules.deck_mask)} is not in this variant's pack")
-    if len(pos.kitty) != rules.kitty_size:
-        raise ValueError(f"kitty: {len(pos.kitty)} cards given, this variant's kitty has {rules.kitty_size}")
-    rest = [c for c in rules.deck if not named >> c & 1]
-    if pos.stock is None:
-        random.Random(seed).shuffle(rest)
-        stock_cards = tuple(rest)
-    elif rest:
-        missing = _cards_text(mask_of(rest))
-        raise ValueError(f"stock: {missing} is nowhere (leave out stock= to have the rest shuffled)")
-    else:
-        stock_cards = pos.stock
-    state = GameState(rules, SeededDeals(seed, first_dealer=(pos.dealer - pos.hand) % n), scores=pos.scores)
-    deal = [cards_of(h) for h in pos.hands]
-    try:
-        size = rules.first_deal_size
-        pack = pack_from_deal(n, pos.dealer, size, state._packets(), deal, pos.kitty, stock_cards)
-    except DealError as exc:
-        raise ValueError(f"hands: {exc}") from None
-    state._deal(pos.hand, pack, pos.bgo)
-    for i, (seat, action) in enumerate(pos.calls):
-        where = f"call {seat}:{_call_text(action, rules.max_bid)}"
-        made = state._auction.calls
-        if i < len(made):  # a call the engine made itself (the only one there was)
-            if made[i] != (seat, action):
-                raise ValueError(f"{where}: the engine made call {i + 1} itself, and it was another")
-            continue
-        if state._phase != Phase.AUCTION:
-            raise ValueError(f"{where}: the auction is over before it")
-        if seat != state._current_player:
-            raise ValueError(f"{where}: it is seat {state._current_player}'s turn to call")
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-    if state._phase not in (Phase.AUCTION, Phase.TRUMP) or state._hand_index != pos.hand:
-        raise ValueError("after these calls the hand is past naming trumps: an auction text ends there")
-    if state._current_player != pos.turn:
-        raise ValueError(f"turn={pos.turn}, but after these calls it is seat {state._current_player}'s turn")
-    return state
-
-
 # ---------------------------------------------------------------- repr
 
 
-def summary(state: GameState) -> str:
+def summary(state: Table) -> str:
     """A short line about a state: the variant, hand, phase, who is to act, trump, contract, scores."""
-    scores = ("-" if min(state._scores) >= 0 else " ").join(map(str, state._scores))  # 12-9, or 12 -3
-    if state._is_over:
-        return f"<GameState {state._rules.id} over: side {state._winner} won, scores {scores}>"
-    parts = [f"{state._current_player} to play"]
-    if state._trump >= 0:
-        parts.append(f"trump {SUIT_SYMBOLS[state._trump]}")
-    contract = state._contract
+    view = TableView(state)
+    rules, scores = view.rules, view.scores
+    line = ("-" if min(scores) >= 0 else " ").join(map(str, scores))  # 12-9, or 12 -3
+    if view.is_over:
+        return f"<GameState {rules.id} over: side {view.winner} won, scores {line}>"
+    parts = [f"{view.current_player} to play"]
+    if view.trump is not None:
+        parts.append(f"trump {SUIT_SYMBOLS[view.trump]}")
+    contract = view.contract
     if contract is not None:
         arg = contract.value if contract.verb == Verb.BID else 0
-        parts.append(
-            f"contract {contract.bidder} {action_words(make(contract.verb, arg), state._rules.max_bid)}"
-        )
-    parts.append(f"scores {scores}")
-    phase = state._phase.name.lower()
-    return f"<GameState {state._rules.id} hand {state._hand_index + 1} {phase}: {', '.join(parts)}>"
+        parts.append(f"contract {contract.bidder} {action_words(make(contract.verb, arg), rules.max_bid)}")
+    parts.append(f"scores {line}")
+    phase = view.phase.name.lower()
+    return f"<GameState {rules.id} hand {view.hand_index + 1} {phase}: {', '.join(parts)}>"

@@ -251,40 +251,51 @@ def decide_winner(
     taken: list[list[tuple[str, int]]],
 ) -> tuple[int | None, bool]:
     """(winning side or None, whether the next hand is a forced bidder-goes-out hand)."""
-    sides = rules.num_sides
     if contract is None:  # hand thrown in: nothing changed
         return None, bgo_hand
+    survivor = _survivor(rules, after)
+    if survivor is not None:
+        return survivor, False
     bside = rules.side_of(contract.bidder)
-    if rules.lose_at is not None:
-        losers = [s for s in range(sides) if after[s] <= rules.lose_at]
-        if losers:
-            rest = [s for s in range(sides) if s not in losers]
-            if rest:
-                return max(rest, key=lambda s: after[s]), False
     target = rules.target
-    reached = [s for s in range(sides) if after[s] >= target]
+    reached = [s for s in range(rules.num_sides) if after[s] >= target]
     end = rules.end_rule
     if end == _BIDDER_GOES_OUT:
         if bgo_hand and made:
             return bside, False
-        if len(reached) == 1:
-            return reached[0], False
-        return None, len(reached) >= 2
+        # two sides out together: the next hand is played under bidder-goes-out
+        return (reached[0] if len(reached) == 1 else None), len(reached) >= 2
     if end == _SUCCESSFUL_BID_ONLY:
-        if made and after[bside] >= target:
-            return bside, False
-        return None, False
+        return (bside if made and after[bside] >= target else None), False
     if end == _COUNT_OUT and len(reached) > 1:
         return _count_out(rules, before, after, contract, made, taken), False
+    return _first_out(after, reached, bside), False
+
+
+def _survivor(rules: Ruleset, after: list[int]) -> int | None:
+    """Under ``lose_at``: once a side has fallen to it, the best side left wins (None: no side fell,
+    or every side did)."""
+    if rules.lose_at is None:
+        return None
+    lose_at = rules.lose_at
+    rest = [s for s in range(rules.num_sides) if after[s] > lose_at]
+    if len(rest) == rules.num_sides or not rest:
+        return None
+    return max(rest, key=lambda s: after[s])
+
+
+def _first_out(after: list[int], reached: list[int], bside: int) -> int | None:
+    """The side out by the plain rule: the one side past the target; of several, the bidder's,
+    else the one highest alone (none: no winner yet)."""
     if len(reached) == 1:
-        return reached[0], False
+        return reached[0]
     if not reached:
-        return None, False
+        return None
     if bside in reached:
-        return bside, False
+        return bside
     best = max(after[s] for s in reached)
     leaders = [s for s in reached if after[s] == best]
-    return (leaders[0] if len(leaders) == 1 else None), False
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def _count_out(

@@ -10,52 +10,53 @@ history, except plays, which are always written (records list every play).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
-from typing import TYPE_CHECKING, Final, NamedTuple, final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from pedro.cards import cards_of, format_cards, mask_of
-from pedro.engine import exchange
-from pedro.engine.actions import (
-    PASS,
-    VERB_SHIFT,
-    Verb,
-    action_words,
-    arg_of,
-    play_mask,
-    play_top,
-    trump_action,
-    verb_of,
-)
-from pedro.engine.auction import Auction, apply_call, auction_over, legal_calls, next_speaker
+from pedro.engine.actions import VERB_SHIFT, Verb, action_words, verb_of
+from pedro.engine.auction import call_refusal
 from pedro.engine.choices import CardChoice
-from pedro.engine.deal import DealSource, SeededDeals, deal_getters, pack_from_deal
-from pedro.engine.observation import SeenHand
+from pedro.engine.deal import DealSource, SeededDeals, first_deal_packets, pack_from_deal
+from pedro.engine.driver import Driver
+from pedro.engine.exchange_plan import no_steps
+from pedro.engine.observation import Observation, observe
 from pedro.engine.phases import Phase, Status
-from pedro.engine.play import TRUMP_SUIT, normal_hand_size, stack_size
+from pedro.engine.play import play_refusal
 from pedro.engine.play_position import PlayPosition
-from pedro.engine.scoring import Contract, count_points, decide_winner, score_hand
-from pedro.engine.turns import PlayTurns, TurnOrder
+from pedro.engine.position_replay import (
+    auction_of,
+    auction_pack,
+    played_cards,
+    replay_calls,
+    replay_plays,
+    union_of,
+)
+from pedro.engine.position_text import (
+    AuctionPosition,
+    Position,
+    is_auction_text,
+    parse_auction,
+    parse_position,
+    summary,
+    text_of,
+)
+from pedro.engine.results import DealRecord as DealRecord  # re-exported, with the results
+from pedro.engine.results import HandResult as HandResult
+from pedro.engine.results import PlayedTrick as PlayedTrick
+from pedro.engine.scoring import Contract
+from pedro.engine.table import Table
 from pedro.engine.turns import Trick as Trick  # re-exported: records and views read tricks
 from pedro.marks import N_
-from pedro.variants.model import AllPassAction, LowRule, Ruleset
-from pedro.variants.tables import TrumpTables
-
-if TYPE_CHECKING:
-    from pedro.engine.observation import Observation
-
+from pedro.variants.model import LowRule, Ruleset
 
 # Looking up an enum member costs a descriptor call on Python 3.11; the hot
 # paths compare against these module constants instead.
 # one Final name each: compiled, a Final is a C static, not a look-up in the module's dict
 _AUCTION: Final = Phase.AUCTION
 _TRUMP: Final = Phase.TRUMP
-_EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
-_ACTIVE: Final = Status.ACTIVE
-_HOLDER: Final = LowRule.HOLDER
 _DEALT: Final = LowRule.DEALT
 
 
@@ -68,159 +69,17 @@ class IllegalActionError(ValueError):
         self.legal = legal
 
 
-#: A hand's first deal (each seat's cards), kitty and stock, as the pack gave them.
-DealRecord = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
-
-
-@final
-class PlayedTrick:
-    """A trick of a finished hand: immutable, as finished hands are shared by every clone.
-
-    Compiled, a native class with ``Final`` fields: six are made at every hand's end, at the
-    cost of a C struct (a named tuple's ``__new__`` is Python code).
-    """
-
-    def __init__(self, leader: int, plays: tuple[tuple[int, int], ...], winner: int) -> None:
-        self.leader: Final = leader
-        self.plays: Final = plays  # (seat, play action)
-        self.winner: Final = winner
-
-    def __reduce__(self) -> tuple[type[PlayedTrick], tuple[int, tuple[tuple[int, int], ...], int]]:
-        return PlayedTrick, (self.leader, self.plays, self.winner)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PlayedTrick) and self.__reduce__()[1] == other.__reduce__()[1]
-
-    def __hash__(self) -> int:
-        return hash(self.__reduce__()[1])
-
-    def __repr__(self) -> str:
-        return f"PlayedTrick(leader={self.leader}, plays={self.plays}, winner={self.winner})"
-
-
-class HandResult(NamedTuple):
-    """Everything a record or a score sheet needs to know about a finished hand.
-
-    Immutable, and made of tuples: clones of a game share their finished hands. A named
-    tuple, as one is made at every hand's end and costs a sixth of a frozen dataclass.
-    """
-
-    index: int  # type: ignore[assignment]  # the hand's index, over the tuple method of that name
-    dealer: int
-    bidder: int | None
-    bid: int | None
-    call: str | None
-    trump: int | None
-    #: each seat's cards at the first lead, as masks (see ``hands_at_play``)
-    play_masks: tuple[int, ...]
-    tricks: tuple[PlayedTrick, ...]
-    points: tuple[int, ...]
-    made: bool | None
-    change: tuple[int, ...]
-    score: tuple[int, ...]
-    bidder_goes_out: bool = False
-    #: each seat's status when the hand ended (folded, cold, up, out or still active)
-    statuses: tuple[Status, ...] = ()
-    #: per side, the scoring roles it took, in capture order, with their points (``"A"`` High,
-    #: ``"2"`` Low, ``"J"`` Jack, ``"T"`` Game, ``"5"`` Pedro ..., ``"plain"`` a plain point
-    #: card): the score sheet's breakdown, as counting found it. Points credited for trumps
-    #: laid aside are in ``points`` only.
-    taken: tuple[tuple[tuple[str, int], ...], ...] = ()
-
-    @property
-    def hands_at_play(self) -> list[list[int]]:
-        """Each seat's cards at the first lead (empty for a hand thrown in)."""
-        return [cards_of(mask) for mask in self.play_masks]
-
-    @property
-    def seen(self) -> SeenHand:
-        """The hand as everyone saw it (``GameState`` keeps them: every observation repeats the history)."""
-        return SeenHand(
-            self.dealer, self.bidder, self.bid, self.call, self.trump, self.points, self.made, self.score,
-            self.taken,
-        )  # fmt: skip
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: ``__new__`` runs no ``__init__`` (clone, pickle)
-class GameState(PlayTurns):
+class GameState(Driver):
     """A whole game of one variant; mutate with ``apply``, copy with ``clone``.
 
-    The card play's turn order is ``PlayTurns``'s (``pedro.engine.turns``).
+    The public face of the engine. How the game moves on by its rules is the ``Driver``'s
+    (``pedro.engine.driver``); where the cards are is the ``Table``'s (``pedro.engine.table``,
+    with the views the observation, the position text and the exchange read and move it
+    through); the card play's turn order is ``PlayTurns``'s (``pedro.engine.turns``).
     """
 
-    # the game
-    _rules: Ruleset
-    _deals: DealSource
-    _players: int
-    _scores: list[int]  # per side
-    _results: tuple[HandResult, ...]
-    _winner: int | None
-    #: the game ends, with no winner, when this many hands are scored (0: it is played to its end)
-    _hand_limit: int
-    #: the game has ended (``phase`` is ``GAME_OVER``); read by every simulation loop
-    _is_over: bool
-    _actions: list[tuple[int, int]]  # this hand's written decisions (the last of ``histories``)
-    _first_dealer: int
-    _hand_index: int
-    #: Per hand, the written decisions in order: (seat, action); a tuple once the hand is over.
-    _hand_actions: list[Sequence[tuple[int, int]]]
-    #: Per hand: the first deal, kitty and stock (for records).
-    _deal_records: list[DealRecord]
-    #: Per hand: the discarded cards dealt from the wash, in order; a tuple once the hand is over.
-    _washes: list[Sequence[int]]
-    _wash_dealt: list[int]  # this hand's cards dealt from the wash (the last of ``washes``)
-
-    # the current hand (set up by ``_deal``)
-    _phase: Phase
-    _current_player: int
-    _dealer: int
-    _bgo_hand: bool
-    _hands: list[int]  # card masks per seat
-    _dealt_hands: tuple[int, ...]  # each seat's first-deal hand
-    _dealt_to: dict[int, int]  # first receivers of cards given after the first deal
-    _kitty: tuple[int, ...]
-    _stock: tuple[int, ...]  # top first; cards before ``stock_pos`` have been dealt
-    _stock_pos: int
-    _wash_order: tuple[int, ...] | None
-    _wash_pos: int
-    #: the discards gathered face down into the wash when the stock ran dry (0 before): from then
-    #: on nobody can tell where a gathered card went, so no view follows them one by one
-    _wash_gathered: int
-    _wash_from: list[int]  # per seat, how many of its discards were gathered into the wash
-    _auction: Auction
-    _contract: Contract | None
-    _trump: int
-    _tt: TrumpTables | None
-    _status: list[Status]
-    _discards: list[int]  # per seat, every card laid aside (face up or down)
-    _face_up: int  # cards laid aside face up: public
-    _dead: int  # cards out of play
-    _killed: list[int]
-    _credits: list[int]  # points credited per side for trumps laid aside (notes K11, K19)
-    _credited: int
-    _seen: list[int]  # per seat, cards seen that are not in its hand
-    _received: list[list[tuple[int, int]]]  # per seat, (from seat, cards) given by partner
-    #: per seat, how many cards it received after the first deal (kitty, fills, the stock,
-    #: a partner's gift, claimed trumps): a public count, as everyone sees cards handed over
-    _drawn: list[int]
-    _shown: list[int]  # cards shown by cold / up / out players
-    _exchange: exchange.Steps  # the exchange's own state: its steps and the decision they wait for
-    _tricks: list[Trick]
-    _trick: Trick | None
-    _hands_at_play: list[int]
-    _normal_hand_size: int
-    _first_lead_pending: bool
-    _led: int  # effective suit of the current trick's lead, -1 before the lead
-    _best_seat: int  # the seat winning the current trick so far
-    _best_key: int
-    _all_active: bool
-    _order: TurnOrder  # the card play's turn order (before the first lead: the order with no trump)
-    _active: int  # the seats still playing, as a bit mask (during the card play)
-    _legal: tuple[int, ...] | CardChoice | None
-    _past_hands_seen: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
-
-    # Slots make attribute access faster than a dict of some sixty attributes.
-    __slots__ = tuple(__annotations__)
+    __slots__ = ()
 
     def __init__(
         self,
@@ -241,6 +100,7 @@ class GameState(PlayTurns):
         self._rules = rules
         self._deals = deals if deals is not None else SeededDeals(seed)
         self._players = rules.players
+        self._seats = tuple(range(rules.players))
         if scores is not None and len(scores) != rules.num_sides:
             raise ValueError(f"{rules.id} has {rules.num_sides} sides, but {len(scores)} scores were given")
         self._scores = list(scores) if scores is not None else [0] * rules.num_sides
@@ -251,7 +111,7 @@ class GameState(PlayTurns):
         self._hand_actions = []
         self._deal_records = []
         self._washes = []
-        self._exchange = exchange.no_steps()
+        self._exchange = no_steps()
         self._is_over = False
         self._past_hands_seen = ()
         self._deal(0, self._deals.pack(0, rules.deck), self._bgo_next(False))
@@ -380,24 +240,13 @@ class GameState(PlayTurns):
         """
         if self._phase != _PLAY or self._trick is None or self._contract is None:
             raise ValueError("a play position needs a state in the play phase")
-        low = self._low_card()
-        low_dealt_to = -1
-        if low >= 0 and self._rules.low_rule == _DEALT:
-            low_dealt_to = self._first_receivers().get(low, -1)
+        low_dealt_to = self._low_receiver() if self._rules.low_rule == _DEALT else -1
         return self._play_position(
             self._trump, self._contract.bidder, tuple(self._credits), self._credited, low_dealt_to
         )
 
-    def _past_hands(self) -> tuple[SeenHand, ...]:
-        """Every finished hand as everyone saw it (``Observation.history``): extended as hands end,
-        as every observation repeats it."""
-        seen = self._past_hands_seen
-        done = len(self._results)
-        if len(seen) != done:
-            kept = seen if len(seen) < done else ()
-            seen = self._past_hands_seen = kept + tuple(r.seen for r in self._results[len(kept) :])
-        return seen
-
+    # defined here, not on Driver: a method of the instance's own class is called from Python without
+    # the check of the instance's type a base class's method makes at every call
     def legal(self) -> tuple[int, ...] | CardChoice:
         """The current decision's legal actions: a tuple (the engine's own, so immutable), or a card rule."""
         legal = self._legal
@@ -471,7 +320,9 @@ class GameState(PlayTurns):
         rules = self._rules
         deal, kitty, stock = self._deal_records[-1]
         size = rules.first_deal_size
-        pack = pack_from_deal(self._players, self._dealer, size, self._packets(), deal, kitty, stock)
+        pack = pack_from_deal(
+            self._players, self._dealer, size, first_deal_packets(rules), deal, kitty, stock
+        )
         done = self._actions[:-1]
         self._deal(self._hand_index, pack, self._bgo_hand)
         for _seat, action in done:
@@ -499,470 +350,15 @@ class GameState(PlayTurns):
         """A copy to play on: this hand's mutable data is copied, everything else is immutable and shared.
 
         The copy takes its later packs from ``deals`` if given (a stand-in for chance), else
-        from this state's source. ``_COPIED`` names the fields copied here; every other field
-        holds immutable values or is in ``_SHARED`` (tests/test_engine_clone.py checks both).
+        from this state's source. ``_COPIED`` names the fields copied (by ``Table._copy_table`` and
+        ``Driver._copy_driver``, each for the fields it declares); every other field holds immutable
+        values or is in ``_SHARED`` (tests/test_engine_clone.py checks both, and that the copy has
+        every field).
         """
         new = _new_state(GameState)
-        for name, value in zip(_SLOTS, _get_all(self), strict=True):
-            _set(new, name, value)
-        if deals is not None:
-            new._deals = deals
-        new._scores = self._scores[:]
-        new._actions = self._actions[:]
-        new._hand_actions = [*self._hand_actions[:-1], new._actions]
-        new._wash_dealt = self._wash_dealt[:]
-        new._washes = [*self._washes[:-1], new._wash_dealt]
-        new._deal_records = self._deal_records[:]
-        new._hands = self._hands[:]
-        new._auction = self._auction.copy()
-        new._status = self._status[:]
-        new._discards = self._discards[:]
-        new._wash_from = self._wash_from[:]
-        new._credits = self._credits[:]
-        new._seen = self._seen[:]
-        new._received = [r[:] for r in self._received]
-        new._drawn = self._drawn[:]
-        new._exchange = self._exchange.copy()
-        new._tricks = [Trick(t.leader, t.plays[:], t.winner) for t in self._tricks]
-        trick = self._trick
-        new._trick = Trick(trick.leader, trick.plays[:], trick.winner) if trick is not None else None
-        new._hands_at_play = self._hands_at_play[:]
-        new._dealt_to = self._dealt_to.copy()
-        new._shown = self._shown[:]
-        new._killed = self._killed[:]
+        self._copy_table(new, self._deals if deals is None else deals)
+        self._copy_driver(new)
         return new
-
-    # ------------------------------------------------------------------ hand set-up
-
-    def _packets(self) -> tuple[int, ...]:
-        """The first deal's packet sizes."""
-        return (1,) if self._rules.deal_all_out else self._rules.packets
-
-    def _bgo_next(self, force: bool) -> bool:
-        """Whether the next hand is played under bidder-goes-out (forced, or both sides near the target)."""
-        rules = self._rules
-        return force or (rules.num_sides == 2 and min(self._scores) >= rules.effective_bgo_threshold)
-
-    def _deal(self, index: int, pack: list[int], bgo: bool) -> None:
-        """Set up hand ``index`` dealt from ``pack`` (dealt again when an apply is undone).
-
-        The hand before it is over: its history and wash are frozen into tuples.
-        """
-        rules = self._rules
-        n = self._players
-        del self._hand_actions[index:], self._washes[index:], self._deal_records[index:]
-        if index:
-            self._hand_actions[-1] = tuple(self._hand_actions[-1])
-            self._washes[-1] = tuple(self._washes[-1])
-        self._hand_index = index
-        self._dealer = (self._first_dealer + index) % n
-        self._bgo_hand = bgo
-        getters = deal_getters(n, self._dealer, rules.first_deal_size, self._packets())
-        deal = tuple(take(pack) for take in getters)
-        hands = [mask_of(cards) for cards in deal]
-        pos = n * rules.first_deal_size
-        self._dealt_hands = tuple(hands)
-        #: first receivers of cards given after the first deal (kitty, fills, picks)
-        self._dealt_to = {}
-        kitty = tuple(pack[pos : pos + rules.kitty_size])
-        pos += len(kitty)
-        self._hands = hands
-        self._kitty = kitty
-        self._stock = tuple(pack[pos:])
-        self._stock_pos = 0
-        self._wash_order = None
-        self._wash_pos = 0
-        self._wash_gathered = 0
-        self._wash_from = [0] * n
-        self._actions = []
-        self._hand_actions.append(self._actions)
-        self._wash_dealt = []
-        self._washes.append(self._wash_dealt)
-        self._deal_records.append((deal, kitty, self._stock))
-        self._auction = Auction.start(rules, self._dealer)
-        self._trump = -1
-        self._tt = None
-        self._contract = None
-        self._status = [_ACTIVE] * n
-        self._discards = [0] * n  # everything each seat laid aside
-        self._face_up = 0  # cards laid aside face up (public)
-        self._dead = 0  # cards out of play
-        self._credits = [0] * rules.num_sides
-        self._credited = 0  # scoring trumps whose points were credited when laid aside
-        self._shown = [0] * n  # cards shown by cold / up / out players
-        self._killed = [0] * n  # trumps each seat laid dead face up
-        self._seen = [0] * n  # cards a seat has seen that are not in its hand
-        self._received = [[] for _ in range(n)]  # (from seat, mask)
-        self._drawn = [0] * n
-        self._exchange = exchange.Steps(self._exchange.plans, [])
-        self._tricks = []
-        self._trick = None
-        self._hands_at_play = []
-        self._first_lead_pending = False
-        self._normal_hand_size = 0  # set when the play starts
-        self._led = -1
-        self._best_seat = -1
-        self._best_key = 0
-        self._all_active = False
-        # set at the first lead (``_start_turns``); every field is set here, as ``clone`` reads them all
-        self._order = TurnOrder.of(rules, 0)
-        self._active = 0
-        self._phase = _AUCTION
-        self._current_player = self._auction.turn
-        self._legal = None
-        self._advance()
-
-    # ------------------------------------------------------------------ driver
-
-    def _advance(self) -> None:
-        """Take every automatic step until a player has a decision to make."""
-        while True:
-            self._legal = None
-            phase = self._phase
-            if phase == _GAME_OVER:
-                return
-            if phase == _EXCHANGE:
-                seat = exchange.step(self)
-                if seat < 0:
-                    self._start_play()
-                    continue
-                self._current_player = seat
-            elif phase == _PLAY:
-                if not self._prepare_play_turn():
-                    continue
-                return
-            legal = self.legal()
-            only = (
-                legal.only_action()
-                if isinstance(legal, CardChoice)
-                else (legal[0] if len(legal) == 1 else None)
-            )
-            if only is None:
-                return
-            self._apply(only, written=False)
-
-    def _compute_legal(self) -> tuple[int, ...] | CardChoice:
-        seat = self._current_player
-        phase = self._phase
-        if phase == _PLAY:
-            return self._legal_plays(seat)
-        if phase == _AUCTION:
-            return tuple(legal_calls(self._rules, self._auction, seat, self._hands[seat]))
-        if phase == _TRUMP:
-            if self._contract and self._contract.verb == Verb.BID_28_56:
-                return tuple(trump_action(s) for s in self._auction.suits_28_56)
-            return _TRUMP_ACTIONS
-        if phase == _EXCHANGE:
-            choice = self._exchange.choice
-            assert choice is not None
-            return choice
-        return ()
-
-    def _apply(self, action: int, written: bool) -> None:
-        seat = self._current_player
-        if written:
-            self._actions.append((seat, action))
-        self._legal = None
-        phase = self._phase
-        if phase == _AUCTION:
-            self._apply_call(seat, action)
-        elif phase == _TRUMP:
-            self._name_trump(action & 3)
-        elif phase == _EXCHANGE:
-            exchange.apply(self, seat, action)
-        elif phase == _PLAY:
-            self._apply_play(seat, action)
-
-    # ------------------------------------------------------------------ auction
-
-    def _apply_call(self, seat: int, action: int) -> None:
-        rules = self._rules
-        apply_call(rules, self._auction, seat, action, self._hands[seat])
-        if not auction_over(self._auction, seat):
-            self._current_player = next_speaker(self._auction, seat)
-            return
-        a = self._auction
-        if a.high_seat is None or a.high_value is None:
-            assert (
-                rules.all_pass_action == AllPassAction.REDEAL_NEXT_DEALER or rules.dealer_forced_bid is None
-            )
-            self._finish_hand(thrown_in=True)
-            return
-        self._contract = Contract(a.high_seat, a.high_value, a.high_verb)
-        if rules.kitty_before_trump:
-            self._take_kitty()
-        self._phase = _TRUMP
-        self._current_player = a.high_seat
-
-    def _take_kitty(self) -> None:
-        assert self._contract is not None
-        bidder = self._contract.bidder
-        for c in self._kitty:
-            self._hands[bidder] |= 1 << c
-            self._dealt_to.setdefault(c, bidder)
-        self._drawn[bidder] += len(self._kitty)
-
-    def _name_trump(self, suit: int) -> None:
-        rules = self._rules
-        self._trump = suit
-        self._tt = rules.tables(suit)
-        if rules.kitty_size and not rules.kitty_before_trump:
-            self._take_kitty()
-        if rules.second_deal:
-            n = self._players
-            for i in range(n):
-                s = (self._dealer + 1 + i) % n
-                self._give_from_stock(s, rules.second_deal)
-        self._phase = _EXCHANGE
-        self._exchange = exchange.start(self)
-
-    # ------------------------------------------------------------------ stock and wash
-
-    def _stock_left(self) -> tuple[int, ...]:
-        return self._stock[self._stock_pos :]
-
-    def _give_from_stock(self, seat: int, count: int) -> None:
-        """Deal ``count`` cards to ``seat`` from the stock's top, then from the wash."""
-        pos = self._stock_pos
-        cards = list(self._stock[pos : pos + count])
-        self._stock_pos = pos + len(cards)
-        if len(cards) < count:
-            cards += [self._draw_wash() for _ in range(count - len(cards))]
-        hand = self._hands[seat]
-        for c in cards:
-            hand |= 1 << c
-            self._dealt_to.setdefault(c, seat)
-        self._hands[seat] = hand
-        self._drawn[seat] += len(cards)
-
-    def _draw_wash(self) -> int:
-        from pedro.engine.deal import DealError
-
-        if self._wash_order is None:
-            self._wash_order = tuple(self._gather_wash())
-        dealt = self._wash_dealt
-        while True:
-            if self._wash_pos >= len(self._wash_order):
-                raise DealError(f"hand {self._hand_index + 1}: the stock and the wash ran out of cards")
-            c = self._wash_order[self._wash_pos]
-            self._wash_pos += 1
-            if any(d >> c & 1 for d in self._discards):
-                break
-            # taken back from the discards (dealer's pick, a claim) after the pile was shuffled
-            if not self._deals.skips_taken_wash_cards:
-                raise DealError(
-                    f"hand {self._hand_index + 1}: wash card {format_cards([c])} is no longer discarded"
-                )
-        dealt.append(c)
-        for s in range(self._players):
-            self._discards[s] &= ~(1 << c)
-        self._face_up &= ~(1 << c)
-        return c
-
-    def _gather_wash(self) -> list[int]:
-        """Gather the discards (but face-up trumps and dead cards) and shuffle them face down.
-
-        Face-up discards turn face down here: were they left showing while the wash
-        is dealt, the cards missing from them would tell everyone what was dealt.
-        """
-        keep_out = self._dead
-        if self._tt is not None:
-            keep_out |= self._face_up & self._tt.trump_mask
-        pile = [c for s in range(self._players) for c in cards_of(self._discards[s] & ~keep_out)]
-        gathered = mask_of(pile)
-        self._wash_gathered = gathered
-        self._wash_from = [(d & gathered).bit_count() for d in self._discards]
-        self._face_up &= ~gathered
-        return self._deals.wash(self._hand_index, pile)
-
-    def _wash_left(self) -> int:
-        """The gathered cards still in the wash: not dealt (nor taken back by a dealer's pick).
-
-        A card dealt from the wash may be laid aside again (a claim gives a non-trump face
-        up); it is then an ordinary discard of its new owner.
-        """
-        if not self._wash_gathered:
-            return 0
-        out = 0
-        for d in self._discards:
-            out |= d
-        return out & self._wash_gathered & ~mask_of(self._wash_dealt)
-
-    def _is_trump(self, c: int) -> bool:
-        return self._tt is not None and bool(self._tt.trump_mask >> c & 1)
-
-    # ------------------------------------------------------------------ the exchange's moves
-    # ``pedro.engine.exchange`` decides what happens between trumps and the first lead;
-    # the cards move here, so that only the state writes its own fields.
-
-    def _lay_aside(self, seat: int, mask: int, up: int, drawn: bool = False) -> None:
-        """``seat`` lays ``mask`` aside (from its hand, if there), ``up`` of them face up.
-
-        ``drawn``: the cards came from the stock it took up whole (they count as drawn).
-        """
-        if drawn:
-            self._drawn[seat] += mask.bit_count()
-        self._hands[seat] &= ~mask
-        self._discards[seat] |= mask
-        self._face_up |= up
-
-    def _kill(self, seat: int, mask: int) -> None:
-        """``seat`` lays trumps dead: out of play, face up."""
-        self._hands[seat] &= ~mask
-        self._dead |= mask
-        self._face_up |= mask
-        self._killed[seat] |= mask
-
-    def _fold(self, seat: int) -> None:
-        """``seat`` folds: its cards go out of play and it takes no further part in the hand."""
-        hand = self._hands[seat]
-        self._hands[seat] = 0
-        self._discards[seat] |= hand
-        self._dead |= hand
-        self._status[seat] = Status.FOLDED
-
-    def _give(self, seat: int, partner: int, mask: int) -> None:
-        """``seat`` gives ``mask`` to its partner, who remembers the gift."""
-        self._hands[seat] &= ~mask
-        self._hands[partner] |= mask
-        self._received[partner].append((seat, mask))
-        self._drawn[partner] += mask.bit_count()
-
-    def _claim(self, seat: int, discarder: int, trump: int, given: int) -> None:
-        """``seat`` takes ``discarder``'s face-up trump and lays ``given`` face up for it (note C5)."""
-        self._discards[discarder] &= ~trump
-        self._face_up &= ~trump
-        self._hands[seat] = (self._hands[seat] | trump) & ~given
-        self._drawn[seat] += trump.bit_count()
-        self._discards[seat] |= given
-        self._face_up |= given
-
-    def _credit(self, side: int, points: int, cards: int) -> None:
-        """Credit ``side`` with the points of trumps laid aside (notes K11, K19): not counted again."""
-        self._credits[side] += points
-        self._credited |= cards
-
-    def _receive(self, seat: int, mask: int) -> None:
-        """``seat`` gets cards that were in no hand (the stock it looked through)."""
-        self._hands[seat] |= mask
-        self._drawn[seat] += mask.bit_count()
-        for c in cards_of(mask):
-            self._dealt_to.setdefault(c, seat)
-
-    def _take(self, seat: int, mask: int) -> None:
-        """``seat`` takes cards from the stock it looked through or from the discards."""
-        self._hands[seat] |= mask
-        self._drawn[seat] += mask.bit_count()
-        for s in range(self._players):
-            self._discards[s] &= ~mask
-        self._face_up &= ~mask
-        for c in cards_of(mask):
-            self._dealt_to.setdefault(c, seat)
-
-    def _look_through_stock(self, seat: int) -> int:
-        """``seat`` (the dealer) takes the rest of the stock up to choose from it: its mask."""
-        rest = 0
-        for c in self._stock_left():
-            rest |= 1 << c
-        self._stock_pos = len(self._stock)
-        self._seen[seat] |= rest
-        return rest
-
-    def _see(self, seat: int, mask: int) -> None:
-        """``seat`` has seen ``mask`` (others' discards it searched)."""
-        self._seen[seat] |= mask
-
-    def _out_of_play(self, mask: int) -> None:
-        """Cards left over (the stock the dealer did not keep) go out of play."""
-        self._dead |= mask
-
-    # ------------------------------------------------------------------ play
-
-    def _start_play(self) -> None:
-        assert self._contract is not None and self._tt is not None
-        self._phase = _PLAY
-        self._hands_at_play = list(self._hands)
-        self._normal_hand_size = normal_hand_size(self._rules)
-        self._start_turns(self._contract.bidder)
-
-    def _lay_down(self, seat: int, status: Status) -> None:
-        self._status[seat] = status
-        self._shown[seat] = self._hands[seat]
-
-    def _end_play(self) -> None:
-        self._finish_hand(thrown_in=False)
-
-    # ------------------------------------------------------------------ scoring
-
-    def _finish_hand(self, thrown_in: bool) -> None:
-        """Score the hand, then end the game (won, or its ``hand_limit`` reached) or deal the next hand.
-
-        The next pack is asked for before anything changes, so a ``DealSource``
-        that raises leaves the finished hand as it was (``_undo`` rebuilds it).
-        """
-        rules = self._rules
-        scores = self._scores
-        zeros = (0,) * rules.num_sides
-        winner, force = None, False
-        if thrown_in:
-            result = HandResult(
-                self._hand_index, self._dealer, None, None, None, None, (), (), zeros, None, zeros,
-                tuple(scores),
-            )  # fmt: skip
-        else:
-            assert self._contract is not None and self._tt is not None
-            points, taken = count_points(
-                rules,
-                self._tt,
-                self._tricks,
-                self._holders() if rules.low_rule == _HOLDER else {},
-                self._first_receivers() if rules.low_rule == _DEALT else {},
-                self._credits,
-                self._credited,
-            )
-            change, made = score_hand(rules, self._contract, points)
-            scores = [a + b for a, b in zip(scores, change, strict=True)]
-            contract = self._contract
-            call = _CALL_NAMES.get(contract.verb)
-            if call == "double":
-                call = f"{rules.max_bid}-double"
-            tricks = tuple(PlayedTrick(t.leader, tuple(t.plays), t.winner) for t in self._tricks)
-            result = HandResult(
-                self._hand_index, self._dealer, contract.bidder, contract.value, call, self._trump,
-                tuple(self._hands_at_play), tricks, tuple(points), made, tuple(change),
-                tuple(scores), self._bgo_hand, tuple(self._status), tuple(map(tuple, taken)),
-            )  # fmt: skip
-            winner, force = decide_winner(rules, self._scores, scores, contract, made, self._bgo_hand, taken)
-        # a game of ``hand_limit`` hands ends after its last one, with no winner: no pack is asked for
-        last = winner is not None or self._hand_index + 1 == self._hand_limit
-        pack = None if last else self._deals.pack(self._hand_index + 1, rules.deck)
-        self._results += (result,)
-        self._scores = scores
-        if pack is None:
-            self._winner = winner
-            self._phase = _GAME_OVER
-            self._is_over = True
-            self._current_player = -1
-            return
-        self._deal(self._hand_index + 1, pack, self._bgo_next(force))
-
-    def _low_card(self) -> int:
-        assert self._tt is not None
-        return self._tt.low_card
-
-    def _holders(self) -> dict[int, int]:
-        """Seat holding the Low when play started (counting needs no other card's holder)."""
-        low = self._low_card()
-        holder = _first_with(self._hands_at_play, low)
-        return {} if holder < 0 else {low: holder}
-
-    def _first_receivers(self) -> dict[int, int]:
-        """Seat that first received the Low, in the first deal or later."""
-        low = self._low_card()
-        dealt = _first_with(self._dealt_hands, low)
-        if dealt >= 0:
-            return {low: dealt}
-        return {low: self._dealt_to[low]} if low in self._dealt_to else {}
 
     # ------------------------------------------------------------------ messages
 
@@ -972,79 +368,23 @@ class GameState(PlayTurns):
             return N_("{action} is not an action (see pedro.engine.actions)").format(action=action)
         verb = verb_of(action)
         if self._phase == _PLAY and verb == Verb.PLAY:
-            return self._explain_play(action, legal)
+            assert self._tt is not None
+            hand = self._hands[self._current_player]
+            return play_refusal(
+                self._rules, self._tt, hand, action, legal, not self._tricks, self._normal_hand_size,
+                self._led, self._first_lead_pending,
+            )  # fmt: skip
         if self._phase == _AUCTION:
-            return self._explain_call(action, verb)
+            return call_refusal(self._rules, self._auction, self._current_player, action)
         if self._phase == _TRUMP:
             if verb == Verb.TRUMP:
                 return N_("after 28-56 the dealer must name the suit in which he holds ace, king and two")
             return N_("the bidder must name trumps now")
         return N_("that is not a decision the rules ask for now")
 
-    def _explain_call(self, action: int, verb: Verb | None) -> str:
-        rules = self._rules
-        a = self._auction
-        if action == PASS:
-            return N_("the dealer may not pass when everyone else has passed")
-        if verb == Verb.BID:
-            value = arg_of(action)
-            if value > rules.max_bid:
-                return N_("bids go up to {max}").format(max=rules.max_bid)
-            if value < rules.min_bid and value != rules.dealer_forced_bid:
-                return N_("the lowest bid is {min}").format(min=rules.min_bid)
-            if a.high_value is not None:
-                return N_("a bid must be higher than the current bid of {bid}").format(bid=a.high_value)
-            if a.is_forced(self._current_player) and rules.dealer_forced_bid is not None:
-                return N_("the forced dealer bids {forced} or at least {min}").format(
-                    forced=rules.dealer_forced_bid, min=rules.min_bid
-                )
-        names = {
-            Verb.BID_28_56: N_("28-56 is a dealer's call, with ace, king and two of one suit, above 14"),
-            Verb.BID_DOUBLE: N_("the double call is not allowed now"),
-            Verb.PROTECT: N_("only the dealer's partner may protect, before any bid"),
-        }
-        if verb in names:
-            return names[verb]
-        return N_("that is not a call; call pass or bid a number")
-
-    def _explain_play(self, action: int, legal: Sequence[int]) -> str:
-        assert self._tt is not None and self._trick is not None
-        seat = self._current_player
-        cards = play_mask(action)
-        if not cards or cards & ~self._rules.deck_mask:
-            return N_("that names no card of this pack")
-        if cards & ~self._hands[seat]:
-            return N_("{cards} not in hand").format(cards=format_cards(cards_of(cards & ~self._hands[seat])))
-        need = stack_size(self._tt, self._hands[seat], self._normal_hand_size)
-        if not self._tricks and need > 1 and cards.bit_count() != need:
-            return N_("holding {held} cards, play {need} cards to the first trick").format(
-                held=self._hands[seat].bit_count(), need=need
-            )
-        if cards.bit_count() != 1 and (self._tricks or need <= 1):
-            return N_("play one card")
-        if not self._tricks and need > 1:
-            top = play_top(action)
-            if any(play_top(a) == top for a in legal):
-                return N_("those cards may not be buried under it (see the burying rule)")
-        led = self._led
-        if led < 0:
-            return (
-                N_("the first lead must be a trump") if self._first_lead_pending else N_("must lead a trump")
-            )
-        if led == TRUMP_SUIT:
-            return N_("must play a trump when a trump is led")
-        return {
-            "follow_or_trump": N_("must follow suit or trump"),
-            "must_follow": N_("must follow suit"),
-            "nontrump_if_able": N_("must play a non-trump when a plain suit is led"),
-            "follow_or_trump_void_must_trump": N_("must follow suit or trump, and trump when void"),
-        }.get(self._rules.plain_lead.value, N_("that card may not be played now"))
-
     # ------------------------------------------------------------------ observation
 
     def observation(self, seat: int) -> Observation:
-        from pedro.engine.observation import observe
-
         return observe(self, seat)
 
     # ------------------------------------------------------------------ position text
@@ -1061,37 +401,75 @@ class GameState(PlayTurns):
         >>> state
         <GameState cinch hand 2 play: 0 to play, trump ♠, contract 0 bid 7, scores 3-5>
         """
-        from pedro.engine.position_text import text_of
-
         return text_of(self)
 
     @classmethod
     def from_text(cls, rules: Ruleset, text: str) -> GameState:
-        """The state of a position text; later hands are dealt by ``SeededDeals(text)``."""
-        from pedro.engine.position_text import parse_state
+        """The state of a position text; later hands are dealt by ``SeededDeals(text)``.
 
-        return parse_state(rules, text)
+        The hand is set up (an auction text's dealt, a play text's laid out as at its first
+        lead), then the text's calls or plays are replayed through the engine, which checks
+        them (``pedro.engine.position_replay``).
+        """
+        n = rules.players
+        if is_auction_text(text):
+            auction = parse_auction(rules, text)
+            pack = auction_pack(rules, auction, text)
+            deals = SeededDeals(text, first_dealer=(auction.dealer - auction.hand) % n)
+            state = cls(rules, deals, scores=auction.scores)
+            state._deal_auction(auction, pack)
+            replay_calls(state, auction)
+            return state
+        pos = parse_position(rules, text)
+        state = cls(rules, SeededDeals(text, first_dealer=(pos.dealer - pos.hand) % n))
+        state._lay_out_play(pos)
+        replay_plays(state, pos)
+        return state
+
+    def _deal_auction(self, pos: AuctionPosition, pack: list[int]) -> None:
+        """Deal the hand of an auction text from ``pack``, as at its first call."""
+        self._deal(pos.hand, pack, pos.bgo)
+
+    def _lay_out_play(self, pos: Position) -> None:
+        """Set the hand up as at the first lead of a play text (each seat holding its cards now and
+        those it played), every field the text gives set here; cards it does not place are out of play."""
+        rules = self._rules
+        n = rules.players
+        played = played_cards(rules, pos)
+        auction, contract = auction_of(rules, pos)
+        tt = rules.tables(pos.trump)
+        self._hand_index = pos.hand
+        self._dealer = pos.dealer
+        self._scores = list(pos.scores)
+        self._bgo_hand = pos.bgo
+        self._auction = auction
+        self._contract = contract
+        self._trump = pos.trump
+        self._tt = tt
+        self._hands = [h | p for h, p in zip(pos.hands, played, strict=True)]
+        self._dealt_hands = (0,) * n
+        self._dealt_to = {tt.low_card: pos.low} if pos.low >= 0 and tt.low_card >= 0 else {}
+        self._kitty = ()
+        self._stock = ()
+        self._deal_records[-1] = (tuple(() for _ in range(n)), (), ())
+        self._status = [Status.FOLDED if st == Status.FOLDED else Status.ACTIVE for st in pos.statuses]
+        self._discards = [d | u for d, u in zip(pos.discards, pos.face_up, strict=True)]
+        self._killed = list(pos.killed)
+        self._face_up = union_of(pos.face_up) | union_of(pos.killed)
+        self._dead = rules.deck_mask & ~(union_of(self._hands) | union_of(self._discards))
+        self._seen = list(pos.known)
+        self._received = [list(r) for r in pos.received]
+        self._credits = list(pos.credits)
+        self._credited = pos.credited
+        self._wash_from = list(pos.gathered)
+        self._drawn = list(pos.drawn) if pos.drawn else [0] * n
+        self._wash_gathered = pos.wash
+        self._start_play()
+        self._normal_hand_size = pos.normal_hand_size
+        self._advance()
 
     def __repr__(self) -> str:
-        from pedro.engine.position_text import summary
-
         return summary(self)
-
-
-#: HandResult.call of the special calls ("double" is written with the maximum bid)
-_CALL_NAMES: Final = {Verb.BID_28_56: "28-56", Verb.BID_DOUBLE: "double", Verb.PROTECT: "protect"}
-
-
-def _first_with(masks: Sequence[int], card: int) -> int:
-    """The first seat whose mask holds ``card`` (none: -1, also for card -1)."""
-    if card >= 0:
-        for seat, mask in enumerate(masks):
-            if mask >> card & 1:
-                return seat
-    return -1
-
-
-_TRUMP_ACTIONS: Final = tuple(trump_action(s) for s in range(4))
 
 
 #: Fields ``clone`` copies: the current hand's mutable data.
@@ -1102,11 +480,13 @@ _COPIED: Final = frozenset({
 })  # fmt: skip
 #: Fields shared by clones on purpose: the rules, the source of chance, and a cache of pure values.
 _SHARED: Final = frozenset({"_rules", "_deals"})
-#: The instance fields: the slots, or mypyc's native attributes in the compiled build (which has
-#: no ``__slots__``, lists ``PlayTurns``'s twice, and whose instances only ``GameState.__new__`` makes).
+#: The instance fields: the slots of ``Table`` and ``Driver``, or mypyc's native attributes in the
+#: compiled build (which has no ``__slots__``, lists ``PlayTurns``'s twice, and whose instances only
+#: ``GameState.__new__`` makes).
 _SLOTS: tuple[str, ...] = tuple(
-    dict.fromkeys(getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__"))  # noqa: B009
+    dict.fromkeys(
+        getattr(GameState, "__mypyc_attrs__", None)
+        or (*getattr(Table, "__slots__"), *getattr(Driver, "__slots__"))  # noqa: B009
+    )
 )
-_get_all: Final = attrgetter(*_SLOTS)
-_set: Final = setattr
 _new_state: Final = GameState.__new__
