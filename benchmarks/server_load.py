@@ -66,13 +66,13 @@ from typing import Any
 
 import httpx
 import orjson
-from pedro.server.tables.websocket import RATE_BURST, RATE_PER_SECOND
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 
 from pedro.records import ReplayError, replay
+from pedro.server.tables.websocket import RATE_BURST, RATE_PER_SECOND
 from pedro.variants.options import OptionError, make_ruleset
 
 DEFAULT_OPTIONS = '{"target": 21, "lose_at": -21}'
