@@ -2,8 +2,19 @@
 
 ``game`` is a table's game and what is told when it ends; ``room`` is one table live (the only
 writer of its game); ``registry`` the loaded tables; ``views`` the JSON the clients are sent;
-``protocol`` what clients may send; ``websocket`` the connection of an open page; ``limits`` the
+``protocol`` what clients may send and ``messages`` what they are sent (``message_docs`` writes
+its reference in docs/server.md); ``websocket`` the connection of an open page; ``limits`` the
 abuse limits on creating tables.
 """
 
-__all__ = ["game", "limits", "protocol", "registry", "room", "views", "websocket"]
+__all__ = [
+    "game",
+    "limits",
+    "message_docs",
+    "messages",
+    "protocol",
+    "registry",
+    "room",
+    "views",
+    "websocket",
+]
