@@ -19,6 +19,7 @@ from pedro.engine.state import GameState
 from pedro.server.storage.tables_db import SeatRow, TableRow
 from pedro.server.tables.messages import parse_server_message
 from pedro.server.tables.room import Room, RoomSettings
+from pedro.server.tables.table_view import Seat, Table, TableFacts, state_message
 from pedro.server.tables.views import words
 from pedro.variants.options import make_ruleset
 
@@ -78,15 +79,16 @@ def table_row(
 
 
 def server_message(state: GameState, seat: int | None) -> str:
-    """The server's ``state`` message for ``seat`` (None: a spectator) at this moment of a game,
-    checked against the message schema."""
-    row = table_row(state.rules.id, {}, "0", ["random"] * state.players)
-    room = Room(row, store=None, settings=RoomSettings())  # type: ignore[arg-type]
-    room.state = state
-    room.last = next((h[-1] for h in reversed(state.hand_actions) if h), None)
-    text = room.state_messages([seat])[seat]
+    """The server's ``state`` message for ``seat`` (None: a spectator) at this moment of a game
+    between computer players, checked against the message schema."""
+    seats = tuple(
+        Seat(s, f"random {s}", "computer", "random", True, True, False) for s in range(state.players)
+    )
+    last = next((h[-1] for h in reversed(state.hand_actions) if h), None)
+    seq = sum(len(h) for h in state.hand_actions)
+    text = state_message(state, TableFacts(Table("t", "t", {}, False, None), seats, seq, True, last), seat)
     parse_server_message(text)
-    return text
+    return text.decode()
 
 
 def play_random_game(

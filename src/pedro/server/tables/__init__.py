@@ -1,7 +1,8 @@
 """The tables being played: their rooms, the WebSocket of each open page, and creating and joining them.
 
 ``game`` is a table's game and what is told when it ends; ``room`` is one table live (the only
-writer of its game); ``registry`` the loaded tables; ``views`` the JSON the clients are sent;
+writer of its game); ``registry`` the loaded tables; ``table_view`` a seat's ``state`` message,
+made from the game and the table's facts alone, of the JSON ``views``;
 ``protocol`` what clients may send and ``messages`` what they are sent (``message_docs`` writes
 its reference in docs/server.md); ``websocket`` the connection of an open page; ``limits`` the
 abuse limits on creating tables.
@@ -15,6 +16,7 @@ __all__ = [
     "protocol",
     "registry",
     "room",
+    "table_view",
     "views",
     "websocket",
 ]

@@ -3,7 +3,7 @@
 ``protocol`` checks what clients send; this module says what they are sent, one type per
 message and per part of one, each field with its meaning where the name does not tell it.
 The senders build their dictionaries as these types (mypy checks them), except the ``state``
-message, which the room builds from encoded pieces for speed (``tables.room``): the schema
+message, which is spliced from encoded pieces for speed (``tables.table_view``): the schema
 describes it, and the tests check every message the server sends against it
 (:func:`parse_server_message`; the server itself never validates what it sends). docs/server.md's
 reference of the messages is generated from this module (``tables.message_docs``).
