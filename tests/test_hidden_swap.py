@@ -11,7 +11,8 @@ cards trade places: the current hand is dealt from the pack with the two
 cards swapped (and its wash likewise) and its actions are replayed with the
 two cards swapped. The seat's view of the moment (its observation, and the
 server's message to it, byte for byte) must be the same in both worlds: a view
-that showed what is left of a pile the cards were dealt from would differ.
+that showed what is left of a pile the cards were dealt from would differ. Each
+message is also checked against the server's message schema.
 
 Swaps that change what the rules make public are left out, because the seat
 may then tell the worlds apart: a trump for a non-trump (a player going cold,
@@ -24,11 +25,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
 from tests.helpers import N, S, act, acts, deal_state, name_trump, suit
+from tests.server.room_helpers import server_message
 from tests.test_properties import RULESET_IDS, RULESETS, SEEDS, places, random_action, secret_from
 
 from pedro.cards import cards_of
@@ -39,8 +40,6 @@ from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, IllegalActionError
 from pedro.records import pack_from_deal
-from pedro.server.storage.tables_db import SeatRow, TableRow
-from pedro.server.tables.room import Room, RoomSettings
 from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 
@@ -116,17 +115,6 @@ def swapped_world(state: GameState, a: int, b: int, start: HandStart | None = No
         # which trumps to lay aside face up: whose turn it is differs, as it would at the table
         return None
     return world
-
-
-def server_message(state: GameState, seat: int | None) -> str:
-    """The server's ``state`` message for ``seat`` (None: a spectator) at this moment of the game."""
-    rules = state.rules
-    seats = [SeatRow(s, "computer", player="random") for s in range(rules.players)]
-    row = TableRow("t", "hidden swap", rules.id, {}, "0", True, datetime(2026, 1, 1, tzinfo=UTC), seats)
-    room = Room(row, store=None, settings=RoomSettings())  # type: ignore[arg-type]
-    room.state = state
-    room.last = next((h[-1] for h in reversed(state.hand_actions) if h), None)
-    return room.state_messages([seat])[seat]
 
 
 def place_of(state: GameState) -> dict[int, str]:

@@ -252,17 +252,17 @@ def test_no_client_receives_a_card_it_may_not_see(
 
 def _leaky(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """Break the server on purpose, in one of the ways a card could reach the wrong client."""
-    from pedro.server.tables import room as room_module
+    from pedro.server.tables import table_view as view_module
 
     if how == "another seat's hand":
-        real_secrets = room_module.seat_secrets
+        real_secrets = view_module.seat_secrets
         monkeypatch.setattr(
-            room_module, "seat_secrets", lambda state, seat: real_secrets(state, (seat + 1) % 4)
+            view_module, "seat_secrets", lambda state, seat: real_secrets(state, (seat + 1) % 4)
         )
     elif how == "a hand to spectators":
-        real_private = room_module.private_json
+        real_private = view_module.private_json
         monkeypatch.setattr(
-            room_module,
+            view_module,
             "private_json",
             lambda secrets, obs, **memo: real_private(secrets or obs.secrets, obs, **memo),
         )
@@ -273,7 +273,7 @@ def _leaky(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
                 None if last is None else {"seat": last[0], "action": words(last[1], obs.rules), "label": ""}
             )
 
-        monkeypatch.setattr(room_module, "last_json", last_json)
+        monkeypatch.setattr(view_module, "last_json", last_json)
 
 
 @pytest.mark.parametrize("how", ["another seat's hand", "a hand to spectators", "face-down discards in last"])

@@ -117,19 +117,21 @@ class FakeWebSocket:
 
 
 def test_a_message_is_sent_at_once_only_when_nothing_waits_before_it() -> None:
+    one, two, three = (json.dumps({"type": "restart", "message": str(n)}) for n in (1, 2, 3))
+
     async def scenario() -> list[str]:
         sent: list[str] = []
         websocket = FakeWebSocket(sent)
         client = WsClient(websocket)  # type: ignore[arg-type]
         writer = asyncio.create_task(client.writer())
-        client.send("1")  # the connection cannot take it now: queued
+        client.send(one)  # the connection cannot take it now: queued
         websocket.open = True
-        client.send("2")  # it could, but 1 waits: queued behind it, so the order holds
+        client.send(two)  # it could, but one waits: queued behind it, so the order holds
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        client.send("3")  # nothing waits any more: at once
+        client.send(three)  # nothing waits any more: at once
         client.close()
         await writer
         return sent
 
-    assert asyncio.run(scenario()) == ["queued 1", "queued 2", "now 3"]
+    assert asyncio.run(scenario()) == [f"queued {one}", f"queued {two}", f"now {three}"]

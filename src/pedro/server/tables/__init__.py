@@ -1,10 +1,23 @@
 """The tables being played: their rooms, the WebSocket of each open page, and creating and joining them.
 
 ``game`` is a table's game and what is told when it ends; ``room`` is one table live (the only
-writer of its game); ``registry`` the loaded tables; ``views`` the JSON the clients are sent;
-``protocol`` what clients may send; ``websocket`` the connection of an open page; ``routes`` the
-HTTP API (the lobby, creating a table, taking a seat); ``limits`` the abuse limits on creating
-tables.
+writer of its game); ``registry`` the loaded tables; ``table_view`` a seat's ``state`` message,
+made from the game and the table's facts alone, of the JSON ``views``; ``protocol`` what clients
+may send and ``messages`` what they are sent (``message_docs`` writes its reference in
+docs/server.md); ``websocket`` the connection of an open page; ``routes`` the HTTP API (the lobby,
+creating a table, taking a seat); ``limits`` the abuse limits on creating tables.
 """
 
-__all__ = ["game", "limits", "protocol", "registry", "room", "routes", "views", "websocket"]
+__all__ = [
+    "game",
+    "limits",
+    "message_docs",
+    "messages",
+    "protocol",
+    "registry",
+    "room",
+    "routes",
+    "table_view",
+    "views",
+    "websocket",
+]

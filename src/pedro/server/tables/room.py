@@ -6,19 +6,19 @@ clients. The commit is awaited (the loop serves the other tables meanwhile),
 so each room holds a lock from the check to the announcement: an action
 that arrives meanwhile waits its turn and is then checked against the new
 state (usually ``stale``), never against the one being changed.
+
+What each client is told is ``table_view``'s: the room hands it the game and
+the table's facts (``facts``) and sends what it builds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-import orjson
 
 from pedro.engine.actions import (
     ActionError,
@@ -27,7 +27,6 @@ from pedro.engine.actions import (
     parse_action_words,
     parse_turn_text,
 )
-from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
 from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.http.logs import fields
@@ -35,16 +34,8 @@ from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.sync.writer import AsyncStore, committed
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
-from pedro.server.tables.views import (
-    PHASE_NAMES,
-    Parts,
-    last_json,
-    private_json,
-    public_json,
-    rules_json,
-    seen_trick_json,
-    trick_json,
-)
+from pedro.server.tables.table_view import Seat, Table, TableFacts, ViewMemo, state_messages
+from pedro.server.tables.views import PHASE_NAMES, rules_json
 
 log = logging.getLogger("pedro.server")
 
@@ -127,10 +118,9 @@ class Room:
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self._started = all(s.claimed for s in self.seats)
-        #: each seat's encoded own fields and what they were made from, reused while those stay the same
-        self._own_texts: dict[int | None, tuple[SeatSecrets | None, int | None, bytes]] = {}
-        #: the public parts of the state messages that change seldom, kept encoded
-        self._parts = Parts()
+        self._table = Table(row.id, row.title, row.options, row.practice, row.hands)
+        #: the parts of the state messages that change seldom, kept encoded between changes
+        self._memo = ViewMemo()
         self.spectators: set[Client] = set()
         #: the last accepted action (seat, action), shown to each seat as far as it may see it
         self.last: tuple[int, int] | None = None
@@ -170,9 +160,8 @@ class Room:
 
     @property
     def rated(self) -> bool:
-        """The game counts for ratings: not a practice table, nor a tournament's deal (whose results
-        are the tournament's, see ``profiles.queries``)."""
-        return not self.row.practice and self.row.hands is None
+        """The game counts for ratings (``table_view.Table.rated``; see ``profiles.queries``)."""
+        return self._table.rated
 
     def stand_in(self, seat: int) -> bool:
         """A human seat played by the computer because its player is away."""
@@ -500,34 +489,30 @@ class Room:
             return row.name
         return f"{row.player or 'computer'} {seat}" if row.kind == "computer" else f"Seat {seat + 1}"
 
+    def seat_facts(self) -> tuple[Seat, ...]:
+        """Each seat as the table shows it now (made at every change: positional arguments and
+        a list are quicker than keywords and a generator)."""
+        return tuple(
+            [
+                Seat(
+                    s.row.seat,
+                    self._name(s.row.seat),
+                    s.row.kind,
+                    s.row.player,
+                    s.claimed,
+                    s.row.kind == "computer" or s.present,
+                    self.stand_in(s.row.seat),
+                )
+                for s in self.seats
+            ]
+        )
+
     def seats_json(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": s.row.seat,
-                "name": self._name(s.row.seat),
-                "kind": s.row.kind,
-                "player": s.row.player,
-                "claimed": s.claimed,
-                "connected": s.row.kind == "computer" or s.present,
-                "stand_in": self.stand_in(s.row.seat),
-            }
-            for s in self.seats
-        ]
+        return [seat.json() for seat in self.seat_facts()]
 
-    def table_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.row.title,
-            "options": self.row.options,
-            "practice": self.row.practice,
-            "rated": self.rated,
-            "hands": self.row.hands,
-        } | rules_json(self.rules)
-
-    @functools.cached_property
-    def _table_text(self) -> bytes:
-        """The ``table`` field never changes: encoded once."""
-        return orjson.dumps(self.table_json())
+    def facts(self) -> TableFacts:
+        """What the state messages tell besides the game (``table_view``)."""
+        return TableFacts(self._table, self.seat_facts(), self.seq, self._started, self.last)
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and the API describe it (public)."""
@@ -556,83 +541,8 @@ class Room:
         return {seat: text.decode() for seat, text in self._state_texts(seats).items()}
 
     def _state_texts(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
-        """The ``state`` message for each of ``seats``, encoded (UTF-8 JSON), as they are sent.
-
-        The public part is built and encoded once and each seat's own part
-        spliced in, because every change is told to every seat. A seat's own
-        part is reused while its cards stay the same and it is not to act
-        (most seats, most of the time), and the last action is encoded once
-        when everyone may see all of it.
-        """
-        obs = self.state.observation(0)
-        started = self._started
-        head = {
-            "type": "state",
-            "seq": self.seq,
-            "seats": self.seats_json(),
-            "finished": self.finished,
-            "started": started,
-        }
-        head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
-        game = public_json(obs, memo=self._parts)
-        game["last_trick"] = self._last_trick(obs)
-        game_text = orjson.dumps(game)[:-1]
-        public_last = last_json(self.last, obs, None)
-        # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
-        shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
-        messages: dict[int | None, bytes] = {}
-        for seat in seats:
-            if seat in messages:
-                continue
-            secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(self.state, seat)
-            own_text = self._own_text(seat, secrets, obs, started)
-            last = shared_last or orjson.dumps(last_json(self.last, obs, secrets))
-            you = orjson.dumps(seat)
-            parts = (
-                head_text,
-                b',"table":',
-                self._table_text,
-                b',"you":',
-                you,
-                b',"last":',
-                last,
-                b',"game":',
-            )
-            messages[seat] = b"".join((*parts, game_text, b",", own_text, b"}"))
-        return messages
-
-    def _own_text(
-        self, seat: int | None, secrets: SeatSecrets | None, obs: Observation, started: bool
-    ) -> bytes:
-        """A seat's own fields, encoded without their opening brace (to be spliced).
-
-        Without legal actions they depend on the seat's cards and the trump
-        (the order they are shown in) only, so they are reused while those
-        stay the same.
-        """
-        cacheable = secrets is None or secrets.legal is None
-        if cacheable:
-            cached = self._own_texts.get(seat)
-            if cached is not None and cached[0] == secrets and cached[1] == obs.trump:
-                return cached[2]
-        own = private_json(secrets, obs, memo=self._parts)
-        if not started:
-            own["legal"] = None
-        text = orjson.dumps(own)[1:]
-        if cacheable:
-            self._own_texts[seat] = (secrets, obs.trump, text)
-        return text
-
-    def _last_trick(self, obs: Observation) -> orjson.Fragment | None:
-        """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
-        if obs.tricks:
-            seen = obs.tricks[-1]
-            return self._parts("last_trick", seen, lambda: seen_trick_json(seen))
-        results = self.state.results
-        if results and results[-1].tricks:
-            trick = results[-1].tricks[-1]
-            return self._parts("last_hand_trick", trick, lambda: trick_json(trick))
-        return None
+        """The ``state`` message for each of ``seats``, encoded (UTF-8 JSON), as they are sent."""
+        return state_messages(self.state, self.facts(), seats, self._memo)
 
     def broadcast(self) -> None:
         """Send each connected client the table as its seat sees it."""

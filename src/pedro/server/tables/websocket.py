@@ -1,9 +1,10 @@
 """The WebSocket of an open page: a table's players and spectators, one connection each.
 
 The loop only translates between the wire and the room: a message is checked against the
-protocol (``tables.protocol``), and the room does the rest. Each connection has a bounded send
-queue drained by a task of its own, so a slow client holds up nobody, and a rate bucket, so a
-flooding one is refused and then disconnected.
+protocol (``tables.protocol``), and the room does the rest; what is sent back is one of
+``tables.messages``. Each connection has a bounded send queue drained by a task of its own,
+so a slow client holds up nobody, and a rate bucket, so a flooding one is refused and then
+disconnected.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pedro.server.http.lifecycle import (
 from pedro.server.http.ws_protocol import SEND_NOW
 from pedro.server.storage.tables_db import StoreError, hash_secret
 from pedro.server.tables.game import HiddenDeals
+from pedro.server.tables.messages import Error, Pong, Restart, Welcome
 from pedro.server.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -48,6 +50,8 @@ RATE_BURST = 40.0
 FLOOD_LIMIT = 200
 #: Messages waiting for a slow client before it is disconnected.
 SEND_QUEUE_LIMIT = 256
+#: The answer to every ``ping``.
+PONG = json.dumps(Pong(type="pong"))
 
 
 class WsClient:
@@ -87,7 +91,8 @@ class WsClient:
         self.queue.put_nowait(text)
 
     def error(self, code: str, message: str) -> None:
-        self.send(json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False))
+        """Refuse a message of this client's (``code``: one of ``messages.ERROR_CODES``)."""
+        self.send(json.dumps(Error(type="error", code=code, message=message), ensure_ascii=False))
 
     def replaced(self) -> None:
         self.error("replaced", "this seat was opened in another window; this one is closed")
@@ -103,7 +108,7 @@ class WsClient:
 
     def restart(self, message: str) -> None:
         """The server is restarting: say so, then close with 1012 so the client reconnects."""
-        self.send(json.dumps({"type": "restart", "message": message}))
+        self.send(json.dumps(Restart(type="restart", message=message)))
         self.close(RESTART_CLOSE_CODE)
 
     def allow(self) -> bool:
@@ -195,7 +200,7 @@ async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: Hidde
         return
     try:
         if isinstance(request, Ping):
-            client.send('{"type":"pong"}')
+            client.send(PONG)
         elif isinstance(request, Act):
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
@@ -226,5 +231,5 @@ async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: Hidde
 
 def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
     client.room = room
-    client.send(json.dumps({"type": "welcome", "seat": seat}))
+    client.send(json.dumps(Welcome(type="welcome", seat=seat)))
     room.attach(client, seat)
