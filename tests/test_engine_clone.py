@@ -155,6 +155,15 @@ def test_the_field_lists_name_real_fields_once() -> None:
     assert not state_module._COPIED & state_module._SHARED
 
 
+@pytest.mark.parametrize("name", ["cinch", "nicaragua", "king_pedro_canadian"])
+def test_a_clone_sets_every_field(name: str) -> None:
+    """``clone`` copies field by field: a field left out would be missing from the copy."""
+    for state in walk(name, seed=7, hands=2):
+        clone = state.clone()
+        missing = [field for field in state_module._SLOTS if not hasattr(clone, field)]
+        assert not missing, f"{name}: clone() leaves {missing} unset"
+
+
 @pytest.mark.parametrize("name", RULESET_IDS)
 def test_every_field_is_immutable_copied_or_shared_on_purpose(name: str) -> None:
     checked = 0

@@ -1,8 +1,8 @@
 """The table: where every card of a game is, the view that reads it and the moves that change it.
 
-``GameState`` (``pedro.engine.state``) plays a game by its rules; its fields are
-declared here, on its base ``Table``, so that the modules that read the state or move
-its cards reach it through two documented objects and never import the state:
+``GameState`` (``pedro.engine.state``) plays a game by its rules; the fields it shows and
+moves cards in are declared here, on its base ``Table``, so that the modules that read the
+state or move its cards reach it through two documented objects and never import it:
 
 - ``TableView``, a read-only view of the state as it is now: what the observation
   (``pedro.engine.observation``) and the position text (``pedro.engine.position_text``) read;
@@ -11,10 +11,10 @@ its cards reach it through two documented objects and never import the state:
   python-chess's ``Board`` changes by ``push``), each keeping every record of where the
   cards went (what a seat drew, saw or received) up to date.
 
-Only this module and ``state.py`` write the fields. The engine's modules import each
-other in one order (tests/test_layers.py): the rules' pieces, then ``results`` and this
-table, then what reads or moves it (the exchange, the observation, the position text),
-then the state.
+Only this module and the state's own classes (``Driver``, ``GameState``) write the
+fields. The engine's modules import each other in one order (tests/test_layers.py): the
+rules' pieces, then ``results`` and this table, then what reads or moves it (the exchange,
+the observation, the position text), then the driver and the state.
 """
 
 from __future__ import annotations
@@ -41,12 +41,13 @@ _FOLDED: Final = Status.FOLDED
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: GameState subclasses it (clone, pickle)
 class Table(PlayTurns):
-    """The fields of a game's state, and the card movements the state and its moves share.
+    """The fields of a game's state that its views read, and the card movements the state and its
+    moves share.
 
     Every field is private: outside the engine the state is read through ``GameState``'s
-    properties, inside it through a ``TableView``. ``GameState`` is the one subclass: it
-    adds the game's history and the fields that drive the turns, and plays by the rules
-    (``legal``, ``apply``).
+    properties, inside it through a ``TableView``. ``Driver`` (``pedro.engine.driver``), the
+    one subclass, adds the game's history and the fields that drive the turns; ``GameState``
+    plays by the rules (``legal``, ``apply``).
     """
 
     # the game
@@ -72,7 +73,7 @@ class Table(PlayTurns):
     _trump: int
     _tt: TrumpTables | None
 
-    # where the cards are (set for each hand by ``_lay_out``)
+    # where the cards are (set for each hand by ``Driver._lay_out``)
     _hands: list[int]  # card masks per seat
     _dealt_hands: tuple[int, ...]  # each seat's first-deal hand
     _dealt_to: dict[int, int]  # first receivers of cards given after the first deal
@@ -245,12 +246,12 @@ class Table(PlayTurns):
 
     def _low_holder(self) -> int:
         """The seat holding the Low when play started, -1 if none."""
-        return first_with(self._hands_at_play, self._low_card())
+        return _first_with(self._hands_at_play, self._low_card())
 
     def _low_receiver(self) -> int:
         """The seat that first received the Low, in the first deal or later; -1 if none."""
         low = self._low_card()
-        dealt = first_with(self._dealt_hands, low)
+        dealt = _first_with(self._dealt_hands, low)
         return dealt if dealt >= 0 else self._dealt_to.get(low, -1)
 
     def _past_hands(self) -> tuple[SeenHand, ...]:
@@ -264,7 +265,7 @@ class Table(PlayTurns):
         return seen
 
 
-def first_with(masks: Sequence[int], card: int) -> int:
+def _first_with(masks: Sequence[int], card: int) -> int:
     """The first seat whose mask holds ``card`` (none: -1, also for card -1)."""
     if card >= 0:
         for seat, mask in enumerate(masks):
@@ -276,10 +277,11 @@ def first_with(masks: Sequence[int], card: int) -> int:
 class TableView:
     """A read-only view of a game's state as it is now: the observation's and the position text's door.
 
-    It holds the state, not a copy, so it reads every change; what it returns is the
-    state's own value where that is immutable and a copy otherwise, but for ``tricks`` and
-    ``trick``, the play's live tricks, which a reader must not change. ``trump`` is None
-    until named, as on ``GameState``; a mask is an int of card bits (``pedro.cards``).
+    It holds the state, not a copy, so it reads every change. What it returns is immutable
+    (ints, tuples, frozen values) but the tricks (``tricks``, ``trick``): the card play's own,
+    which a reader must not change. What a seat has is read with the seat (``hand(seat)``, …);
+    a mask is an int of card bits (``pedro.cards``); ``trump`` is None until named, as on
+    ``GameState``.
     """
 
     __slots__ = ("_table",)
