@@ -39,6 +39,9 @@ from pedro.solver import solve
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 
 def positions(variant: str, games: int, options: dict[str, object] | None = None) -> Iterator[GameState]:
     """Card-play states (two choices at least) of a few games of random players."""
@@ -116,6 +119,7 @@ def test_expert_rejects_bad_strength() -> None:
         ExpertPlayer(1, time_limit=0)
 
 
+@pytest.mark.slow
 def test_exchange_and_heuristic_bidding_setting_are_the_heuristics() -> None:
     """The expert's exchange is ``heuristic``'s; with ``own_bidding=False`` its calls and trumps are
     too (its own calls: ``tests/test_expert_bidding.py``); the omniscient player's are all of them."""
@@ -271,6 +275,7 @@ def test_resampling_keeps_each_world_about_as_often_as_its_weight() -> None:
     assert resampled(drawn, _Weights(dict.fromkeys(model.weights, 0.0)), 5, random.Random(0)) == []  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_drawing_more_worlds_stops_once_the_best_play_is_clear() -> None:
     """``until_clear``: a lead the worlds agree on is clear, a lead that swings from world to
     world is not; played, the expert values between its usual worlds and the most allowed."""
@@ -289,6 +294,7 @@ def test_drawing_more_worlds_stops_once_the_best_play_is_clear() -> None:
     assert len(used) > 1, used
 
 
+@pytest.mark.slow
 def test_the_node_cap_stops_new_worlds_but_never_below_the_fewest() -> None:
     """``max_nodes``: once the decision's solves have searched that many nodes no new world is
     valued, but ``MIN_WORLDS`` always are; without a cap every world drawn is valued."""
@@ -401,6 +407,7 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.evaluate(obs)
 
 
+@pytest.mark.slow
 def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
     # the dealer robs the pack holding cards of the stock, which no sampled first deal gives him,
     # so the simulation cannot reach his decision (``exchange_values``); it is the exchange's last,

@@ -313,6 +313,7 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(store: Store, profiles
     assert not isinstance(again, bool) and again.rated and {c.profile for c in again.changes} == set(expected)
 
 
+@pytest.mark.slow
 def test_the_second_game_starts_from_the_first_ones_ratings(store: Store, profiles: ProfileStore) -> None:
     ann = profiles.create("Ann")
     first = profiles.finish_game(stored_game(store, played_game("one"), ann.profile.id, table_id="t1"))
@@ -424,6 +425,7 @@ def test_a_stored_game_played_again_ends_as_it_did(store: Store, profiles: Profi
         game_end_of(row)
 
 
+@pytest.mark.slow
 def test_finished_games_never_rated_are_found(store: Store, profiles: ProfileStore) -> None:
     first = stored_game(store, played_game("one"), None, table_id="t1")
     stored_game(store, played_game("two"), None, table_id="t2")

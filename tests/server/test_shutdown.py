@@ -147,6 +147,7 @@ def told(socket: Socket) -> int:
     return max(m["seq"] for m in socket.received if m["type"] == "state")
 
 
+@pytest.mark.processes
 def test_sigterm_drains_tells_every_client_and_loses_nothing(database_url: str, tmp_path: Path) -> None:
     args = ("--log-format", "json")
     with running_server(database_url, tmp_path, bot_delay=0.05, args=args) as server:

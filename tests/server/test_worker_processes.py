@@ -48,6 +48,7 @@ def _alive(pid: int) -> bool:
     return stat is not None and stat[0] != "Z"
 
 
+@pytest.mark.processes
 def test_the_workers_start_with_the_server_and_end_when_it_is_killed(tmp_path: Path) -> None:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, start_workers=True) as server:
         assert server.process is not None
@@ -61,6 +62,7 @@ def test_the_workers_start_with_the_server_and_end_when_it_is_killed(tmp_path: P
         assert not any(_alive(w) for w in workers), "a worker outlived its killed server"
 
 
+@pytest.mark.processes
 def test_no_worker_starts_before_its_first_job_when_told(tmp_path: Path) -> None:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, start_workers=False) as server:
         assert server.process is not None
