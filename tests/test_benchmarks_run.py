@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -90,6 +93,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[str], prints: str) -> None:
     result = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True, timeout=300
@@ -98,6 +102,7 @@ def test_a_quick_benchmark_runs_and_prints_its_figures(script: str, args: list[s
     assert result.stdout.strip() and prints in result.stdout, result.stdout[-2000:]
 
 
+@pytest.mark.slow
 def test_paired_comparison_finds_no_change_in_a_run_against_itself_and_the_change_of_a_player(
     tmp_path: Path,
 ) -> None:
@@ -135,6 +140,7 @@ def test_paired_comparison_finds_no_change_in_a_run_against_itself_and_the_chang
     assert missing.returncode == 2 and "no result file matches" in missing.stderr
 
 
+@pytest.mark.slow
 def test_two_strength_processes_share_a_run_part_by_part_and_take_over_a_dead_claim(tmp_path: Path) -> None:
     command = [sys.executable, str(BENCHMARKS / "strength.py"), "--pairs", "basic,random", "--variants"]
     command += ["cinch", "--deals", "8", "--part", "2", "--jobs", "1", "--out", str(tmp_path)]
@@ -153,6 +159,7 @@ def test_two_strength_processes_share_a_run_part_by_part_and_take_over_a_dead_cl
     assert [deal["seed"] for deal in joined["deals"]] == list(range(1, 9))
 
 
+@pytest.mark.slow
 def test_the_wild_call_count_keeps_each_auction_and_resumes_where_it_stopped(tmp_path: Path) -> None:
     def count(auctions: int) -> str:
         command = [sys.executable, str(BENCHMARKS / "overcalls.py"), "--variants", "pidro", "--player"]
@@ -171,6 +178,7 @@ def test_the_wild_call_count_keeps_each_auction_and_resumes_where_it_stopped(tmp
     assert [json.loads(line)["seed"] for line in lines if line.endswith("}")] == [70000, 70001, 70002]
 
 
+@pytest.mark.slow
 def test_a_call_found_wild_is_valued_again_on_the_confirming_deals_before_it_counts(tmp_path: Path) -> None:
     # a margin every call clears: each bid is found wild, valued again on more deals, and stays wild
     command = [sys.executable, str(BENCHMARKS / "overcalls.py"), "--variants", "pidro"]
@@ -187,6 +195,7 @@ def test_a_call_found_wild_is_valued_again_on_the_confirming_deals_before_it_cou
     assert "0 found wild and cleared on 40" in result.stdout
 
 
+@pytest.mark.slow
 def test_card_play_positions_from_a_table_of_two_players_are_the_first_players_side_only() -> None:
     spec = importlib.util.spec_from_file_location("card_play_loss", BENCHMARKS / "card_play_loss.py")
     assert spec is not None and spec.loader is not None
@@ -198,6 +207,7 @@ def test_card_play_positions_from_a_table_of_two_players_are_the_first_players_s
     assert {obs.seat % 2 for obs, _loss in every} == {0, 1}
 
 
+@pytest.mark.slow
 def test_the_ceiling_keeps_every_choice_and_values_every_legal_play_on_the_picture() -> None:
     spec = importlib.util.spec_from_file_location("card_play_loss", BENCHMARKS / "card_play_loss.py")
     assert spec is not None and spec.loader is not None
@@ -246,6 +256,7 @@ def test_the_bidding_runs_contracts_are_told_by_band_of_bids() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_calibrated_contracts_are_the_strength_runs_own_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports strength.py's bands
     spec = importlib.util.spec_from_file_location("bid_calibration", BENCHMARKS / "bid_calibration.py")

@@ -88,6 +88,7 @@ def test_engine_md_examples_run_and_show_what_they_say(capsys: pytest.CaptureFix
     assert capsys.readouterr().out.splitlines()[0] == f"{state.scores} {state.winner}"
 
 
+@pytest.mark.slow
 def test_doctest_collection_skips_a_module_whose_extra_is_missing(tmp_path: Path) -> None:
     """Without pyspiel and pettingzoo the two environment modules are skipped, saying why."""
     (tmp_path / "pyspiel.py").write_text('raise ImportError("no pyspiel here")\n')

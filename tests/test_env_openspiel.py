@@ -386,6 +386,7 @@ def test_resample_keeps_the_information_state_and_varies_hidden_cards(variant: s
 # ---------------------------------------------------------------------- search
 
 
+@pytest.mark.slow
 def test_ismcts_plays_pidro() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 

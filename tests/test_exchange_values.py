@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from tests.helpers import played_record
 
 from pedro.analysis import Decision, decisions, needs_choice
@@ -14,6 +15,9 @@ from pedro.players import ExpertPlayer
 from pedro.players.exchange_values import MAX_CANDIDATES, candidates
 from pedro.players.last_exchange import applies, last_exchange_worlds
 from pedro.players.simulation import SampledDeals, contract_state
+
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
 
 
 def _exchange_decisions(variant: str, seed: int) -> list[Decision]:
@@ -41,6 +45,7 @@ def test_throwing_away_a_scoring_trump_is_valued_below_the_choice_made() -> None
     assert all(0 <= v <= d.obs.rules.total_points for v in est.values.values())
 
 
+@pytest.mark.slow
 def test_every_valued_exchange_choice_is_legal_and_the_made_one_is_included() -> None:
     valued = 0
     for variant, seed in (("eighty_three", 3), ("king_pedro", 3)):
@@ -69,6 +74,7 @@ def test_candidates_keep_the_preferred_and_asked_for_choices_under_the_cap() -> 
     assert all(a in legal for a in found)
 
 
+@pytest.mark.slow
 def test_the_exchanges_last_decision_is_valued_at_the_first_lead_and_only_there() -> None:
     # cinch: the dealer keeps non-trumps from the stock to make six, the exchange's last decision
     found = [d for d in _exchange_decisions("cinch", 2) if isinstance(d.obs.legal, CardChoice)]
@@ -88,6 +94,7 @@ def test_the_exchanges_last_decision_is_valued_at_the_first_lead_and_only_there(
     assert early and not any(applies(x.obs) for x in early[:1])
 
 
+@pytest.mark.slow
 def test_a_hand_after_the_second_deal_is_dealt_again_to_its_own_seat() -> None:
     # King Pedro (Canadian): nine cards each, then four more each from the stock in turn from the
     # dealer's left; a sampled deal must give each seat its own packet of four, not the first seat's
@@ -104,6 +111,7 @@ def test_a_hand_after_the_second_deal_is_dealt_again_to_its_own_seat() -> None:
     assert len(seats) == 4
 
 
+@pytest.mark.slow
 def test_later_seats_exchange_decisions_are_valued_after_the_second_deal() -> None:
     # every seat's discard from its thirteen cards, not only the first seat's
     valued = set()

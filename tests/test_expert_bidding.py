@@ -53,6 +53,9 @@ from pedro.players.solved_play import (
 from pedro.solver import solve
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 
 def auction_position(variant: str, hand: str, calls: list[int], seat: int) -> Observation:
     """``seat``'s observation holding ``hand`` after ``calls`` (dealer 0; the other hands dealt at random)."""
@@ -73,6 +76,7 @@ NO_POINTS = "KS QS 8S 6S KH 9H 7H QD 8D"
 SPADES_AND_DIAMOND_POINTS = "KS 9S 6S TD 8D 5D 3D QH 7C"
 
 
+@pytest.mark.slow
 def test_expert_does_not_bid_ten_over_nine_without_a_point_card() -> None:
     obs = auction_position("pidro", NO_POINTS, [PASS, bid_action(9)], seat=3)
     heuristic_calls = []
@@ -83,6 +87,7 @@ def test_expert_does_not_bid_ten_over_nine_without_a_point_card() -> None:
     assert bid_action(10) in heuristic_calls
 
 
+@pytest.mark.slow
 def test_expert_does_not_bid_eight_over_seven_with_three_small_spades() -> None:
     obs = auction_position("pidro", SPADES_AND_DIAMOND_POINTS, [bid_action(7)], seat=2)
     for seed in range(5):
@@ -93,6 +98,7 @@ def test_expert_does_not_bid_eight_over_seven_with_three_small_spades() -> None:
         assert all(estimates.values[PASS] > v for a, v in estimates.values.items() if a != PASS)
 
 
+@pytest.mark.slow
 def test_a_review_values_a_call_that_trails_the_best_on_more_deals_until_its_cost_is_clear() -> None:
     """``pedro analyze`` judges the call made (``include``): one that trails the best on the deals
     it was made on is valued on more deals, until its cost's standard error is small, it is the
@@ -123,6 +129,7 @@ def test_a_review_values_a_call_that_trails_the_best_on_more_deals_until_its_cos
 
 
 @pytest.mark.parametrize(("variant", "seeds"), [("king_pedro_canadian", (3, 4)), ("cinch", (1, 2))])
+@pytest.mark.slow
 def test_an_unclear_call_gets_past_forty_deals_only_as_far_as_its_work_pays_for(
     variant: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -225,6 +232,7 @@ def test_bad_expert_settings_say_what_is_allowed(spec: str) -> None:
 
 
 @pytest.mark.parametrize("variant", ["cinch", "eighty_three"])
+@pytest.mark.slow
 def test_heuristic_bidding_setting_calls_exactly_as_heuristic(variant: str) -> None:
     rules = make_ruleset(variant)
     compared = 0
@@ -241,6 +249,7 @@ def test_heuristic_bidding_setting_calls_exactly_as_heuristic(variant: str) -> N
     assert compared >= 12
 
 
+@pytest.mark.slow
 def test_own_bidding_differs_from_heuristic_somewhere() -> None:
     """The expert's calls are its own: over a few auctions some call or trump differs."""
     rules = make_ruleset("cinch")
@@ -331,6 +340,7 @@ def test_declarer_bias_is_taken_off_only_where_measured_and_not_shown_to_cost() 
 
 
 @pytest.mark.parametrize(("variant", "seed"), [("eighty_three", 4), ("pidro", 2)])
+@pytest.mark.slow
 def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str, seed: int) -> None:
     """83's escalation: a bidder valuing its later calls on its first deals knew nothing of the
     overcalls made since, and kept outbidding hands they showed to be strong."""
@@ -360,6 +370,7 @@ def test_a_later_call_is_valued_on_new_deals_that_fit_the_overcalls(variant: str
         assert players[bidder].bidder.estimator(state.observation(bidder)) is last[bidder][0]
 
 
+@pytest.mark.slow
 def test_hints_value_every_legal_call_and_trump_also_those_the_players_choice_leaves_out() -> None:
     # cinch, seed 1: at the first hand's 4th call partner holds the contract, and the player's own
     # choice leaves out every bid beyond its hand; the trump suits it names from are the best few

@@ -18,6 +18,9 @@ from pedro.players.paired_stats import paired_lead
 from pedro.players.solved_play import solved_points
 from pedro.variants.catalog import get_variant
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 
 def _exchange_decisions(variant: str, game: int, hands: int = 2) -> Iterator[tuple[Observation, int]]:
     """Every exchange decision with a choice in ``heuristic`` games, with ``heuristic``'s choice."""
@@ -57,6 +60,7 @@ def test_bad_exchange_settings_say_what_is_allowed(spec: str) -> None:
         check_player(spec)
 
 
+@pytest.mark.slow
 def test_exchange_heuristic_setting_exchanges_exactly_as_heuristic() -> None:
     compared = 0
     for game in range(2):
@@ -75,6 +79,7 @@ def _solved_lead(expert: ExpertPlayer, obs: Observation, rule: int, other: int) 
     return gain, paired_lead(worlds[other], worlds[rule])
 
 
+@pytest.mark.slow
 def test_the_expert_leaves_the_rule_only_for_a_choice_the_solver_finds_clearly_better() -> None:
     # 83, game 1: the bidder, with eight trumps, must give two to its partner or bury them; the
     # rule gives its two lowest, the expert gives a low one and its ace (the solver: +10 points)
@@ -91,6 +96,7 @@ def test_the_expert_leaves_the_rule_only_for_a_choice_the_solver_finds_clearly_b
     assert left >= 1, "the games changed: pick another game where the expert leaves the rule"
 
 
+@pytest.mark.slow
 def test_a_choice_only_the_rollouts_prefer_does_not_replace_the_rule() -> None:
     # Nicaraguan Pedro, game 0: the rollouts (heuristic's play) prefer discarding nothing by more
     # than two standard errors; valued by the solver the lead is within the noise

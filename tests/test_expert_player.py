@@ -33,6 +33,9 @@ from pedro.solver import solve
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 
 def positions(variant: str, games: int, options: dict[str, object] | None = None) -> Iterator[GameState]:
     """Card-play states (two choices at least) of a few games of random players."""
@@ -108,6 +111,7 @@ def test_expert_rejects_bad_strength() -> None:
         ExpertPlayer(1, config=ExpertConfig(samples=0))
 
 
+@pytest.mark.slow
 def test_exchange_and_heuristic_bidding_setting_are_the_heuristics() -> None:
     """The expert's exchange is ``heuristic``'s; with ``heuristic_bidding=True`` its calls and trumps are
     too (its own calls: ``tests/test_expert_bidding.py``); the omniscient player's are all of them."""
@@ -238,6 +242,7 @@ def test_valued_for_score_a_play_is_worth_more_to_a_side_the_more_points_it_take
     assert ordinary == 2 and making >= 2 + obs.bid, (ordinary, making, obs.bid)
 
 
+@pytest.mark.slow
 def test_the_node_cap_stops_new_worlds_but_never_below_the_fewest() -> None:
     """``max_nodes``: once the decision's solves have searched that many nodes no new world is
     valued, but ``MIN_WORLDS`` always are; without a cap every world drawn is valued."""
@@ -350,6 +355,7 @@ def test_calls_are_valued_in_score_and_the_call_made_is_a_best_one() -> None:
         player.card_player.evaluate(obs)
 
 
+@pytest.mark.slow
 def test_every_trump_and_cinchs_last_exchange_choice_is_valued() -> None:
     # the dealer robs the pack holding cards of the stock, which no sampled first deal gives him,
     # so the simulation cannot reach his decision (``exchange_values``); it is the exchange's last,

@@ -29,6 +29,9 @@ from pedro.players.games import GameFailure, run_game
 from pedro.tournament.report import merge
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLE_BOT = ROOT / "examples" / "bots" / "simple_bot.py"
 runner = CliRunner()
@@ -290,6 +293,7 @@ def test_a_bot_answering_an_illegal_action_is_told_why(
 
 
 @pytest.mark.parametrize("mode", ["slow", "slow_ids"])
+@pytest.mark.slow
 def test_a_bot_too_slow_once_is_replaced_for_that_decision_and_its_late_answer_ignored(
     tmp_path: Path, mode: str, processes: list[external.BotProcess]
 ) -> None:
@@ -321,6 +325,7 @@ def test_a_bot_that_exits_is_replaced_for_the_rest_of_the_game_and_its_error_out
     assert len(processes) == 1
 
 
+@pytest.mark.slow
 def test_a_bot_that_ignores_the_end_of_its_input_and_terminate_is_killed(
     tmp_path: Path, processes: list[external.BotProcess]
 ) -> None:

@@ -17,6 +17,9 @@ from pedro.players.heuristic import HeuristicPlayer, make_chance, rollout_player
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import Ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 E_BIDS = "W pass, N pass, E bid 7, S pass"  # dealer S: E is the bidder and leads
 N_BIDS = "W pass, N bid 7, E pass, S pass"  # dealer S: N is the bidder and leads
 
@@ -44,6 +47,7 @@ def test_heuristic_is_registered() -> None:
 
 
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
+@pytest.mark.slow
 def test_heuristic_always_plays_legal_actions(variant_id: str) -> None:
     rules_ = VARIANTS[variant_id]
     n = rules_.players
@@ -160,6 +164,7 @@ def _no_high_cards(hand: tuple[int, ...]) -> bool:
 
 
 @pytest.mark.parametrize("variant_id", ["cinch", "pidro", "king_pedro_canadian", "eighty_three"])
+@pytest.mark.slow
 def test_never_bids_the_maximum_without_high_cards(variant_id: str) -> None:
     r = VARIANTS[variant_id]
     seen = 0
@@ -201,6 +206,7 @@ def play_ready_auction(r: Ruleset) -> GameState:
 
 
 @pytest.mark.parametrize("variant_id", ["cinch", "nicaragua", "pidro", "king_pedro", "eighty_three"])
+@pytest.mark.slow
 def test_keeps_trumps_in_the_exchange(variant_id: str) -> None:
     r = VARIANTS[variant_id]
     checked = 0

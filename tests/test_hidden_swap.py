@@ -189,6 +189,7 @@ def walk_with_swaps(rules: Ruleset, seed: int) -> int:
 @pytest.mark.parametrize("variant", RULESET_IDS)
 @settings(max_examples=4, deadline=None, derandomize=True)
 @given(seed=SEEDS)
+@pytest.mark.slow
 def test_no_view_tells_where_two_hidden_cards_lie(variant: str, seed: int) -> None:
     walk_with_swaps(RULESETS[variant], seed)
 

@@ -20,6 +20,9 @@ from pedro.players.sampling import World, bid_weight, call_chances, consistent, 
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 CASES: list[tuple[str, dict[str, object]]] = [(v, {}) for v in VARIANTS] + [
     ("pidro", {"cold_cards_face": "down"}),
     ("cinch", {"keep_nontrumps": True}),

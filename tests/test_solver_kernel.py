@@ -24,6 +24,9 @@ from pedro.solver.fast import supports
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 #: (variant, options): every catalog variant, and options that change how the cards are played
 CASES: list[tuple[str, dict[str, object]]] = [(v, {}) for v in VARIANTS] + [
     ("cinch", {"first_lead_trump": True}),

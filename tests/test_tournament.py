@@ -100,6 +100,7 @@ def test_a_duplicate_game_is_played_to_the_end_twice() -> None:
 # reproducibility and backends
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_number_of_jobs() -> None:
     kwargs: dict[str, Any] = {"seed": 11, "deals": 24, "games": 2}
     one = run_tournament("cinch", {}, ["basic", "random"], backend=LocalBackend(1), **kwargs)
@@ -272,6 +273,7 @@ def test_a_player_against_itself_has_an_interval_containing_zero() -> None:
     assert s.players[0].change.mean == s.players[1].change.mean
 
 
+@pytest.mark.slow
 def test_basic_beats_random_in_cinch() -> None:
     results = run_tournament("cinch", {}, ["basic", "random"], seed=0, deals=100, backend=LocalBackend(2))
     s = summarise(["basic", "random"], results)
@@ -284,6 +286,7 @@ def test_basic_beats_random_in_cinch() -> None:
 # the command
 
 
+@pytest.mark.slow
 def test_the_command_writes_json_and_a_png(tmp_path: Path) -> None:
     out, plot = tmp_path / "results.json", tmp_path / "curve.png"
     args = ["tournament", "--variant", "cinch", "--players", "basic,random", "--deals", "12", "--seed", "3"]

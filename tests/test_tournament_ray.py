@@ -37,6 +37,9 @@ from pedro.tournament.ray_backend import (
     parse_address,
 )
 
+#: what these tests exercise is the same Python on both builds: CI's compiled run leaves them out
+pytestmark = pytest.mark.players
+
 runner = CliRunner()
 GAME = ["tournament", "--variant", "cinch", "--players", "basic,random", "--seed", "5"]
 
@@ -101,6 +104,7 @@ def ray_temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 # on a local Ray instance
 
 
+@pytest.mark.slow
 def test_ray_gives_the_local_results_and_leaves_no_process(tmp_path: Path, ray_temp_dir: str) -> None:
     on_ray, local = tmp_path / "ray.json", tmp_path / "local.json"
     args = [*GAME, "--deals", "14", "--games", "1"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.e2e import driver
 from tests.e2e.driver import (
     HUMAN,
     Player,
@@ -25,9 +26,8 @@ from tests.e2e.driver import (
     summary,
     trick_cards,
 )
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 667}
 SET_VERBS = {"discard", "keep", "kill", "give"}
@@ -75,6 +75,7 @@ def final_trick_before(states: list[dict[str, Any]], hand_index: int) -> set[str
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_one_person_and_three_computers_play_a_whole_hand_by_clicking(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -143,6 +144,7 @@ def test_one_person_and_three_computers_play_a_whole_hand_by_clicking(
     )
 
 
+@pytest.mark.browser
 def test_card_set_decisions_by_selecting_cards_and_confirming(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -161,6 +163,7 @@ def test_card_set_decisions_by_selecting_cards_and_confirming(
     assert len(sheet_rows(ann)) == 1 or ann.latest()["finished"]
 
 
+@pytest.mark.browser
 def test_two_people_share_a_table_and_see_each_others_plays(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -231,6 +234,7 @@ def test_two_people_share_a_table_and_see_each_others_plays(
         )
 
 
+@pytest.mark.browser
 def test_reload_mid_hand_resumes_the_same_seat_and_state(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -268,6 +272,7 @@ def test_reload_mid_hand_resumes_the_same_seat_and_state(
     assert len(sheet_rows(ann)) == 1
 
 
+@pytest.mark.browser
 def test_a_spectator_sees_card_backs_and_played_cards_only(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -323,6 +328,7 @@ def test_a_spectator_sees_card_backs_and_played_cards_only(
     watcher.assert_no_errors()
 
 
+@pytest.mark.browser
 def test_phone_size_table_fits_the_screen(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -359,3 +365,9 @@ def test_phone_size_table_fits_the_screen(
     assert {"auction", "play"} <= shots, shots
     ann.assert_no_errors()
     assert not problems, "the table does not fit a phone:\n" + "\n".join(problems)
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__, driver.__file__) == []

@@ -10,18 +10,18 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage, summary
+from tests.e2e.hooks import missing_hooks
 from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
 
 from pedro.records import replay
 from pedro.variants.options import make_ruleset
 
-pytestmark = pytest.mark.browser
-
 #: a short game: cinch to 7 instead of 62 (the first side to reach 7 wins, the bidder's side first)
 SHORT = {"target": 7}
 
 
+@pytest.mark.browser
 def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -141,3 +141,9 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     at(0)
     assert page.get_by_role("button", name="previous action", exact=True).is_disabled()
     assert not ann.page_errors, ann.page_errors
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
 from pedro.cards import parse_card, pretty_card
 
-pytestmark = pytest.mark.browser
 
-
+@pytest.mark.browser
 def test_a_cinch_exchange_is_announced_and_the_hand_end_shows_its_breakdown(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -94,6 +94,7 @@ def only_play(state: dict[str, Any]) -> str | None:
     return actions[0] if len(actions) == 1 and actions[0].startswith("play ") else None
 
 
+@pytest.mark.browser
 def test_a_lone_legal_card_is_played_for_the_player_after_a_visible_moment_unless_turned_off(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -125,3 +126,9 @@ def test_a_lone_legal_card_is_played_for_the_player_after_a_visible_moment_unles
 def pretty_card_text(code: str) -> str:
     """A card as the page writes it: ``AH`` → ``A♥``, ``TD`` → ``10♦``."""
     return pretty_card(parse_card(code))
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 from tests.e2e.driver import HUMAN, WAIT, Player, computer, create_table, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 RANKS = {
     "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",
@@ -163,6 +162,7 @@ class KeyboardPlayer:
         return " ".join([legal["verb"], *chosen])
 
 
+@pytest.mark.browser
 def test_a_hand_played_with_the_keyboard_only_and_named_for_screen_readers(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -196,3 +196,9 @@ def test_a_hand_played_with_the_keyboard_only_and_named_for_screen_readers(
     assert {"playable", "not playable", "bid"} <= keys.checked_names, keys.checked_names
     assert ann.page.evaluate("window.__pointer") == 0
     ann.assert_no_errors()
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
 from pedro import server as server_package
-
-pytestmark = pytest.mark.browser
 
 CATALOGS = Path(server_package.__file__).parent / "static" / "i18n"
 FI = json.loads((CATALOGS / "fi.json").read_text(encoding="utf-8"))
@@ -35,6 +34,7 @@ ENGLISH_ON_THE_TABLE = (
 )
 
 
+@pytest.mark.browser
 def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -97,6 +97,7 @@ def test_a_finnish_browser_plays_a_pidro_hand_in_finnish(
         assert words.lower() in seen["side"].lower(), (words, seen["side"])
 
 
+@pytest.mark.browser
 def test_the_language_switch_changes_the_page_and_is_remembered(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -128,3 +129,9 @@ def test_the_language_switch_changes_the_page_and_is_remembered(
     assert EN["join.take"] in bo.page.locator(".join-form").inner_text()
     assert bo.page.evaluate("localStorage.getItem('pedro-lang')") is None
     bo.assert_no_errors()
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

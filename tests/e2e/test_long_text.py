@@ -16,9 +16,8 @@ import pytest
 from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, overbid, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 WIDTHS = (375, 1280)
 
@@ -70,6 +69,7 @@ def max_length(field: Locator, wanted: int) -> bool:
     return True
 
 
+@pytest.mark.browser
 def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -105,6 +105,7 @@ def test_a_one_word_title_of_the_longest_length_fits_the_lobby_and_the_table(
             assert overflow(visitor) == [], f"{path} at {width} px"
 
 
+@pytest.mark.browser
 def test_a_longest_name_and_title_at_a_phone_table_and_in_my_tables_are_cut_not_scrolled(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -145,3 +146,9 @@ def test_a_longest_name_and_title_at_a_phone_table_and_in_my_tables_are_cut_not_
     screenshot(ann.page, "lobby-my-tables-long-title-375")
     assert overflow(ann) == [], "lobby with my tables at 375 px"
     assert not ann.page_errors, ann.page_errors
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -17,9 +17,8 @@ import httpx
 import pytest
 from tests.e2e.conftest import BOT_DELAY
 from tests.e2e.driver import HUMAN, Player, computer, create_table, summary
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess, running_server
-
-pytestmark = pytest.mark.browser
 
 #: seconds before the computer plays for a seat whose player has gone: the tables play on
 AWAY = 0.3
@@ -65,6 +64,7 @@ def stored_tables(ann: Player) -> list[str]:
     return keys
 
 
+@pytest.mark.browser
 def test_the_lobby_lists_my_tables_with_a_way_back_finished_ones_with_their_replay(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -127,3 +127,9 @@ def test_the_lobby_lists_my_tables_with_a_way_back_finished_ones_with_their_repl
     assert short["table"] not in stored_tables(ann)
     assert sorted(stored_tables(ann)) == sorted([hidden["table"], listed["table"]])
     assert not ann.page_errors, ann.page_errors  # (the 404 of the vanished table is logged by the browser)
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, game_over, overbid, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.english_left import Found, english_lines
 from tests.serving import ServerProcess
 
@@ -26,8 +27,6 @@ from pedro.engine.choices import CardChoice
 from pedro.engine.state import GameState
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
-
-pytestmark = pytest.mark.browser
 
 #: What may stay English on a Finnish or Swedish page: the players' and tables' names, the computer players'
 #: own names (the form lists them by name, as the command line does), the variants' names and the
@@ -108,6 +107,7 @@ def report(found: dict[str, list[Found]]) -> str:
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.browser
 def test_no_page_is_left_in_english(players: Callable[..., Player], server: ServerProcess, lang: str) -> None:
     found: dict[str, list[Found]] = {}
     locale = f"{lang}-FI"
@@ -215,6 +215,7 @@ def engine_texts() -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.browser
 def test_the_page_translates_the_servers_texts_as_the_terminal_does(
     players: Callable[..., Player], lang: str
 ) -> None:
@@ -235,3 +236,9 @@ def test_the_page_translates_the_servers_texts_as_the_terminal_does(
     assert shown == expected
     # and the card choices' rules are translated, not left as they came
     assert sum(a != b for a, b in zip(shown, texts, strict=True)) > len(texts) * 0.9
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -21,9 +21,8 @@ import httpx
 import pytest
 from tests.e2e.conftest import BOT_DELAY
 from tests.e2e.driver import HUMAN, Player, computer, create_table, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess, running_server
-
-pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 667}
 #: seconds before the computer plays for a seat whose player is not there
@@ -110,6 +109,7 @@ BID_ROW = f"""() => {{
 
 
 @pytest.mark.parametrize(("variant", "bids"), [("pidro", 9), ("sixty_three", 63)])
+@pytest.mark.browser
 def test_the_whole_hand_and_the_calls_fit_a_phone_screen_while_bidding_and_playing(
     players: Callable[..., Player],
     server: ServerProcess,
@@ -174,6 +174,7 @@ TWO_COLOURS = {"S": BLACK, "H": RED, "D": RED, "C": BLACK}
 FOUR_COLOURS = {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}
 
 
+@pytest.mark.browser
 def test_the_four_colour_deck_is_a_switch_on_the_page_kept_in_this_browser(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -209,6 +210,7 @@ def test_the_four_colour_deck_is_a_switch_on_the_page_kept_in_this_browser(
     ann.assert_no_errors()
 
 
+@pytest.mark.browser
 def test_the_bids_stay_scrolled_where_the_player_left_them_when_the_turn_is_drawn_again(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -232,3 +234,9 @@ def test_the_bids_stay_scrolled_where_the_player_left_them_when_the_turn_is_draw
     assert ann.latest()["seq"] == seq, "the turn moved on"
     assert ann.page.evaluate(BID_ROW)["scrollLeft"] == left
     ann.assert_no_errors()
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -9,9 +9,8 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 
 def practice_table(server: ServerProcess, title: str) -> dict[str, Any]:
@@ -30,6 +29,7 @@ def practice_table(server: ServerProcess, title: str) -> dict[str, Any]:
     return made
 
 
+@pytest.mark.browser
 def test_a_hint_on_your_turn_at_a_practice_table(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -51,6 +51,7 @@ def test_a_hint_on_your_turn_at_a_practice_table(
     assert not ann.page_errors, ann.page_errors
 
 
+@pytest.mark.browser
 def test_a_finnish_browser_gets_its_hint_in_finnish(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -83,3 +84,9 @@ def test_a_finnish_browser_gets_its_hint_in_finnish(
     ]
     screenshot(page, "practice-hint-fi", full_page=True)
     assert not ann.page_errors, ann.page_errors
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -11,9 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 #: a short game: cinch to 7
 SHORT = {"target": 7}
@@ -29,6 +28,7 @@ def ann_with_a_profile(players: Callable[..., Player]) -> Player:
     return ann
 
 
+@pytest.mark.browser
 def test_a_profile_plays_a_rated_game_and_sees_its_rating(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -109,6 +109,7 @@ def test_a_profile_plays_a_rated_game_and_sees_its_rating(
     assert not ann.page_errors and not bo.page_errors, (ann.page_errors, bo.page_errors)
 
 
+@pytest.mark.browser
 def test_a_profile_is_renamed_and_deleted_in_the_browser(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -139,3 +140,9 @@ def test_a_profile_is_renamed_and_deleted_in_the_browser(
     assert page.evaluate("localStorage.getItem('pedro-profile')") is None
     assert httpx.get(f"{server.url}/api/profiles/{profile_id}", timeout=10).status_code == 404
     assert not ann.page_errors, ann.page_errors  # (the refused name's 409 is in the console)
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

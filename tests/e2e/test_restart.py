@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
-pytestmark = pytest.mark.browser
 
-
+@pytest.mark.browser
 def test_the_page_shows_the_restart_and_reconnects_to_the_new_process(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -40,3 +40,9 @@ def test_the_page_shows_the_restart_and_reconnects_to_the_new_process(
     # while no process listened, the browser logged its refused connection attempts, and nothing else
     errors = [c for c in ann.console if c.startswith("error:")]
     assert all("ERR_CONNECTION_REFUSED" in c for c in errors), errors
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

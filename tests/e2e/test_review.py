@@ -10,11 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, overbid, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.helpers import played_record
 from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 #: a short game: cinch to 7
 SHORT = {"target": 7}
@@ -24,6 +23,7 @@ SHORT = {"target": 7}
 REVIEW_TIMEOUT = 120_000
 
 
+@pytest.mark.browser
 def test_open_a_review_and_jump_to_a_mistake(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -87,6 +87,7 @@ def test_open_a_review_and_jump_to_a_mistake(
     assert not ann.page_errors, ann.page_errors
 
 
+@pytest.mark.browser
 def test_review_an_uploaded_record(
     players: Callable[..., Player], server: ServerProcess, tmp_path: Path
 ) -> None:
@@ -109,6 +110,7 @@ def test_review_an_uploaded_record(
     assert not ann.page_errors, ann.page_errors
 
 
+@pytest.mark.browser
 def test_a_finnish_browser_reviews_a_record_in_finnish(
     players: Callable[..., Player], server: ServerProcess, tmp_path: Path, screenshot: Callable[..., Path]
 ) -> None:
@@ -148,3 +150,9 @@ def test_a_finnish_browser_reviews_a_record_in_finnish(
     assert (entry.text_content() or "").startswith(f"Jako 1 · tarjous · {expected}:"), entry.text_content()
     screenshot(page, "review-fi", full_page=True)
     assert not ann.page_errors, ann.page_errors
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -16,10 +16,9 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over, seat_storage
+from tests.e2e.hooks import missing_hooks
 from tests.server.replay_helpers import expand_frames
 from tests.serving import ServerProcess
-
-pytestmark = pytest.mark.browser
 
 #: the browser locale that makes the page speak each language
 LOCALES = {"en": "en-US", "fi": "fi-FI", "sv": "sv-FI"}
@@ -78,6 +77,7 @@ def assert_forced_marked(page: Any, dealer: int, lang: str, *, bubble: bool = Tr
     assert f"({word})" in page.locator(".contract-line").text_content()
 
 
+@pytest.mark.browser
 def test_a_forced_dealer_bid_is_marked_on_the_live_table_in_every_language(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -116,6 +116,7 @@ def test_a_forced_dealer_bid_is_marked_on_the_live_table_in_every_language(
         page.assert_no_errors()
 
 
+@pytest.mark.browser
 def test_the_replay_marks_a_forced_dealer_bid_in_every_language(
     players: Callable[..., Player], server: ServerProcess
 ) -> None:
@@ -155,6 +156,7 @@ def test_the_replay_marks_a_forced_dealer_bid_in_every_language(
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.browser
 def test_the_rows_of_small_cards_are_labelled(
     players: Callable[..., Player], server: ServerProcess, lang: str
 ) -> None:
@@ -198,3 +200,9 @@ def test_the_rows_of_small_cards_are_labelled(
         assert label.count() == 1 and label.is_visible(), row.inner_html()
         assert label.text_content() in labels.values(), label.text_content()
     ann.assert_no_errors()
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

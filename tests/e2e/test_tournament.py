@@ -11,11 +11,11 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.e2e.driver import Player, game_over
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
-pytestmark = pytest.mark.browser
 
-
+@pytest.mark.browser
 def test_a_player_joins_a_tournament_by_its_link_and_plays_its_deals(
     players: Callable[..., Player], server: ServerProcess, screenshot: Callable[..., Path]
 ) -> None:
@@ -82,3 +82,9 @@ def test_a_player_joins_a_tournament_by_its_link_and_plays_its_deals(
     shown = ann.page.locator(".tournament-standings tbody tr").all_text_contents()
     assert len(shown) == 4 and any("Ann" in row for row in shown)
     screenshot(ann.page, "tournament", full_page=True)
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []

@@ -225,6 +225,7 @@ def test_a_huge_body_is_refused_with_413(client: TestClient) -> None:
 # ---------------------------------------------------------------------------- the lobby
 
 
+@pytest.mark.slow
 def test_the_lobby_lists_listed_unfinished_tables_only(client: TestClient) -> None:
     listed = create_table(client, "cinch", title="Open")["table"]
     unlisted = create_table(client, "pidro", title="Private", listed=False)["table"]

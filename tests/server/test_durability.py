@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.server.client_helpers import act as act_in_process
+from tests.server.client_helpers import full_table, recv_until, room_of
+from tests.server.client_helpers import join as join_in_process
+from tests.server.client_helpers import running_server as in_process_server
 from tests.server.durability_helpers import (
     CreatedTable,
     Humans,
@@ -39,8 +43,6 @@ from tests.serving import ServerProcess, running_server
 
 from pedro.records import replay
 from pedro.variants.options import make_ruleset
-
-pytestmark = pytest.mark.processes
 
 #: Away time long enough that no stand-in ever plays for a human in these tests.
 AWAY = 3600.0
@@ -155,6 +157,7 @@ def check_against_reference(url: str, table: CreatedTable, record: dict[str, obj
     assert result.winner is not None
 
 
+@pytest.mark.processes
 def test_two_humans_two_computers_survive_kill_9(database_url: str, tmp_path: Path) -> None:
     seats = [HUMAN, BASIC, HUMAN, BASIC]
     computers = {1, 3}
@@ -192,6 +195,7 @@ def last_card_of_hand(hand: int) -> Callable[[State], bool]:
     return when
 
 
+@pytest.mark.processes
 def test_four_humans_survive_kill_9(database_url: str, tmp_path: Path) -> None:
     plan = [
         KillPoint("right after the first action is sent", lambda s: True, "sent"),
@@ -213,6 +217,7 @@ def test_four_humans_survive_kill_9(database_url: str, tmp_path: Path) -> None:
     check_against_reference(database_url, table, record)
 
 
+@pytest.mark.processes
 def test_restart_restores_every_table(database_url: str, tmp_path: Path) -> None:
     """Several tables of different variants, each stopped at another point, all restored at once."""
     specs = [
@@ -274,3 +279,24 @@ def test_restart_restores_every_table(database_url: str, tmp_path: Path) -> None
             records.append((table, api(server, "GET", f"/api/tables/{table.id}/record")))
     for table, record in [*records, (done, done_record)]:
         check_against_reference(database_url, table, record)
+
+
+def test_in_process_the_next_start_shows_each_seat_the_table_it_last_saw(tmp_path: Path) -> None:
+    """The restart above without a process (fast tier): a server started again on the same database
+    shows every seat of a table stopped mid-hand the state it was last sent."""
+    with in_process_server(tmp_path) as client:
+        table, secrets = full_table(client)
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            turn = room_of(client, table).state.current_player
+            state = join_in_process(ws, secrets[turn])
+            act_in_process(ws, state["game"]["legal"]["actions"][0]["action"], state["seq"])
+            recv_until(ws, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+        before = []
+        for secret in secrets:
+            with client.websocket_connect(f"/ws/{table}") as ws:
+                before.append(same_view(join_in_process(ws, secret)))
+    with in_process_server(tmp_path) as client:
+        for secret, seen in zip(secrets, before, strict=True):
+            with client.websocket_connect(f"/ws/{table}") as ws:
+                assert same_view(join_in_process(ws, secret)) == seen
+    assert before[0]["seq"] == 1

@@ -368,6 +368,7 @@ def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path
         refused(create(proc.url, "203.0.113.4"), 429, "at most 1 a minute")
 
 
+@pytest.mark.slow
 def test_a_websocket_message_over_the_limit_gets_too_big_and_the_connection_stays(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
     with serve_process(database, tmp_path) as proc:

@@ -27,13 +27,12 @@ from tests.server.durability_helpers import (
     stored_table,
     without_names,
 )
+from tests.server.test_store import table_row
 from tests.serving import ServerProcess, postgres_database, running_server
 
 from pedro.server.storage.schema import leases_table
 from pedro.server.storage.tables_db import engine_url
 from pedro.variants.options import make_ruleset
-
-pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 AWAY = 3600.0
 HUMAN = {"kind": "human"}
@@ -92,6 +91,8 @@ def check_against_reference(url: str, table: CreatedTable, record: dict[str, obj
     assert row.actions == record_actions(record)
 
 
+@pytest.mark.postgres
+@pytest.mark.processes
 def test_a_table_split_between_two_processes_plays_to_the_end(url: str, tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -112,6 +113,8 @@ def test_a_table_split_between_two_processes_plays_to_the_end(url: str, tmp_path
     check_against_reference(url, table, record)
 
 
+@pytest.mark.postgres
+@pytest.mark.processes
 def test_killing_the_lease_holder_mid_hand_loses_nothing(url: str, tmp_path: Path) -> None:
     """kill -9 the process driving the computers: its player reconnects to the other process, which
     takes the lease over; the computers carry on there and the game is the uninterrupted one."""
@@ -154,6 +157,8 @@ def test_killing_the_lease_holder_mid_hand_loses_nothing(url: str, tmp_path: Pat
     assert computer_moves_after
 
 
+@pytest.mark.postgres
+@pytest.mark.processes
 def test_no_stand_in_plays_for_a_player_connected_to_the_other_process(url: str, tmp_path: Path) -> None:
     """The lease holder counts a seat connected to another process as present; once the player
     leaves, the holder's stand-in plays for them after the away time."""
@@ -185,3 +190,23 @@ def test_no_stand_in_plays_for_a_player_connected_to_the_other_process(url: str,
         while len(stored_table(url, table.id).actions) == seq:  # gone: the stand-in plays
             assert time.monotonic() < deadline, "no stand-in played for the player who left"
             time.sleep(0.1)
+
+
+def test_two_handles_on_one_database_commit_an_action_place_once(tmp_path: Path) -> None:
+    """What lets two processes share a table, without processes or PostgreSQL (fast tier): an
+    action's place (table, seq) is committed once; the process that comes second is refused and
+    the stored action is the first one's."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    first, second = Store(url), Store(url)
+    try:
+        first.migrate()
+        first.create_table(table_row())
+        first.append_action("t1", 0, "1 pass")
+        with pytest.raises(ConflictError):
+            second.append_action("t1", 0, "1 bid 2")
+        second.append_action("t1", 1, "2 pass")
+        row = first.load_table("t1")
+        assert row is not None and row.actions == ["1 pass", "2 pass"]
+    finally:
+        first.close()
+        second.close()

@@ -225,6 +225,7 @@ def play_game(
     CASES,
     ids=[f"{v}-{'-'.join(k for k in o if k != 'target') or 'default'}" for v, o in CASES],
 )
+@pytest.mark.slow
 def test_no_client_receives_a_card_it_may_not_see(
     tmp_path: Path,
     checker: LeakChecker,

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from starlette.testclient import TestClient
 from tests.server.test_ratings_store import PLAYERS, played_game
 from tests.serving import ServerProcess, free_port, postgres_database
 
@@ -22,8 +23,6 @@ from pedro.server.profiles.queries import ProfileStore
 from pedro.server.profiles.rated_games import CATCH_UP_AGE, RatedGames
 from pedro.server.storage.schema import profile_games_table, rated_games_table, ratings_table
 from pedro.server.storage.tables_db import SeatRow, Store, TableRow, hash_secret
-
-pytestmark = [pytest.mark.postgres, pytest.mark.processes]
 
 #: finished games left unrated: enough that both processes' catch-ups run at the same time
 GAMES = 8
@@ -62,6 +61,8 @@ def counts(store: Store) -> dict[str, Any]:
     return {"games": games, "rated": rated, "links": links}
 
 
+@pytest.mark.postgres
+@pytest.mark.processes
 def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) -> None:
     with postgres_database() as url:
         store = Store(url)
@@ -101,3 +102,31 @@ def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) 
             "cpu:random": GAMES,
         }, found
         assert found["links"] == 4 * GAMES
+
+
+def test_in_process_two_servers_catching_up_on_one_sqlite_file_rate_each_game_once(tmp_path: Path) -> None:
+    """The promise above without processes or PostgreSQL (fast tier): two servers started together
+    in this process, their catch-ups racing on one SQLite file, rate each finished game once."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    store = Store(url)
+    store.migrate()
+    profiles = ProfileStore(store)
+    ann, bo = profiles.create("Ann").profile.id, profiles.create("Bo").profile.id
+    games = 2
+    for n in range(games):
+        stored_finished_game(store, f"t{n}", f"once-{n}", ann, bo)
+    since = datetime.now(UTC) - CATCH_UP_AGE
+    settings = ServerSettings(database=url, worker_processes=0, review_processes=0, start_workers=False)
+    try:
+        with TestClient(create_app(settings)), TestClient(create_app(settings)):
+            deadline = time.monotonic() + 60
+            while profiles.unrated(since):
+                assert time.monotonic() < deadline, "the servers did not rate the games"
+                time.sleep(0.05)
+            time.sleep(0.3)  # a second rating, were there one, would land meanwhile
+        found = counts(store)
+    finally:
+        store.close()
+    assert found["rated"] == games
+    assert found["games"] == {ann: games, bo: games, "cpu:beginner": games, "cpu:random": games}, found
+    assert found["links"] == 4 * games

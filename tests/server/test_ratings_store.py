@@ -320,6 +320,7 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(
     assert not isinstance(again, bool) and again.rated and {c.profile for c in again.changes} == set(expected)
 
 
+@pytest.mark.slow
 def test_the_second_game_starts_from_the_first_ones_ratings(
     store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:
@@ -441,6 +442,7 @@ def test_a_stored_game_played_again_ends_as_it_did(store: Store, profiles: Profi
         game_end_of(row)
 
 
+@pytest.mark.slow
 def test_finished_games_never_rated_are_found(
     store: Store, profiles: ProfileStore, games: RatedGames
 ) -> None:

@@ -460,6 +460,7 @@ def test_a_game_that_ends_has_its_replay_built_before_anyone_asks(
 # ---------------------------------------------------------------------------- the worker process
 
 
+@pytest.mark.slow
 def test_the_worker_process_starts_with_the_server(tmp_path: Path, finished: str) -> None:
     with running_server(tmp_path, start_workers=True) as client:
         workers: Workers = services_of(client).workers

@@ -143,6 +143,7 @@ def analyzed(tmp_path: Path, record: dict[str, Any], seat: int) -> list[dict[str
 # ---------------------------------------------------------------------------- what a review says
 
 
+@pytest.mark.slow
 def test_a_review_gives_the_values_pedro_analyze_gives_the_same_seat(tmp_path: Path, server: Any) -> None:
     table, _ = finished_game(tmp_path)
     with server() as client:
@@ -168,6 +169,7 @@ def test_a_review_gives_the_values_pedro_analyze_gives_the_same_seat(tmp_path: P
     assert all(m["cost"] > 0 and m["best"] for m in mistakes)
 
 
+@pytest.mark.slow
 def test_an_entry_points_at_the_replay_frame_before_its_action(tmp_path: Path, server: Any) -> None:
     table, actions = finished_game(tmp_path)
     with server() as client:
@@ -176,6 +178,7 @@ def test_an_entry_points_at_the_replay_frame_before_its_action(tmp_path: Path, s
         assert actions[entry["index"]].startswith("2 ")  # the seat's own action, at that place
 
 
+@pytest.mark.slow
 def test_reviewed_hands_are_kept_in_the_database_and_made_once(
     tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -202,6 +205,7 @@ def test_reviewed_hands_are_kept_in_the_database_and_made_once(
     assert len(made) == hands
 
 
+@pytest.mark.slow
 def test_the_work_runs_off_the_event_loop(
     tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -227,6 +231,7 @@ def test_the_work_runs_off_the_event_loop(
         until_done(lambda: client.get(f"/api/tables/{table}/review/0"))
 
 
+@pytest.mark.slow
 def test_a_real_worker_process_makes_the_review(tmp_path: Path, server: Any) -> None:
     table, _ = finished_game(tmp_path)
     with server(review_processes=1) as client:
@@ -257,6 +262,7 @@ def visible_to(actions: list[str], seat: int, hand: int) -> set[str]:
     return {format_card(c) for c in seen}
 
 
+@pytest.mark.slow
 def test_before_the_end_a_seats_review_is_its_players_only_and_shows_only_what_it_saw(
     tmp_path: Path, server: Any
 ) -> None:
@@ -294,6 +300,7 @@ def _played(actions: list[str]) -> GameState:
     return state
 
 
+@pytest.mark.slow
 def test_after_the_end_anyone_may_read_any_seats_review(tmp_path: Path, server: Any) -> None:
     table, _ = finished_game(tmp_path)
     with server() as client:
@@ -350,6 +357,7 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
             }
 
 
+@pytest.mark.slow
 def test_an_uploaded_record_is_reviewed_as_its_table_is(tmp_path: Path, server: Any) -> None:
     table, _ = finished_game(tmp_path)
     with server() as client:
@@ -401,6 +409,7 @@ def test_review_game_of_a_table_is_its_record() -> None:
     assert game.as_record() == record_from_game(state, ["A", "B", "C", "D"])
 
 
+@pytest.mark.slow
 def test_a_failed_review_says_why_once_and_is_tried_again(
     tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.client_helpers import card_tokens
+from tests.server.client_helpers import act as act_in_process
+from tests.server.client_helpers import card_tokens, full_table, recv_raw, recv_until, room_of
+from tests.server.client_helpers import join as join_in_process
+from tests.server.client_helpers import running_server as in_process_server
 from tests.server.durability_helpers import (
     State,
     api,
@@ -33,6 +36,7 @@ from tests.server.durability_helpers import (
     same_view,
     stored_table,
 )
+from tests.server.test_drain import start_drain, stored_actions
 from tests.serving import ServerProcess, running_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -147,6 +151,7 @@ def told(socket: Socket) -> int:
     return max(m["seq"] for m in socket.received if m["type"] == "state")
 
 
+@pytest.mark.processes
 def test_sigterm_drains_tells_every_client_and_loses_nothing(database_url: str, tmp_path: Path) -> None:
     args = ("--log-format", "json")
     with running_server(database_url, tmp_path, bot_delay=0.05, args=args) as server:
@@ -206,3 +211,23 @@ def check_json_log(log: str, tables: list[str]) -> None:
     assert any(e.get("event") == "seat_connected" and e["table"] in tables for e in entries)
     assert "Traceback" not in log
     assert not [e for e in entries if e["level"] in ("ERROR", "CRITICAL")]
+
+
+def test_in_process_the_end_tells_every_seat_and_keeps_each_action_it_told_of(tmp_path: Path) -> None:
+    """The promise above without a process (fast tier): the server's end tells each seat to come back
+    (``restart``, then 1012), and the actions stored are the ones the seats were told of."""
+    with in_process_server(tmp_path) as client:
+        table, secrets = full_table(client)
+        with ExitStack() as stack:
+            seats = [stack.enter_context(client.websocket_connect(f"/ws/{table}")) for _ in secrets]
+            states = [join_in_process(ws, secret) for ws, secret in zip(seats, secrets, strict=True)]
+            turn = room_of(client, table).state.current_player
+            act_in_process(
+                seats[turn], states[turn]["game"]["legal"]["actions"][0]["action"], states[turn]["seq"]
+            )
+            told = recv_until(seats[turn], lambda m: m["type"] == "state" and m["seq"] > states[turn]["seq"])
+            start_drain(client).result(timeout=30)
+            for ws in seats:
+                assert recv_until(ws, lambda m: m["type"] == "restart")["message"] == RESTART_MESSAGE
+                assert recv_raw(ws)["code"] == RESTART_CLOSE_CODE
+    assert stored_actions(tmp_path, table) == told["seq"]

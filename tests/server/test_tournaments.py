@@ -67,6 +67,7 @@ def first_deal(client: TestClient, table_id: str) -> tuple[int, list[list[str]]]
     return record["first_dealer"], [list(cards) for cards in record["hands"][0]["deal"]]
 
 
+@pytest.mark.slow
 def test_two_tables_of_computers_play_four_deals_and_score_matchpoints_by_hand(client: TestClient) -> None:
     made = create(client, [COMPUTERS, COMPUTERS[::-1]])
     tournament = made["tournament"]

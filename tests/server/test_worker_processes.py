@@ -5,11 +5,13 @@ Linux only: the processes are found through ``/proc``.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from tests.server.client_helpers import running_server as in_process_server
 from tests.serving import running_server
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -48,6 +50,7 @@ def _alive(pid: int) -> bool:
     return stat is not None and stat[0] != "Z"
 
 
+@pytest.mark.processes
 def test_the_workers_start_with_the_server_and_end_when_it_is_killed(tmp_path: Path) -> None:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, start_workers=True) as server:
         assert server.process is not None
@@ -61,7 +64,17 @@ def test_the_workers_start_with_the_server_and_end_when_it_is_killed(tmp_path: P
         assert not any(_alive(w) for w in workers), "a worker outlived its killed server"
 
 
+@pytest.mark.processes
 def test_no_worker_starts_before_its_first_job_when_told(tmp_path: Path) -> None:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, start_workers=False) as server:
         assert server.process is not None
         assert _workers_of(server.process.pid) == []
+
+
+def test_in_process_no_worker_starts_before_its_first_job_when_told(tmp_path: Path) -> None:
+    """The same promise in this process (fast tier): a server told not to start its workers has
+    started none once it answers."""
+    before = set(_workers_of(os.getpid()))
+    with in_process_server(tmp_path, start_workers=False) as client:
+        assert client.get("/api/tables").status_code == 200
+        assert set(_workers_of(os.getpid())) == before

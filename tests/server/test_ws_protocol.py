@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
+import pytest
 from starlette.websockets import WebSocketState
 from tests.server.client_helpers import seats_spec
 from tests.serving import running_server as serve_process
@@ -76,6 +77,7 @@ class RecordingDeflate(ClientPerMessageDeflateFactory):
         return extension
 
 
+@pytest.mark.slow
 def test_pedro_serve_agrees_on_compression_and_sends_short_messages_uncompressed(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
     with serve_process(database, tmp_path) as proc:
