@@ -31,7 +31,7 @@ from tests.server.test_store import table_row
 from tests.serving import ServerProcess, postgres_database, running_server
 
 from pedro.server.storage.schema import leases_table
-from pedro.server.storage.tables_db import engine_url
+from pedro.server.storage.tables_db import ConflictError, Store, engine_url
 from pedro.variants.options import make_ruleset
 
 AWAY = 3600.0

@@ -19,8 +19,10 @@ from tests.server.test_ratings_store import PLAYERS, played_game
 from tests.serving import ServerProcess, free_port, postgres_database
 
 from pedro.engine.actions import action_text
+from pedro.server.app import create_app
 from pedro.server.profiles.queries import ProfileStore
 from pedro.server.profiles.rated_games import CATCH_UP_AGE, RatedGames
+from pedro.server.settings import ServerSettings
 from pedro.server.storage.schema import profile_games_table, rated_games_table, ratings_table
 from pedro.server.storage.tables_db import SeatRow, Store, TableRow, hash_secret
 
@@ -115,12 +117,13 @@ def test_in_process_two_servers_catching_up_on_one_sqlite_file_rate_each_game_on
     games = 2
     for n in range(games):
         stored_finished_game(store, f"t{n}", f"once-{n}", ann, bo)
+    rated = RatedGames(store)
     since = datetime.now(UTC) - CATCH_UP_AGE
     settings = ServerSettings(database=url, worker_processes=0, review_processes=0, start_workers=False)
     try:
         with TestClient(create_app(settings)), TestClient(create_app(settings)):
             deadline = time.monotonic() + 60
-            while profiles.unrated(since):
+            while rated.unrated(since):
                 assert time.monotonic() < deadline, "the servers did not rate the games"
                 time.sleep(0.05)
             time.sleep(0.3)  # a second rating, were there one, would land meanwhile
