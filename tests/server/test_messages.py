@@ -17,7 +17,7 @@ from typing import Any, get_args, get_type_hints
 import pytest
 from pydantic import ValidationError
 from starlette.testclient import TestClient
-from tests.server.client_helpers import create_table, recv, running_server, watch
+from tests.server.client_helpers import create_table, recv, running_server, services_of, watch
 from tests.server.conftest import SentMessages
 from tests.server.room_helpers import play_random_game
 from tests.test_properties import OPTION_SETS
@@ -146,7 +146,7 @@ def test_each_kind_of_message_is_sent_and_fits(client: TestClient, sent_messages
         assert recv(ws) == {"type": "pong"}
         ws.send_json({"type": "act", "action": "pass", "seq": 0})
         assert recv(ws)["code"] == "auth"
-        lifecycle = client.app.state.lifecycle  # type: ignore[attr-defined]
+        lifecycle = services_of(client).lifecycle
         client.portal.call(lifecycle.shutdown)  # type: ignore[union-attr]
         assert recv(ws) == {"type": "restart", "message": RESTART_MESSAGE}
     assert set(sent_messages.types) == {"welcome", "state", "pong", "error", "restart"}
