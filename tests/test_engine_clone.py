@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 import pytest
-from tests.test_properties import RULESET_IDS, RULESETS, random_action
+from tests.test_properties import RULESET_CASES, RULESET_IDS, RULESETS, random_action
 
 from pedro.cli.version_cmd import is_extension
 from pedro.engine import state as state_module
@@ -164,7 +164,7 @@ def test_a_clone_sets_every_field(name: str) -> None:
         assert not missing, f"{name}: clone() leaves {missing} unset"
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_every_field_is_immutable_copied_or_shared_on_purpose(name: str) -> None:
     checked = 0
     for step, state in enumerate(walk(name, seed=17)):
@@ -184,7 +184,7 @@ def test_every_field_is_immutable_copied_or_shared_on_purpose(name: str) -> None
     assert checked >= 5
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_playing_a_clone_to_the_end_leaves_the_original_as_it_was(name: str) -> None:
     rng = random.Random(5)
     for step, state in enumerate(walk(name, seed=23)):
@@ -213,7 +213,7 @@ def test_a_clone_plays_on_exactly_as_the_original_would() -> None:
         assert clone.results == original.results
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_a_state_pickles_at_every_step_and_its_copy_plays_on_as_the_original(name: str) -> None:
     """A state goes to another process whole (both builds: compiled, a native class pickles only
     with a ``__reduce__`` or when its ``__new__`` runs no ``__init__``)."""
@@ -229,7 +229,7 @@ def test_a_state_pickles_at_every_step_and_its_copy_plays_on_as_the_original(nam
             assert record_from_game(copy) == record_from_game(clone), f"{name}, step {step}"
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_the_legal_actions_and_finished_hands_cannot_be_changed_from_outside(name: str) -> None:
     for state in walk(name, seed=29):
         if state.is_over:
@@ -243,7 +243,7 @@ def test_the_legal_actions_and_finished_hands_cannot_be_changed_from_outside(nam
     assert is_immutable(state.results[0])
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_an_observation_holds_plain_values_only(name: str) -> None:
     """Every seat's observation at every step pickles, and no function in it closes over anything."""
     for state in walk(name, seed=31, hands=2):

@@ -16,7 +16,7 @@ import random
 
 import orjson
 import pytest
-from tests.test_properties import RULESETS, random_action
+from tests.test_properties import RULESET_CASES, RULESETS, random_action
 
 from pedro.engine.state import GameState
 from pedro.observation_json import observation_json
@@ -108,7 +108,7 @@ PINNED: dict[str, tuple[str, ...]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(RULESETS))
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_seeded_games_are_the_same_as_pinned(name: str) -> None:
     assert tuple(fingerprint(name, seed) for seed in SEEDS) == PINNED[name]
 

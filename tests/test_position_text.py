@@ -12,7 +12,7 @@ import dataclasses
 import random
 
 import pytest
-from tests.test_properties import RULESETS, random_action
+from tests.test_properties import RULESET_CASES, RULESETS, random_action
 
 from pedro.cards import mask_of, parse_cards
 from pedro.engine.actions import play_action
@@ -74,7 +74,7 @@ def _check_round_trip(state: GameState, rng: random.Random) -> None:
     ahead(state.clone(), copy, rng)
 
 
-@pytest.mark.parametrize("name", list(RULESETS))
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_every_auction_and_trump_position_round_trips(name: str) -> None:
     """The hand as dealt and the calls so far: the rebuilt state bids, names trumps and plays on alike."""
     seen: set[Phase] = set()
@@ -90,7 +90,7 @@ def test_every_auction_and_trump_position_round_trips(name: str) -> None:
     assert Phase.AUCTION in seen
 
 
-@pytest.mark.parametrize("name", list(RULESETS))
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_every_play_position_round_trips(name: str) -> None:
     plays = 0
     for seed in SEEDS:

@@ -87,6 +87,11 @@ RULESETS: dict[str, Ruleset] = dict(VARIANTS) | {
     for variant, options in OPTION_SETS
 }
 RULESET_IDS = list(RULESETS)
+#: RULESET_IDS as the cases of a test that walks games: each variant as it is runs in the fast
+#: tier, the house-rule combinations only in the full run (marked slow)
+RULESET_CASES = [
+    name if name in VARIANTS else pytest.param(name, marks=pytest.mark.slow) for name in RULESETS
+]
 
 
 def hand_cap(name: str) -> int:
@@ -336,14 +341,14 @@ def walk(name: str, seed: int, before: Check, hands: int = HAND_CAP) -> GameStat
     return state
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @GAMES
 @given(seed=SEEDS)
 def test_every_card_is_in_exactly_one_place(variant: str, seed: int) -> None:
     walk(variant, seed, lambda state, rng: check_cards(state))
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @GAMES
 @given(seed=SEEDS)
 def test_only_legal_actions_are_applied_and_illegal_ones_change_nothing(variant: str, seed: int) -> None:
@@ -378,7 +383,7 @@ def test_points_taken_add_up_to_the_points_in_play(variant: str, seed: int) -> N
     assert state.results
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @GAMES
 @given(seed=SEEDS)
 def test_observations_never_show_hidden_cards(variant: str, seed: int) -> None:
@@ -402,7 +407,7 @@ def test_games_of_basic_players_end(variant: str, seed: int) -> None:
     assert 0 <= state.winner < state.rules.num_sides
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @settings(max_examples=2, deadline=None, derandomize=True)
 @given(seed=SEEDS)
 def test_same_seed_same_game(variant: str, seed: int) -> None:
@@ -444,7 +449,7 @@ def bad_hand_sizes(state: GameState) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @GAMES
 @given(seed=SEEDS)
 def test_hands_at_play_have_the_play_size(variant: str, seed: int) -> None:
@@ -478,7 +483,7 @@ def check_a_legal_action(state: GameState) -> None:
         )
 
 
-@pytest.mark.parametrize("variant", RULESET_IDS)
+@pytest.mark.parametrize("variant", RULESET_CASES)
 @GAMES
 @given(seed=SEEDS)
 def test_a_game_not_over_always_offers_a_legal_action(variant: str, seed: int) -> None:

@@ -14,7 +14,7 @@ import random
 
 import pytest
 from tests.helpers import with_hands
-from tests.test_properties import RULESET_IDS, RULESETS, random_action
+from tests.test_properties import RULESET_CASES, RULESET_IDS, RULESETS, random_action
 from tests.test_solver import at_play, positions
 
 from pedro.engine.phases import Phase, Status
@@ -94,6 +94,7 @@ FIRST_LEAD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", FIRST_LEAD)
 def test_kernel_matches_python_first_lead(variant: str) -> None:
     """Fresh deals at the first lead (variants whose Python search is quick enough there)."""
@@ -228,7 +229,7 @@ def random_positions(name: str, count: int, cards_left: int = RANDOM_CARDS_LEFT)
     return out
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_kernel_follows_the_turn_order_in_random_positions_of_every_ruleset(name: str) -> None:
     """Every variant and option set of the property tests: the kernel's value and best plays are
     the Python search's, which plays by the engine's turn order."""
@@ -247,7 +248,7 @@ LINE_CARDS_LEFT = 10
 LINES = 4
 
 
-@pytest.mark.parametrize("name", RULESET_IDS)
+@pytest.mark.parametrize("name", RULESET_CASES)
 def test_every_play_is_valued_alike_along_random_lines_of_every_ruleset(name: str) -> None:
     """Along random lines to the end of the hand, every legal play's value, not only the best.
 

@@ -199,6 +199,7 @@ async def _never() -> Body:
     raise AssertionError("a second build was started for a key already being built")
 
 
+@pytest.mark.slow  # starts the worker process
 def test_a_stored_finished_game_is_replayed_without_loading_its_table(tmp_path: Path, finished: str) -> None:
     with running_server(tmp_path) as client:  # the worker process, as the server runs it
         registry = services_of(client).registry
@@ -267,7 +268,8 @@ def _damaged(actions: list[str], how: str) -> list[str]:
             for how in ("not an action", "out of turn", "illegal")
             for path in ("replay", "record")
         ),
-        ("illegal", "replay", 1),  # the refusal comes back from a worker process
+        # the refusal comes back from a worker process (started: slow)
+        pytest.param("illegal", "replay", 1, marks=pytest.mark.slow),
     ],
 )
 def test_a_stored_game_that_no_longer_plays_is_not_found_and_nothing_is_kept(
@@ -282,7 +284,7 @@ def test_a_stored_game_that_no_longer_plays_is_not_found_and_nothing_is_kept(
     assert f"table {table} could not be restored and is not served" in caplog.text
 
 
-@pytest.mark.parametrize("processes", [0, 1])
+@pytest.mark.parametrize("processes", [0, pytest.param(1, marks=pytest.mark.slow)])  # 1: a worker process
 def test_a_stored_game_marked_finished_too_soon_is_refused(tmp_path: Path, processes: int) -> None:
     actions = computer_game(make_ruleset("cinch", {}), "soon")
     table = store_game(tmp_path, "cinch", actions[: len(actions) // 2], "soon")
