@@ -5,8 +5,9 @@ decision from ``random.Random(f"{seed}:{seq}")`` and the legal actions the
 server sent (the ``legal`` object of ``docs/server.md``). So a decision does
 not depend on how the game reached that state, on restarts, or on which
 connection sent it, and an uninterrupted reference game played in-process
-with the same policy (and the computer players seeded as ``Room._drive``
-seeds them) must produce exactly the record the server produces.
+with the same policy (and the computer players kept and seeded as
+``tables.computers`` keeps them: one per seat and hand) must produce exactly
+the record the server produces, however often it was killed on the way.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from pedro.engine.actions import action_cards, parse_action_text, parse_action_words
 from pedro.engine.state import GameState
-from pedro.players import make_player
+from pedro.players import Player, choose, make_player
 from pedro.records import record_from_game
 from pedro.server.storage.tables_db import Store, TableRow
+from pedro.server.tables.computers import player_seed
 from pedro.server.tables.views import observation_json
 from pedro.variants.options import make_ruleset
 
@@ -161,16 +163,21 @@ def reference_game(
     seats: list[dict[str, Any]],
     human_seed: str = HUMAN_SEED,
 ) -> GameState:
-    """The game played without a server: humans by the policy, computers as ``Room._drive`` plays them."""
+    """The game played without a server: humans by the policy, computers as ``tables.computers`` keeps
+    them (a player per seat and hand, asked each of its seat's decisions of the hand)."""
     rules = make_ruleset(variant, options)
     state = GameState(rules, seed=table_seed)
+    players: dict[tuple[int, int], Player] = {}
     seq = 0
     while not state.is_over:
         seat = state.current_player
         spec = seats[seat]
         if spec["kind"] == "computer":
-            player = make_player(spec.get("player") or "basic", seed=f"{table_seed}:{seq}")
-            action = player.act(state.observation(seat))
+            key = (seat, state.hand_index)
+            if key not in players:
+                name = spec.get("player") or "basic"
+                players[key] = make_player(name, player_seed(table_seed, seat, state.hand_index))
+            action = choose(players[key], state)
         else:
             legal = observation_json(state.observation(seat), private=True)["legal"]
             for words in candidates(legal, random.Random(f"{human_seed}:{seq}")):

@@ -27,8 +27,8 @@ from pedro.variants.options import make_ruleset
 class InstantStore:
     """Commits every action at once (the room awaits an already-resolved future), and keeps them."""
 
-    def __init__(self) -> None:
-        self.actions: list[str] = []
+    def __init__(self, actions: Sequence[str] = ()) -> None:
+        self.actions = list(actions)
         self.finished = False
 
     def append_action(
@@ -76,6 +76,23 @@ def table_row(
     return TableRow(
         "t" * 22, "t", variant, options, seed, True, datetime(2026, 1, 1, tzinfo=UTC), seats, hands=hands
     )
+
+
+def play_computers(row: TableRow, until: int | None = None, seconds: float = 600.0) -> list[str]:
+    """The table's actions once its computer players have played it to the end (or ``until``
+    actions): a room made from ``row``, its stored actions replayed, as a restarted server makes it."""
+
+    async def play() -> list[str]:
+        room = Room(row, InstantStore(row.actions), RoomSettings(bot_delay=0.0))  # type: ignore[arg-type]
+        room.start()
+        deadline = asyncio.get_running_loop().time() + seconds
+        while not room.finished and (until is None or room.seq < until):
+            assert asyncio.get_running_loop().time() < deadline, "the computers did not finish in time"
+            await asyncio.sleep(0.001)
+        await room.drain()
+        return room.row.actions[:until]
+
+    return asyncio.run(play())
 
 
 def server_message(state: GameState, seat: int | None) -> str:

@@ -1,14 +1,16 @@
 """The tables being played: their rooms, the WebSocket of each open page, and creating and joining them.
 
 ``game`` is a table's game and what is told when it ends; ``room`` is one table live (the only
-writer of its game); ``registry`` the loaded tables; ``table_view`` a seat's ``state`` message,
-made from the game and the table's facts alone, of the JSON ``views``; ``protocol`` what clients
-may send and ``messages`` what they are sent (``message_docs`` writes its reference in
-docs/server.md); ``websocket`` the connection of an open page; ``routes`` the HTTP API (the lobby,
-creating a table, taking a seat); ``limits`` the abuse limits on creating tables.
+writer of its game), and ``computers`` its computer players; ``registry`` the loaded tables;
+``table_view`` a seat's ``state`` message, made from the game and the table's facts alone, of the
+JSON ``views``; ``protocol`` what clients may send and ``messages`` what they are sent
+(``message_docs`` writes its reference in docs/server.md); ``websocket`` the connection of an open
+page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat); ``limits`` the abuse
+limits on creating tables.
 """
 
 __all__ = [
+    "computers",
     "game",
     "limits",
     "message_docs",

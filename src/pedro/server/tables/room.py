@@ -28,19 +28,16 @@ from pedro.engine.actions import (
     parse_turn_text,
 )
 from pedro.engine.state import GameState
-from pedro.players import StateAwarePlayer, is_command, make_player
 from pedro.server.http.logs import fields
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
 from pedro.server.sync.writer import AsyncStore, committed
+from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
 from pedro.server.tables.table_view import Seat, Table, TableFacts, ViewMemo, state_messages
 from pedro.server.tables.views import PHASE_NAMES, rules_json
 
 log = logging.getLogger("pedro.server")
-
-#: Player that sits in for a human who has been away too long.
-STAND_IN_PLAYER = "heuristic"
 
 
 class RoomError(Exception):
@@ -127,6 +124,8 @@ class Room:
         if row.actions:
             self.last = parse_action_text(row.actions[-1], self.rules.max_bid)
         self._driver: asyncio.Task[None] | None = None
+        #: the computer players (and stand-ins), one per seat and hand
+        self._computers = Computers(row.variant, row.options, row.seed, row.hands)
         #: held from an action's check to its announcement (the commit is awaited in between)
         self._lock = asyncio.Lock()
         self._wakeups: set[asyncio.TimerHandle] = set()
@@ -412,18 +411,16 @@ class Room:
                 return
             seat = self.state.current_player
             row = self.seats[seat].row
-            name = row.player if row.kind == "computer" and row.player else STAND_IN_PLAYER
-            if is_command(name):  # never run a program, even one a tampered database names
-                name = STAND_IN_PLAYER
-            # seeded by the table and the action's place, so a restarted server decides the same
             seq = self.seq
-            player = make_player(name, seed=f"{self.row.seed}:{seq}")
             # a thread keeps the tables served while a slow player thinks (the solver lets go of
-            # the GIL); a player that reads the whole state is given a copy, as the game goes on
-            if isinstance(player, StateAwarePlayer):
-                action = await asyncio.to_thread(player.act_on_state, self.state.clone(), seat)
-            else:
-                action = await asyncio.to_thread(player.act, self.state.observation(seat))
+            # the GIL); the player is given a copy of the game, as the game goes on meanwhile
+            action = await asyncio.to_thread(
+                self._computers.decide,
+                self.state.clone(),
+                player_name(row.kind, row.player),
+                seq,
+                tuple(self.row.actions),
+            )
             try:
                 async with self._lock:
                     if self.seq != seq or not self._to_drive():
