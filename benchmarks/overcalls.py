@@ -13,7 +13,7 @@ passing, in the expert's unit for calls: the expected score change of the
 side less the opponents'. ``--analysis-deals N`` values each call on N deals
 instead (the analysis's own first): on its usual 20 to 40 deals the
 analysis's value of a call less passing moves by several points from one
-draw to the next, as much as the margin (docs/strength.md). Those deals cost
+draw to the next, as much as the margin (docs/experiments/wild-calls.md). Those deals cost
 seconds a call, so for the long counts ``--screen-z Z`` draws them only for a
 call whose own deals leave it possibly wild: passing's lead over it there,
 plus Z standard errors of that lead, reaches the margin. Prints per variant

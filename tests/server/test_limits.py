@@ -236,7 +236,7 @@ def test_deeply_nested_json_bodies_are_refused_with_400(tmp_path: Path) -> None:
     with server(tmp_path) as (client, _):
         table = post_table(client).json()["table"]
         deep = [
-            "[" * 1000 + "]" * 1000,  # the body: deeper than Python's json parser goes
+            "[" * 1000 + "]" * 1000,  # a body nested deeper than Python's json parser goes
             "[" * 8000 + "]" * 8000,  # as deep as fits in the body limit
             '{"variant": "cinch", "options": {"x": ' + "[" * 40 + "]" * 40 + "}}",
             "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),

@@ -80,7 +80,7 @@ class RecordedDeal:
         self.wash = wash
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: records.py subclasses it
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: records/replaying.py subclasses it
 class RecordedDeals:
     """Replays the packs of a game record; refuses a pack that is not the variant's."""
 

@@ -35,7 +35,7 @@ simulation against ``basic``), except where the dealer, still to speak, may
 take it by equalling it (``dealer_may_equal``) and its hand reaches it: on
 those deals the bid is worth the dealer's contract (``_dealer_takes``).
 Without this, ``heuristic`` lost 0.74 points a hand to ``basic`` in Dom Pedro,
-where the contracts it bid for went to the dealer (docs/strength.md).
+where the contracts it bid for went to the dealer (docs/experiments/dealer-equal-bid.md).
 
 *Correction.* Choosing the best-looking call on a few samples favours
 samples that flatter the hand (the winner's curse); measured against the

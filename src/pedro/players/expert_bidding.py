@@ -32,7 +32,7 @@ from pedro.variants.model import Ruleset
 #: standard errors make the best call clear from ``CLEAR_FROM`` deals on (``clear_bound``: more
 #: before). ``BID_WORK`` is about 0.6 s of a core: 40 deals of a
 #: cinch or 83 call cost about that already, while pidro and King Pedro (Canadian), whose calls
-#: cost a third of it, go on to the most deals (docs/strength.md, "Deals bought by work").
+#: cost a third of it, go on to the most deals (docs/experiments/deals-bought-by-work.md).
 BID_SAMPLES_STEP = 20
 SURE_BID_SAMPLES = 40
 BID_WORK = 3_000_000
@@ -82,7 +82,7 @@ class SolvedBidder:
 
         On 20 deals the value of a call less passing varies by some 4 points (a standard
         deviation, in pidro) from one draw of deals to another: enough to overcall a hand that
-        is worth a pass on other deals (the issue's "wild overcalls"); in King Pedro (Canadian)
+        is worth a pass on other deals (a "wild overcall"); in King Pedro (Canadian)
         by some 11 points on 40 deals. Deals are added ``BID_SAMPLES_STEP`` at a time, while
         ``affordable_deals`` allows, until passing or bidding, whichever is best, leads the other
         by ``clear_bound`` standard errors of their difference on common deals.
@@ -100,7 +100,7 @@ class SolvedBidder:
 
         Such a bid is worth about as much as passing by the estimate itself, so passing it
         costs little, while the noise of the estimate (not the hand) is what made it best
-        often enough to overcall a hand worth a pass (the issue's examples in pidro).
+        often enough to overcall a hand worth a pass (as seen in pidro).
         """
         values = self.call_values(obs, legal)
         if not values:
@@ -180,7 +180,7 @@ def clear_bound(deals: int) -> float:
 
     The call is looked at again every ``BID_SAMPLES_STEP`` deals, up to eight times, and stops at
     the first clear look; a flat bound would let an extreme early draw stop it several times as
-    often as one test's error rate (docs/strength.md, "The raising wars"). Late looks keep the
+    often as one test's error rate (docs/experiments/clear-bound.md). Late looks keep the
     flat bound, so a call that stays unclear costs no more deals than before.
 
     >>> [round(clear_bound(n), 2) for n in (20, 40, 60, 80, 160)]

@@ -45,7 +45,7 @@ from pedro.variants.model import Ruleset
 #: a bid, and on the same deals its own calls did better with none taken off: pidro +0.60 score
 #: change a deal (225 deals), King Pedro from -12.2 points a deal behind ``heuristic`` to +4.7
 #: ahead (500 deals), King Pedro (Canadian) +6.0 points (200 deals), cinch +1.4 points and +0.8
-#: score change (200 deals), Sixty-Three +8.0 points (100 deals; all in docs/strength.md). So
+#: score change (200 deals), Sixty-Three +8.0 points (100 deals; all in docs/experiments/declarer-bias.md). So
 #: ``DEFAULT_BIAS`` is none; 83 takes it unmeasured.
 #: Where everyone plays alone the bias runs the other way: the solver plays the other seats as
 #: one side that sees every card, which real opponents are not (``--hands 60 --seed 50000``:
