@@ -39,6 +39,7 @@ from pedro.server.storage.schema import (
 )
 from pedro.server.storage.tables_db import Store, TableRow, store_error
 from pedro.server.tables.game import GameEnd, table_game
+from pedro.variants.model import Ruleset
 from pedro.variants.options import make_ruleset
 
 #: PostgreSQL advisory lock key that rating transactions take in turn (any constant of pedro's).
@@ -187,21 +188,7 @@ class RatedGames:
         if c.execute(guard.returning(rated_games_table.c.table_id)).first() is None:
             return None  # rated already (psycopg gives no rowcount for ON CONFLICT DO NOTHING)
         rules = make_ruleset(end.variant, end.options)
-        seats = {
-            r.seat: r for r in c.execute(select(seats_table).where(seats_table.c.table_id == end.table_id))
-        }
-        linked = {
-            r.seat: r.profile_id
-            for r in c.execute(
-                select(seat_profiles_table).where(seat_profiles_table.c.table_id == end.table_id)
-            )
-        }
-        stood_in = {
-            r.seq
-            for r in c.execute(
-                select(stand_ins_table.c.seq).where(stand_ins_table.c.table_id == end.table_id)
-            )
-        }
+        seats, linked, stood_in = self._table_facts(c, end.table_id)
         reason, reason_seat = self._unrated_reason(end, seats, linked, stood_in)
         if reason == "no_profiles":  # nobody to link it to
             c.execute(
@@ -210,24 +197,8 @@ class RatedGames:
                 .values(reason=reason)
             )
             return GameRating(end.table_id, False, reason, None)
-        players: list[str] = []
-        for seat in range(rules.players):
-            row = seats.get(seat)
-            if seat in linked:
-                players.append(linked[seat])
-            elif row is not None and row.kind == "computer":
-                players.append(self._computer_profile(c, row.player or "basic", now))
-            else:
-                players.append(f"guest:{seat}")  # a person without a profile: a newcomer, not kept
+        players = [self._player_at(c, seat, seats, linked, now) for seat in range(rules.players)]
         profile_ids = [p for p in players if not p.startswith("guest:")]
-        names = {
-            r.id: (r.name, r.kind)
-            for r in c.execute(
-                select(profiles_table.c.id, profiles_table.c.name, profiles_table.c.kind).where(
-                    profiles_table.c.id.in_(profile_ids)
-                )
-            )
-        }
         before = {
             r.profile_id: Rating(r.mu, r.sigma, r.games)
             for r in c.execute(
@@ -238,6 +209,60 @@ class RatedGames:
         }
         rated = reason is None
         after = rate_game(rules, players, before, end.scores, end.winner) if rated else {}
+        changes = self._link_seats(c, end, rules, players, before, after, now)
+        self._store_ratings(c, end.variant, before, after)
+        c.execute(
+            update(rated_games_table)
+            .where(rated_games_table.c.table_id == end.table_id)
+            .values(rated=rated, reason=reason, reason_seat=reason_seat)
+        )
+        return GameRating(end.table_id, rated, reason, reason_seat, tuple(changes))
+
+    @staticmethod
+    def _table_facts(c: Connection, table_id: str) -> tuple[dict[int, Any], dict[int, str], set[int]]:
+        """The table's seats, the profiles linked to seats, and the actions computers stood in for."""
+        seats = {r.seat: r for r in c.execute(select(seats_table).where(seats_table.c.table_id == table_id))}
+        linked = {
+            r.seat: r.profile_id
+            for r in c.execute(select(seat_profiles_table).where(seat_profiles_table.c.table_id == table_id))
+        }
+        stood_in = {
+            r.seq
+            for r in c.execute(select(stand_ins_table.c.seq).where(stand_ins_table.c.table_id == table_id))
+        }
+        return seats, linked, stood_in
+
+    def _player_at(
+        self, c: Connection, seat: int, seats: Mapping[int, Any], linked: Mapping[int, str], now: datetime
+    ) -> str:
+        """Who is rated for a seat: its profile, its computer level's profile, or a guest (not kept)."""
+        row = seats.get(seat)
+        if seat in linked:
+            return linked[seat]
+        if row is not None and row.kind == "computer":
+            return self._computer_profile(c, row.player or "basic", now)
+        return f"guest:{seat}"  # a person without a profile: a newcomer, not kept
+
+    @staticmethod
+    def _link_seats(
+        c: Connection,
+        end: GameEnd,
+        rules: Ruleset,
+        players: list[str],
+        before: Mapping[str, Rating],
+        after: Mapping[str, Rating],
+        now: datetime,
+    ) -> list[RatingChange]:
+        """Write each profile's line of the game (its figures, and its rating change if rated)."""
+        profile_ids = [p for p in players if not p.startswith("guest:")]
+        names = {
+            r.id: (r.name, r.kind)
+            for r in c.execute(
+                select(profiles_table.c.id, profiles_table.c.name, profiles_table.c.kind).where(
+                    profiles_table.c.id.in_(profile_ids)
+                )
+            )
+        }
         places = side_ranks(end.scores, end.winner)
         changes: list[RatingChange] = []
         for seat, player in enumerate(players):
@@ -268,9 +293,16 @@ class RatedGames:
                     shown_after=new.shown if new is not None else None,
                 )
             )
-            if new is not None and all(c.profile != player for c in changes):  # two seats: one change
+            if new is not None and all(ch.profile != player for ch in changes):  # two seats: one change
                 name, kind = names.get(player, (player, "human"))
                 changes.append(RatingChange(seat, player, name, kind, old.shown, new.shown))
+        return changes
+
+    @staticmethod
+    def _store_ratings(
+        c: Connection, variant: str, before: Mapping[str, Rating], after: Mapping[str, Rating]
+    ) -> None:
+        """Write the new ratings: an update where the profile had one in the variant, else an insert."""
         for player, new in after.items():
             if player.startswith("guest:"):
                 continue
@@ -278,17 +310,11 @@ class RatedGames:
             if player in before:
                 c.execute(
                     update(ratings_table)
-                    .where(ratings_table.c.profile_id == player, ratings_table.c.variant == end.variant)
+                    .where(ratings_table.c.profile_id == player, ratings_table.c.variant == variant)
                     .values(**values)
                 )
             else:
-                c.execute(insert(ratings_table).values(profile_id=player, variant=end.variant, **values))
-        c.execute(
-            update(rated_games_table)
-            .where(rated_games_table.c.table_id == end.table_id)
-            .values(rated=rated, reason=reason, reason_seat=reason_seat)
-        )
-        return GameRating(end.table_id, rated, reason, reason_seat, tuple(changes))
+                c.execute(insert(ratings_table).values(profile_id=player, variant=variant, **values))
 
     @staticmethod
     def _unrated_reason(

@@ -70,46 +70,12 @@ def summary(row: TournamentRow) -> dict[str, Any]:
     sides = sides_of(rules)
     seated = seatings(row.tables, len(sides), row.deals)
     changes = {(d.deal, d.table_no): d.change for d in row.played if d.change is not None}
-    shown = complete_deals(row)
     standings = matchpoints(seated, changes)
-    per_deal = {s.entrant: s.per_deal for s in standings}
     names = {
         entrant_of(rules, t, side[0]): [_seat_name(_home(row, t, s)) for s in side]
         for t in range(row.tables)
         for side in sides
     }
-    results = []
-    for deal in range(row.deals):
-        at_tables = [d for d in row.played if d.deal == deal]
-        played = sorted(d.table_no for d in at_tables if d.change is not None)
-        complete = deal in shown
-        rows = []
-        if complete:
-            for d in sorted(at_tables, key=lambda d: d.table_no):
-                seating = seated[deal * row.tables + d.table_no]
-                assert d.change is not None
-                rows.append(
-                    {
-                        "table": d.table_no,
-                        "table_id": d.table_id,
-                        "entrants": list(seating.entrants),
-                        "change": list(d.change),
-                        "matchpoints": [per_deal[e][deal] for e in seating.entrants],
-                    }
-                )
-        results.append({"deal": deal, "complete": complete, "played": played, "tables": rows})
-    progress = []
-    for t in range(row.tables):
-        played_here = [d for d in row.played if d.table_no == t]
-        done = sum(1 for d in played_here if d.change is not None)
-        progress.append(
-            {
-                "table": t,
-                "started": bool(played_here),
-                "played": done,
-                "deal": None if done == row.deals or not played_here else played_here[-1].deal,
-            }
-        )
     return {
         "id": row.id,
         "title": row.title,
@@ -123,24 +89,11 @@ def summary(row: TournamentRow) -> dict[str, Any]:
         # the seed gives every card of every deal: shown once every deal is played
         "seed": row.seed if row.finished else None,
         "created": row.created_at.isoformat(),
-        "seats": [
-            [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "level": _level_of(s.player),
-                    "name": _seat_name(s) if s.claimed else None,
-                    "claimed": s.claimed,
-                    "entrant": entrant_of(rules, t, s.seat),
-                }
-                for s in row.table_seats(t)
-            ]
-            for t in range(row.tables)
-        ],
+        "seats": _seats(row, rules),
         "free_seats": [[s.table_no, s.seat] for s in row.seats if not s.claimed],
         "entrants": [{"entrant": e, "names": n} for e, n in sorted(names.items())],
-        "progress": progress,
-        "results": results,
+        "progress": [_progress(row, t) for t in range(row.tables)],
+        "results": _results(row, seated, {s.entrant: s.per_deal for s in standings}),
         "standings": [
             {
                 "entrant": s.entrant,
@@ -153,6 +106,63 @@ def summary(row: TournamentRow) -> dict[str, Any]:
         ],
         "finished": row.finished,
     }
+
+
+def _seats(row: TournamentRow, rules: Ruleset) -> list[list[dict[str, Any]]]:
+    """Every table's seats: who sits there (a name only once claimed) and whose entrant it plays."""
+    return [
+        [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": _level_of(s.player),
+                "name": _seat_name(s) if s.claimed else None,
+                "claimed": s.claimed,
+                "entrant": entrant_of(rules, t, s.seat),
+            }
+            for s in row.table_seats(t)
+        ]
+        for t in range(row.tables)
+    ]
+
+
+def _progress(row: TournamentRow, table_no: int) -> dict[str, Any]:
+    """How far one table has come: deals played, and the deal it is on (None before or after)."""
+    played_here = [d for d in row.played if d.table_no == table_no]
+    done = sum(1 for d in played_here if d.change is not None)
+    return {
+        "table": table_no,
+        "started": bool(played_here),
+        "played": done,
+        "deal": None if done == row.deals or not played_here else played_here[-1].deal,
+    }
+
+
+def _results(
+    row: TournamentRow, seated: list[Seating], per_deal: dict[int, tuple[float, ...]]
+) -> list[dict[str, Any]]:
+    """Each deal's results, table by table: only for a deal every table has played."""
+    shown = complete_deals(row)
+    results = []
+    for deal in range(row.deals):
+        at_tables = sorted((d for d in row.played if d.deal == deal), key=lambda d: d.table_no)
+        rows = []
+        if deal in shown:
+            for d in at_tables:
+                seating = seated[deal * row.tables + d.table_no]
+                assert d.change is not None
+                rows.append(
+                    {
+                        "table": d.table_no,
+                        "table_id": d.table_id,
+                        "entrants": list(seating.entrants),
+                        "change": list(d.change),
+                        "matchpoints": [per_deal[e][deal] for e in seating.entrants],
+                    }
+                )
+        played = [d.table_no for d in at_tables if d.change is not None]
+        results.append({"deal": deal, "complete": deal in shown, "played": played, "tables": rows})
+    return results
 
 
 def _home(row: TournamentRow, table_no: int, seat: int) -> TournamentSeat:
