@@ -69,7 +69,7 @@ def test_a_refusal_gives_its_code_and_fields_beside_the_english(client: TestClie
 def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClient) -> None:
     seats = [{"kind": "human"}] * 4
     clash = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 15}, "seats": seats})
-    assert clash.status_code == 400
+    assert clash.status_code == 422
     assert clash.json() == {
         "error": "min_bid=15 is above the maximum bid 14; allowed: min_bid 1..14",
         "code": "option_clash",
@@ -86,7 +86,7 @@ def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClien
     computers = [{"kind": "computer", "level": "beginner"}] * 4
     body = {"variant": "cinch", "deals": 2, "seats": [computers, computers], "options": {"min_bid": 15}}
     tournament = client.post("/api/tournaments", json=body)
-    assert tournament.status_code == 400 and tournament.json()["code"] == "option_clash"
+    assert tournament.status_code == 422 and tournament.json()["code"] == "option_clash"
     assert tournament.json()["fields"] == clash.json()["fields"]
 
 
@@ -145,7 +145,7 @@ def test_a_request_the_server_cannot_read_says_each_problem_by_its_type(client: 
     seats = [{"kind": "human"}] * 4
     body = {"variant": "cinch", "seats": seats, "title": "x" * 500, "extra": 1}
     bad = client.post("/api/tables", json=body)
-    assert bad.status_code == 400
+    assert bad.status_code == 422
     body = bad.json()
     assert body["code"] == "bad_request" and body["error"] == body["fields"]["why"]
     problems = {p["field"]: p for p in body["fields"]["problems"]}

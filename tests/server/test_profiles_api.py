@@ -112,7 +112,7 @@ def test_a_profile_is_made_once_per_name(client: TestClient) -> None:
 )
 def test_an_invalid_profile_request_says_why(client: TestClient, body: Any, says: str) -> None:
     response = client.post("/api/profiles", json=body)
-    assert response.status_code == 400 and says in response.json()["error"], response.text
+    assert response.status_code == 422 and says in response.json()["error"], response.text
 
 
 def test_profile_errors(client: TestClient) -> None:
@@ -161,8 +161,8 @@ def test_a_profile_is_renamed_and_deleted_by_its_holder(client: TestClient) -> N
         ({"secret": ann["secret"], "name": "BO"}, 409, "name_taken"),
         ({"secret": ann["secret"], "name": "expert"}, 409, "name_for_computer"),
         ({"secret": "wrong", "name": "Cy"}, 403, "unknown_profile"),
-        ({"secret": ann["secret"], "name": "   "}, 400, "bad_request"),
-        ({"secret": ann["secret"]}, 400, "bad_request"),
+        ({"secret": ann["secret"], "name": "   "}, 422, "bad_request"),
+        ({"secret": ann["secret"]}, 422, "bad_request"),
     ):
         refused = client.post(rename, json=body)
         assert refused.status_code == status and refused.json()["code"] == code, refused.text

@@ -319,9 +319,9 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
             (client.get(f"/api/tables/{table}/review/4"), 400, "seat 4: this game has seats 0 to 3"),
             (client.get(f"/api/tables/{table}/review/x"), 400, "a seat is a number"),
             (client.post("/api/review", content=b"{not json"), 400, "not JSON"),
-            (client.post("/api/review", json=[1, 2]), 400, '"record"'),
+            (client.post("/api/review", json=[1, 2]), 422, '"record"'),
             (client.post("/api/review", json={"record": {"format": "x"}, "seat": 0}), 400, "not valid"),
-            (client.post("/api/review", json={"record": {}, "seat": "0"}), 400, '"seat": N'),
+            (client.post("/api/review", json={"record": {}, "seat": "0"}), 422, '"seat": N'),
             (client.post("/api/review", content=b" " * (reviews_module.MAX_RECORD_BYTES + 1)), 413, "larger"),
         ]
         for response, status, words in cases:
@@ -350,7 +350,7 @@ def test_bad_requests_get_clear_errors(tmp_path: Path, server: Any) -> None:
         }
         for upload in ({"record": record}, {"record": record, "seat": True}, {"record": [1], "seat": 0}):
             refused = client.post("/api/review", json=upload)
-            assert refused.status_code == 400 and refused.json() == {
+            assert refused.status_code == 422 and refused.json() == {
                 "error": 'send {"record": <a pedro-record/1 record>, "seat": N}',
                 "code": "bad_upload",
                 "fields": {},

@@ -284,10 +284,10 @@ def test_bad_requests_are_refused_with_clear_errors(client: TestClient) -> None:
     bad = {"variant": "cinch", "deals": 2}
     one_human = [{"kind": "human"}, *COMPUTERS[1:]]
     assert "unknown variant" in error(
-        client.post("/api/tournaments", json=bad | {"variant": "bridge", "seats": [one_human] * 2}), 400
+        client.post("/api/tournaments", json=bad | {"variant": "bridge", "seats": [one_human] * 2}), 422
     )
     assert "seats" in error(
-        client.post("/api/tournaments", json=bad | {"seats": [one_human]}), 400
+        client.post("/api/tournaments", json=bad | {"seats": [one_human]}), 422
     )  # one table
     assert "4 seats, but 3" in error(
         client.post("/api/tournaments", json=bad | {"seats": [one_human, COMPUTERS[:3]]}), 400
@@ -297,7 +297,7 @@ def test_bad_requests_are_refused_with_clear_errors(client: TestClient) -> None:
         client.post("/api/tournaments", json=bad | {"seats": [wizard, one_human]}), 400
     )
     assert "deals" in error(
-        client.post("/api/tournaments", json=bad | {"deals": 0, "seats": [one_human] * 2}), 400
+        client.post("/api/tournaments", json=bad | {"deals": 0, "seats": [one_human] * 2}), 422
     )
     made = create(client, [one_human, one_human], deals=2)
     tid = made["tournament"]
@@ -310,7 +310,7 @@ def test_bad_requests_are_refused_with_clear_errors(client: TestClient) -> None:
     assert "the tournament is full" in error(
         client.post(seats, json={"table": 1, "seat": 0, "name": "Cy"}), 409
     )
-    assert "name" in error(client.post(seats, json={"table": 1, "seat": 0, "name": "  "}), 400)
+    assert "name" in error(client.post(seats, json={"table": 1, "seat": 0, "name": "  "}), 422)
     assert "does not belong" in error(
         client.post(f"/api/tournaments/{tid}/me", json={"secret": "guess"}), 403
     )

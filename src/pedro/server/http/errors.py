@@ -157,11 +157,11 @@ _REFUSALS = Refusals(MESSAGES)
 
 
 def option_refusal(exc: OptionError) -> HttpError:
-    """House-rule options refused: a clash of rules by its two parts (the page translates each),
-    anything else (a name, a value) as ``bad_options``."""
+    """House-rule options refused (422, as fields that fail validation): a clash of rules by its
+    two parts (the page translates each), anything else (a name, a value) as ``bad_options``."""
     if exc.is_clash:
-        return HttpError.of(400, "option_clash", problem=exc.fields["problem"], allowed=exc.fields["allowed"])
-    return HttpError.of(400, "bad_options", why=str(exc))
+        return HttpError.of(422, "option_clash", problem=exc.fields["problem"], allowed=exc.fields["allowed"])
+    return HttpError.of(422, "bad_options", why=str(exc))
 
 
 def error_response(status: int, code: str, **fields: Any) -> JSONResponse:

@@ -2,7 +2,7 @@
 
 Every JSON request body is read here (``read_body``), so every endpoint refuses alike: a body
 larger than ``MAX_BODY_BYTES`` is answered 413 (``too_big``) before it is read whole, one that is
-not usable JSON 400 (``bad_body``), and one that does not fit its model 400 (``bad_request``, with
+not usable JSON 400 (``bad_body``), and one that does not fit its model 422 (``bad_request``, with
 the problems the page says in its own language); an endpoint with refusals of its own (an
 uploaded record's review) gives its limit and ``BodyRefusals``. Models are strict and forbid extra
 fields, so a hostile or buggy client learns exactly what was wrong, and the server only ever sees
@@ -141,11 +141,12 @@ class BodyRefusals:
     invalid: Callable[[ValidationError, str], HttpError]
 
 
-#: The API's refusals of a body: ``too_big`` (413), ``bad_body`` and ``bad_request`` (400).
+#: The API's refusals of a body: ``too_big`` (413), ``bad_body`` (400: it cannot be read) and
+#: ``bad_request`` (422: read, but not the request's shape).
 REFUSALS = BodyRefusals(
     too_big=lambda limit: HttpError.of(413, "too_big", limit=limit),
     not_json=lambda why: HttpError.of(400, "bad_body", why=why),
-    invalid=lambda exc, allowed: HttpError.of(400, "bad_request", **_validation_fields(exc, allowed)),
+    invalid=lambda exc, allowed: HttpError.of(422, "bad_request", **_validation_fields(exc, allowed)),
 )
 
 M = TypeVar("M", bound=BaseModel)
@@ -160,7 +161,7 @@ async def read_body(
     refusals: BodyRefusals = REFUSALS,
 ) -> M:
     """The request's body as ``model``. Refused: past ``limit`` bytes, told by its length or as it
-    arrives (413); not usable JSON (400); not the model's shape (400, saying what does not fit and
+    arrives (413); not usable JSON (400); not the model's shape (422, saying what does not fit and
     what is ``allowed``)."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limit):

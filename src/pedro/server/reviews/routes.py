@@ -89,7 +89,7 @@ _refuse = Refusals(MESSAGES)
 _UPLOAD_REFUSALS = BodyRefusals(
     too_big=lambda limit: _refuse(413, "too_big", limit=limit),
     not_json=lambda why: _refuse(400, "not_json"),
-    invalid=lambda exc, allowed: _refuse(400, "bad_upload"),
+    invalid=lambda exc, allowed: _refuse(422, "bad_upload"),
 )
 #: Why a review failed when the database did (the store's own words go to the log only).
 NO_DATABASE = N_("the game database is not available")
@@ -141,27 +141,7 @@ class Reviews:
         only the seat's own player may read, as before a game ends.
         """
         key: _Key = ("table", table_id, seat)
-        known = None if hidden else self._finished.get(table_id)
-        room: Room | None = None
-        if known is None:
-            room = await _room(self.registry, table_id)
-            names = _names(room)
-            over, hands = room.finished, len(room.state.results)
-            if not 0 <= seat < len(names):
-                raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
-            if (hidden or not over) and (
-                secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)
-            ):
-                if hidden:
-                    raise HttpError.of(403, "tournament_deal_hidden")
-                raise _refuse(403, "not_yours", seat=seat)
-            if over and not hidden:  # a finished game never changes: its outline is kept
-                self._finished[table_id] = (names, hands)
-                _trim(self._finished)
-        else:
-            (names, hands), over = known, True
-            if not 0 <= seat < len(names):
-                raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
+        names, hands, over, room = await self._outline_of_table(table_id, seat, secret, hidden)
         head = {"table": table_id, "seat": seat, "names": list(names), "over": over, "player": self.player}
         body = self._bodies.get(key)
         if body is not None and over:
@@ -194,6 +174,34 @@ class Reviews:
             self._make(key, progress, _game_of(room), seat, missing, save, forget=True)
         )
         return _progress(head, progress)
+
+    async def _outline_of_table(
+        self, table_id: str, seat: int, secret: str | None, hidden: bool
+    ) -> tuple[tuple[str, ...], int, bool, Room | None]:
+        """The table's seat names, hands played, whether it is over, and its room if it was read
+        (a finished table's outline is kept, so that its room need not be): after the checks that
+        the seat exists and that the asker may read its review."""
+        known = None if hidden else self._finished.get(table_id)
+        if known is not None:
+            names, hands = known
+            if not 0 <= seat < len(names):
+                raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
+            return names, hands, True, None
+        room = await _room(self.registry, table_id)
+        names = _names(room)
+        over, hands = room.finished, len(room.state.results)
+        if not 0 <= seat < len(names):
+            raise _refuse(400, "bad_seat", seat=seat, last=len(names) - 1)
+        if (hidden or not over) and (
+            secret is None or room.seats[seat].row.secret_hash != hash_secret(secret)
+        ):
+            if hidden:
+                raise HttpError.of(403, "tournament_deal_hidden")
+            raise _refuse(403, "not_yours", seat=seat)
+        if over and not hidden:  # a finished game never changes: its outline is kept
+            self._finished[table_id] = (names, hands)
+            _trim(self._finished)
+        return names, hands, over, room
 
     # ------------------------------------------------------------------ uploads
 

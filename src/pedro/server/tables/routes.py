@@ -30,7 +30,7 @@ from pedro.server.http.request_body import (
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
 from pedro.server.tables.limits import CreationLimits, check_strength
-from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable
+from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable, SeatSpec
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room
 from pedro.server.tables.websocket import TableSockets
@@ -211,11 +211,32 @@ def _computers(row: TableRow) -> int:
     return sum(1 for s in row.seats if s.kind == "computer")
 
 
+def _seat_row(i: int, seat: SeatSpec, limits: Limits) -> SeatRow:
+    """A new table's seat as asked: a person's (empty), or a computer level the server may run."""
+    if seat.kind != "computer":
+        if seat.player is not None:
+            raise HttpError.of(400, "human_no_player", seat=i)
+        return SeatRow(i, "human")
+    player = seat.player or "basic"
+    if is_command(player):
+        # a web request must never make the server run a program
+        raise HttpError.of(400, "bot_program", seat=i, player=player, players=", ".join(PLAYERS))
+    try:
+        check_player(player)
+        check_strength(player, limits)
+    except UnknownPlayerError as exc:
+        raise HttpError.of(400, "bad_player", seat=i, why=str(exc)) from None
+    except HttpError as exc:  # too strong: its own code, said of the seat
+        fields = {"seat": i, **(exc.fields or {})}
+        raise HttpError(exc.status, exc.code, f"seat {i}: {exc.message}", fields) from None
+    return SeatRow(i, "computer", player=player)
+
+
 def _new_table(
     spec: CreateTable, limits: Limits, profile: SeatProfile | None = None
 ) -> tuple[TableRow, str | None]:
     if spec.variant not in VARIANTS:
-        raise HttpError.of(400, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
+        raise HttpError.of(422, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
     try:
         rules = make_ruleset(spec.variant, spec.options)
     except OptionError as exc:
@@ -223,26 +244,7 @@ def _new_table(
     if len(spec.seats) != rules.players:
         described = len(spec.seats)
         raise HttpError.of(400, "seat_count", variant=rules.name, players=rules.players, described=described)
-    seats = []
-    for i, s in enumerate(spec.seats):
-        if s.kind == "computer":
-            player = s.player or "basic"
-            if is_command(player):
-                # a web request must never make the server run a program
-                raise HttpError.of(400, "bot_program", seat=i, player=player, players=", ".join(PLAYERS))
-            try:
-                check_player(player)
-                check_strength(player, limits)
-            except UnknownPlayerError as exc:
-                raise HttpError.of(400, "bad_player", seat=i, why=str(exc)) from None
-            except HttpError as exc:  # too strong: its own code, said of the seat
-                fields = {"seat": i, **(exc.fields or {})}
-                raise HttpError(exc.status, exc.code, f"seat {i}: {exc.message}", fields) from None
-            seats.append(SeatRow(i, "computer", player=player))
-        else:
-            if s.player is not None:
-                raise HttpError.of(400, "human_no_player", seat=i)
-            seats.append(SeatRow(i, "human"))
+    seats = [_seat_row(i, s, limits) for i, s in enumerate(spec.seats)]
     secret = None
     if spec.seat is not None:
         if spec.seat >= rules.players or seats[spec.seat].kind != "human":
@@ -250,7 +252,7 @@ def _new_table(
             raise _seat_error(400, "not_human", spec.seat, humans=humans)
         name = profile.name if profile is not None else spec.name
         if name is None:
-            raise HttpError.of(400, "need_name", limit=MAX_NAME_CHARS)
+            raise HttpError.of(422, "need_name", limit=MAX_NAME_CHARS)
         secret = secrets.token_urlsafe(24)
         seats[spec.seat].name = name
         seats[spec.seat].secret_hash = hash_secret(secret)

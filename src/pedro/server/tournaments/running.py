@@ -90,7 +90,7 @@ class Tournaments:
     def new(self, spec: CreateTournament) -> tuple[TournamentRow, str]:
         """A tournament from a request, and its director's secret; HttpError if it is not valid."""
         if spec.variant not in VARIANTS:
-            raise HttpError.of(400, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
+            raise HttpError.of(422, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
         try:
             rules = make_ruleset(spec.variant, spec.options)
         except OptionError as exc:
