@@ -248,7 +248,7 @@ def test_deeply_nested_json_bodies_are_refused_with_400(tmp_path: Path) -> None:
                 refused(answer, 400, "request body", f"nested more than {MAX_JSON_DEPTH} deep")
             # as deep as allowed: read, then refused for what it is, not for its depth
             edge = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
-            message = refused(client.post(path, content=edge), 400)
+            message = refused(client.post(path, content=edge), 422)
             assert "nested" not in message
         assert table_count(client) == 1
         assert client.get(f"/api/tables/{table}").json()["free_seats"] == [0, 1, 2, 3]
@@ -303,9 +303,9 @@ def test_a_name_of_nothing_visible_is_refused(tmp_path: Path) -> None:
         table = post_table(client).json()["table"]
         for name in ("", "   ", INVISIBLE, "\u202e\u200b \t"):
             words = ("name", "at least 1 character", "invisible characters are removed")
-            refused(post_table(client, seat=0, name=name), 400, *words)
+            refused(post_table(client, seat=0, name=name), 422, *words)
             answer = post(client, f"/api/tables/{table}/seats", {"seat": 1, "name": name})
-            refused(answer, 400, *words)
+            refused(answer, 422, *words)
         assert table_count(client) == 1
         assert client.get(f"/api/tables/{table}").json()["free_seats"] == [0, 1, 2, 3]
         # a title of nothing visible is no title: the table is called after its variant
@@ -327,8 +327,8 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
         }
         word = "W" * MAX_TITLE_CHARS
         assert post_table(client, title=word).json()["summary"]["title"] == word
-        refused(post_table(client, title=word + "W"), 400, "title", f"at most {MAX_TITLE_CHARS} characters")
-        refused(post_table(client, seat=0, name="N" * (MAX_NAME_CHARS + 1)), 400, "name", "at most 40")
+        refused(post_table(client, title=word + "W"), 422, "title", f"at most {MAX_TITLE_CHARS} characters")
+        refused(post_table(client, seat=0, name="N" * (MAX_NAME_CHARS + 1)), 422, "name", "at most 40")
         assert table_count(client) == 1
 
 
