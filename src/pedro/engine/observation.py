@@ -134,10 +134,11 @@ class SeatSecrets:
 
 def seat_secrets(table: Table, seat: int) -> SeatSecrets:
     """The part of ``seat``'s observation only it may see, of a state (a ``GameState``)."""
-    return _secrets(TableView(table), seat)
+    view = TableView(table)
+    return _secrets(view, seat, view.wash)
 
 
-def _secrets(view: TableView, seat: int) -> SeatSecrets:
+def _secrets(view: TableView, seat: int, wash: int) -> SeatSecrets:
     legal: tuple[int, ...] | CardChoice | None = None
     if view.current_player == seat and not view.is_over:
         legal = view.legal()  # a tuple, or a card choice of plain values
@@ -150,7 +151,7 @@ def _secrets(view: TableView, seat: int) -> SeatSecrets:
     return SeatSecrets(
         seat=seat,
         hand=_cards(hand),
-        own_discards=_cards(view.discards(seat) & ~view.wash),
+        own_discards=_cards(view.discards(seat) & ~wash),
         seen=_cards(seen & ~hand),
         legal=legal,
     )
@@ -159,14 +160,29 @@ def _secrets(view: TableView, seat: int) -> SeatSecrets:
 def observe(table: Table, seat: int) -> Observation:
     """``seat``'s observation of a state (a ``GameState``)."""
     view = TableView(table)
-    seats = view.seats  # compiled, a tuple built over a tuple is made at its length (over a range, grown)
     rules = view.rules
     contract = view.contract
-    secrets = _secrets(view, seat)
     wash = view.wash
+    secrets = _secrets(view, seat, wash)
     face_up = view.face_up
     phase = view.phase
     trick = view.trick
+    # what everyone sees of each seat, in one round of the table (in pure Python, a generator
+    # expression per field cost as much as the whole view's calls)
+    sizes: list[int] = []
+    laid_up: list[tuple[int, ...]] = []
+    statuses: list[int] = []
+    shown: list[tuple[int, ...]] = []
+    discarded: list[int] = []
+    drawn: list[int] = []
+    for s in range(view.players):
+        laid, killed, status = view.discards(s), view.killed(s), view.status(s)
+        sizes.append(view.hand(s).bit_count())
+        laid_up.append(_cards((laid & face_up) | killed))
+        statuses.append(int(status))
+        shown.append(_shown(rules, view.shown(s), status))
+        discarded.append(((laid & ~wash) | killed).bit_count() + view.gathered(s))
+        drawn.append(view.drawn(s))
     return Observation(
         seat=seat,
         variant=rules.id,
@@ -176,35 +192,31 @@ def observe(table: Table, seat: int) -> Observation:
         dealer=view.dealer,
         current_player=view.current_player,
         hand=secrets.hand,
-        hand_sizes=tuple(view.hand(s).bit_count() for s in seats),
+        hand_sizes=tuple(sizes),
         calls=view.calls,
         bidder=contract.bidder if contract else None,
         bid=contract.value if contract else None,
         trump=view.trump,
-        face_up=tuple(_cards((view.discards(s) & face_up) | view.killed(s)) for s in seats),
+        face_up=tuple(laid_up),
         own_discards=secrets.own_discards,
         seen=secrets.seen,
-        statuses=tuple(int(view.status(s)) for s in seats),
-        shown=tuple(_shown(view, s) for s in seats),
+        statuses=tuple(statuses),
+        shown=tuple(shown),
         tricks=tuple(_seen_trick(t) for t in view.tricks),
         trick=_seen_trick(trick) if trick is not None and phase == _PLAY else None,
         scores=view.scores,
         history=view.history,
         winner=view.winner,
         legal=secrets.legal,
-        discarded=tuple(
-            ((view.discards(s) & ~wash) | view.killed(s)).bit_count() + view.gathered(s) for s in seats
-        ),
+        discarded=tuple(discarded),
         wash=wash.bit_count(),
-        drawn=tuple(view.drawn(s) for s in seats),
+        drawn=tuple(drawn),
     )
 
 
-def _shown(view: TableView, seat: int) -> tuple[int, ...]:
-    """The cards ``seat`` showed going cold, up or out, when they were shown face up."""
-    shown = view.shown(seat)
-    if not shown:
+def _shown(rules: Ruleset, cards: int, status: Status) -> tuple[int, ...]:
+    """The cards a seat showed going cold, up or out, when they were shown face up."""
+    if not cards:
         return ()
-    status = view.status(seat)
-    face_up = view.rules.cold_cards_face_up if status == _COLD else status in (_UP, _OUT)
-    return _cards(shown) if face_up else ()
+    face_up = rules.cold_cards_face_up if status == _COLD else status in (_UP, _OUT)
+    return _cards(cards) if face_up else ()

@@ -98,7 +98,7 @@ def position_of(state: Table) -> Position:
             f"{phase} phase"
         )
     assert trick is not None and trump is not None
-    seats = view.seats
+    seats = range(view.players)
     face_up = view.face_up
     return Position(
         scores=view.scores,

@@ -100,7 +100,6 @@ class GameState(Driver):
         self._rules = rules
         self._deals = deals if deals is not None else SeededDeals(seed)
         self._players = rules.players
-        self._seats = tuple(range(rules.players))
         if scores is not None and len(scores) != rules.num_sides:
             raise ValueError(f"{rules.id} has {rules.num_sides} sides, but {len(scores)} scores were given")
         self._scores = list(scores) if scores is not None else [0] * rules.num_sides

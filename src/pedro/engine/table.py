@@ -54,7 +54,6 @@ class Table(PlayTurns):
     _rules: Ruleset
     _deals: DealSource
     _players: int
-    _seats: tuple[int, ...]  # 0 to players - 1, for the views to go round the table
     _scores: list[int]  # per side
     _results: tuple[HandResult, ...]
     _past_hands_seen: tuple[SeenHand, ...]  # the results' ``seen``, extended as hands end
@@ -128,7 +127,6 @@ class Table(PlayTurns):
         new._rules = self._rules
         new._deals = deals
         new._players = self._players
-        new._seats = self._seats
         new._scores = self._scores[:]
         new._results = self._results
         new._past_hands_seen = self._past_hands_seen
@@ -298,11 +296,6 @@ class TableView:
     @property
     def players(self) -> int:
         return self._table._players
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The seats in order, from 0."""
-        return self._table._seats
 
     @property
     def scores(self) -> tuple[int, ...]:
