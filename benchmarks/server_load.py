@@ -11,7 +11,7 @@ When a game ends, its four clients move to a new table, so the load stays at
 N tables until the time (or ``--games`` per table) runs out.
 
 Clients keep to the server's message rate (``RATE_PER_SECOND``/``RATE_BURST``
-in ``pedro.server.app``) with a bucket of their own, slightly under it; the
+in ``pedro.server.tables.websocket``) with a bucket of their own, slightly under it; the
 times they waited for it are reported. At the end every finished game's
 record is fetched from ``GET /api/tables/{id}/record`` and replayed with
 ``pedro.records.replay``.
