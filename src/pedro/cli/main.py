@@ -277,6 +277,10 @@ def serve(
         Limits.max_expert_samples, "--max-expert-samples", min=1,
         help="strongest computer player allowed: expert:N with N at most this (the expert's own)",
     ),
+    websockets_per_client: int = typer.Option(
+        Limits.websockets_per_client, "--websockets-per-client", min=1,
+        help="table connections (players and spectators) one address may have open at once",
+    ),
     forwarded_allow_ips: str = typer.Option(
         None, "--forwarded-allow-ips",
         help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
@@ -321,6 +325,7 @@ def serve(
         open_tables_per_client=open_tables_per_client,
         computer_only_tables=computer_only_tables,
         max_expert_samples=max_expert_samples,
+        websockets_per_client=websockets_per_client,
     )
 
     settings = ServerSettings(

@@ -22,6 +22,8 @@ class Limits:
     #: is the expert's own (``pedro.players.expert.DEFAULT_SAMPLES``, a test keeps them equal),
     #: so ``expert`` is allowed and ``expert:1000`` is not
     max_expert_samples: int = 120
+    #: table WebSockets one client address may have open at once (players and spectators)
+    websockets_per_client: int = 100
 
 
 @dataclass(frozen=True)
