@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -338,3 +339,54 @@ def test_a_flood_of_wrong_secrets_leaves_the_table_its_pace(tmp_path: Path, kind
         return
     with postgres_database() as url:
         flood_while_playing(url, tmp_path)
+
+
+# ---------------------------------------------------------------------------- slow headers
+
+
+def trickled_for(port: int, lines: int, every: float) -> float:
+    """Open a connection and send a request's header lines one every ``every`` seconds; how long
+    until the server closed it (or ``lines * every`` if it never did)."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=every * 4) as conn:
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")
+        for i in range(lines):
+            time.sleep(every)
+            try:
+                conn.sendall(f"X-Slow-{i}: y\r\n".encode())
+                conn.setblocking(False)
+                try:
+                    if conn.recv(1) == b"":
+                        return time.monotonic() - started
+                except BlockingIOError:
+                    pass
+                finally:
+                    conn.setblocking(True)
+            except (BrokenPipeError, ConnectionResetError):
+                return time.monotonic() - started
+    return time.monotonic() - started
+
+
+@pytest.mark.slow
+@pytest.mark.processes
+def test_a_request_whose_headers_trickle_in_is_cut_off(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
+    with serve_process(database, tmp_path, args=("--header-timeout", "1.5")) as server:
+        assert trickled_for(server.port, lines=12, every=0.5) < 4.0, "the slow headers were waited for"
+        # a whole request is answered, and a kept-alive connection serves a second one later
+        with httpx.Client(base_url=server.url) as http:
+            assert http.get("/healthz").status_code == 200
+            time.sleep(2.0)
+            assert http.get("/healthz").status_code == 200
+        # the deadline is the headers': an open WebSocket outlives it
+        body = {"variant": "cinch", "seats": seats_spec("human", "random", "random", "random"), "seat": None}
+        table = httpx.post(f"{server.url}/api/tables", json=body).json()["table"]
+
+        async def watch_long() -> dict[str, Any]:
+            async with connect(f"{server.ws_url}/ws/{table}", open_timeout=10) as ws:
+                await asyncio.sleep(2.5)
+                await ws.send(json.dumps({"type": "ping"}))
+                reply: dict[str, Any] = json.loads(await ws.recv())
+                return reply
+
+        assert asyncio.run(watch_long()) == {"type": "pong"}

@@ -301,6 +301,14 @@ def serve(
         ServerSettings.shutdown_timeout, "--shutdown-timeout", min=0,
         help="seconds a graceful stop (SIGTERM) waits for the clients",
     ),
+    header_timeout: float = typer.Option(
+        ServerSettings.header_timeout, "--header-timeout", min=0.1,
+        help="seconds a request's headers may take to arrive before the connection is closed",
+    ),
+    keep_alive_timeout: int = typer.Option(
+        ServerSettings.keep_alive_timeout, "--keep-alive-timeout", min=1,
+        help="seconds an HTTP connection may stay idle between requests",
+    ),
     idle_hours: float = typer.Option(
         ServerSettings.idle_seconds / 3600, "--idle-hours", min=0.01,
         help="an unfinished table with no move, no new player and nobody connected this long leaves "
@@ -334,6 +342,8 @@ def serve(
         bot_delay=bot_delay,
         limits=limits,
         shutdown_timeout=shutdown_timeout,
+        header_timeout=header_timeout,
+        keep_alive_timeout=keep_alive_timeout,
         idle_seconds=idle_hours * 3600,
         review_processes=review_workers,
         start_workers=start_workers,
