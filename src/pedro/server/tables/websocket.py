@@ -217,7 +217,8 @@ async def _handle(
         await _answer(client, room, text, hidden, limits)
     except RoomError as exc:
         if exc.code in COUNTED_REFUSALS and not limits.refused(client.address):
-            log.warning("table %s: a client whose address keeps being refused was disconnected", room.id)
+            # info, as the refused socket's: a script reconnecting in a loop must not flood the log
+            log.info("table %s: a client whose address keeps being refused was disconnected", room.id)
             client.error(
                 "too_many_refusals",
                 f"too many refused messages from your address; wait a few seconds (this one: {exc.message})",
