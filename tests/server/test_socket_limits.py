@@ -39,12 +39,12 @@ from tests.server.test_limits import from_address
 from tests.server.test_shared_rooms import Clock
 from tests.serving import postgres_database
 from tests.serving import running_server as serve_process
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import SeatRow, TableRow, hash_secret
-from pedro.server.tables import address_limits
+from pedro.server.tables import address_limits, websocket
 from pedro.server.tables.address_limits import (
     REFUSAL_BURST,
     REFUSALS_PER_SECOND,
@@ -52,6 +52,7 @@ from pedro.server.tables.address_limits import (
     AddressLimits,
 )
 from pedro.server.tables.room import Room, RoomSettings
+from pedro.server.tables.websocket import OVER_BUDGET_LIMIT
 
 
 @pytest.fixture
@@ -170,43 +171,58 @@ def room_state(turn: int, room: Room) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- refusals per address
 
 
+def refused_until_closed(ws: WebSocketTestSession, message: dict[str, Any]) -> list[str]:
+    """Send ``message`` until the server closes the socket (with 4029); the codes of its refusals."""
+    codes: list[str] = []
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(int(REFUSAL_BURST) + OVER_BUDGET_LIMIT + 20):
+            ws.send_json(message)
+            codes.append(recv(ws)["code"])
+    assert closed.value.code == TOO_MANY_CLOSE_CODE, codes
+    return codes
+
+
+def spent_then_closed(codes: list[str], counted: str) -> None:
+    """Refused as ``counted`` while the budget lasted (a refusal may come back meanwhile), then
+    ``too_many_refusals`` until the connection was closed."""
+    over = codes.index("too_many_refusals")
+    assert over >= REFUSAL_BURST and set(codes[:over]) == {counted}, codes
+    assert codes[over:] == ["too_many_refusals"] * (OVER_BUDGET_LIMIT + 1), codes
+
+
+@pytest.fixture
+def unlimited_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connection's own rate would refuse these tests' quick messages first."""
+    monkeypatch.setattr(websocket, "RATE_PER_SECOND", 1e6)
+    monkeypatch.setattr(websocket, "RATE_BURST", 1e6)
+
+
+@pytest.mark.usefixtures("unlimited_rate")
 def test_wrong_secrets_spend_the_budget_then_the_socket_is_closed(client: TestClient) -> None:
     table, secrets = full_table(client, "cinch")
     with client.websocket_connect(f"/ws/{table}") as ws:
-        for _ in range(int(REFUSAL_BURST)):
-            ws.send_json({"type": "join", "secret": "x" * 32})
-            assert recv(ws)["code"] == "auth"
-        ws.send_json({"type": "join", "secret": "x" * 32})
-        refused = recv(ws)
-        while refused["code"] == "auth":  # a refusal may have come back meanwhile
-            ws.send_json({"type": "join", "secret": "x" * 32})
-            refused = recv(ws)
-        assert refused["code"] == "too_many_refusals", refused
-        assert closed_with(ws) == TOO_MANY_CLOSE_CODE
+        spent_then_closed(refused_until_closed(ws, {"type": "join", "secret": "x" * 32}), "auth")
     with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"type": "join", "secret": "x" * 32})
+        assert recv(ws)["code"] == "too_many_refusals", "the budget is the address's, not the socket's"
         join(ws, secrets[0])  # a right secret is still taken from the same address
     with from_address(client, "198.51.100.7"), client.websocket_connect(f"/ws/{table}") as ws:
         ws.send_json({"type": "join", "secret": "x" * 32})
         assert recv(ws)["code"] == "auth", "another address has its own budget"
 
 
+@pytest.mark.usefixtures("unlimited_rate")
 def test_wrong_moves_spend_the_budget_and_races_do_not(client: TestClient) -> None:
     table, secrets = full_table(client, "cinch")
     room = room_of(client, table)
     with client.websocket_connect(f"/ws/{table}") as ws:
         turn = room.state.current_player
         join(ws, secrets[turn])
-        for _ in range(10):  # stale moves: a race, not counted (fewer than the connection's rate)
+        for _ in range(3 * int(REFUSAL_BURST)):  # stale moves: a race, not counted
             act(ws, "pass", room.seq + 5)
             assert recv(ws)["code"] == "stale"
-        codes = []
-        for _ in range(int(REFUSAL_BURST) + 3):
-            act(ws, "nonsense 7", room.seq)
-            codes.append(recv(ws)["code"])
-            if codes[-1] != "illegal":
-                break
-        assert codes[-1] == "too_many_refusals" and len(codes) > REFUSAL_BURST, codes
-        assert closed_with(ws) == TOO_MANY_CLOSE_CODE
+        codes = refused_until_closed(ws, {"type": "act", "action": "nonsense 7", "seq": room.seq})
+        spent_then_closed(codes, "illegal")
     assert room.seq == 0
 
 
@@ -254,7 +270,9 @@ def test_a_seat_just_claimed_at_another_process_is_read_once() -> None:
 
 # ---------------------------------------------------------------------------- a flood at a real server
 
-FLOOD_SOCKETS = 40
+FLOOD_SOCKETS = 60
+#: wrong joins a flooding socket sends a second (the connection's rate allows 20)
+FLOOD_RATE = 19
 PHASE_SECONDS = 4.0
 
 
@@ -285,15 +303,24 @@ async def player_actions(url: str, table: str, secret: str, seconds: float) -> i
 
 
 async def flood(url: str, table: str, stop: asyncio.Event, told: dict[str, int]) -> None:
-    """One socket's worth of wrong secrets, reconnecting whenever the server closes it."""
+    """One socket's worth of wrong secrets, just under the connection's own rate, reconnecting
+    whenever the server closes it."""
+
+    async def read(ws: ClientConnection) -> None:
+        async for text in ws:
+            code = json.loads(text).get("code", "")
+            told[code] = told.get(code, 0) + 1
+
     while not stop.is_set():
         try:
             async with connect(f"{url}/ws/{table}", open_timeout=10) as ws:
-                while not stop.is_set():
-                    await ws.send(json.dumps({"type": "join", "secret": "x" * 32}))
-                    reply = json.loads(await ws.recv())
-                    told[reply.get("code", reply["type"])] = told.get(reply.get("code", reply["type"]), 0) + 1
-                    await asyncio.sleep(0.05)
+                reader = asyncio.create_task(read(ws))
+                try:
+                    while not stop.is_set():
+                        await ws.send(json.dumps({"type": "join", "secret": "x" * 32}))
+                        await asyncio.sleep(1 / FLOOD_RATE)
+                finally:
+                    reader.cancel()
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else 0
             told[f"closed {code}"] = told.get(f"closed {code}", 0) + 1

@@ -59,8 +59,8 @@ ERROR_CODES = {
     "restarting": "the server is shutting down: send it again once reconnected",
     "too_many_connections": "your address has as many connections open as it may; this one closes "
     "(code 4029)",
-    "too_many_refusals": "your address has had too many messages refused lately; this connection "
-    "closes (code 4029)",
+    "too_many_refusals": "your address has had too many messages refused lately; wait a few seconds "
+    "(a connection that goes on is closed with code 4029)",
 }
 
 

@@ -5,7 +5,8 @@ protocol (``tables.protocol``), and the room does the rest; what is sent back is
 ``tables.messages``. Each connection has a bounded send queue drained by a task of its own,
 so a slow client holds up nobody, and a rate bucket, so a flooding one is refused and then
 disconnected. Each client address may have so many sockets open, and so many refusals
-(``address_limits``); over either, a socket is closed with ``TOO_MANY_CLOSE_CODE``.
+(``address_limits``); a socket over the first is closed with ``TOO_MANY_CLOSE_CODE``, and so is
+one that goes on after its address's refusals ran out.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ PONG = json.dumps(Pong(type="pong"))
 #: look at the database or at the rules. A stale or out-of-turn move is a race any client may
 #: lose, and a malformed message costs no more than the connection's own rate allows.
 COUNTED_REFUSALS = frozenset({"auth", "illegal"})
+#: Refusals past its address's budget after which a connection is closed: not at the first, as a
+#: client that reconnects at once would then cost the server a handshake for every message.
+OVER_BUDGET_LIMIT = 20
 #: Seconds a closing connection is given to take its last messages.
 _CLOSE_SECONDS = 5.0
 
@@ -86,6 +90,8 @@ class WsClient:
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
+        #: refusals of this connection's past its address's budget
+        self.over_budget = 0
         self.closing = False
         #: the close code the writer sends once the queue is drained
         self.close_code = 1008
@@ -212,18 +218,21 @@ async def _handle(
 ) -> None:
     """One message; an action is awaited until committed and announced, so a connection's messages
     are answered in order. A refusal of the kinds counted (``COUNTED_REFUSALS``) spends one of the
-    client address's; one over its budget closes the connection."""
+    client address's; past its budget it is ``too_many_refusals``, and ``OVER_BUDGET_LIMIT`` of
+    those close the connection."""
     try:
         await _answer(client, room, text, hidden, limits)
     except RoomError as exc:
         if exc.code in COUNTED_REFUSALS and not limits.refused(client.address):
-            # info, as the refused socket's: a script reconnecting in a loop must not flood the log
-            log.info("table %s: a client whose address keeps being refused was disconnected", room.id)
+            client.over_budget += 1
             client.error(
                 "too_many_refusals",
                 f"too many refused messages from your address; wait a few seconds (this one: {exc.message})",
             )
-            client.close(TOO_MANY_CLOSE_CODE)
+            if client.over_budget > OVER_BUDGET_LIMIT:
+                # info, as the refused socket's: a script reconnecting in a loop must not flood the log
+                log.info("table %s: a client whose address keeps being refused was disconnected", room.id)
+                client.close(TOO_MANY_CLOSE_CODE)
         else:
             client.error(exc.code, exc.message)
 
