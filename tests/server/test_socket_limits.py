@@ -42,6 +42,7 @@ from tests.serving import running_server as serve_process
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from pedro.server.http.http_protocol import MAX_HEADER_BYTES
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import SeatRow, TableRow, hash_secret
 from pedro.server.tables import address_limits, websocket
@@ -396,10 +397,15 @@ def trickled_for(port: int, lines: int, every: float) -> float:
 
 @pytest.mark.slow
 @pytest.mark.processes
-def test_a_request_whose_headers_trickle_in_is_cut_off(tmp_path: Path) -> None:
+def test_a_request_whose_headers_trickle_in_or_are_too_long_is_cut_off(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
     with serve_process(database, tmp_path, args=("--header-timeout", "1.5")) as server:
         assert trickled_for(server.port, lines=12, every=0.5) < 4.0, "the slow headers were waited for"
+        # headers over the size limit are refused at once; below it, answered
+        big = {"X-Big": "y" * (MAX_HEADER_BYTES + 100)}
+        assert httpx.get(f"{server.url}/healthz", headers=big).status_code == 400
+        fits = {"X-Big": "y" * (MAX_HEADER_BYTES - 1000)}
+        assert httpx.get(f"{server.url}/healthz", headers=fits).status_code == 200
         # a whole request is answered, and a kept-alive connection serves a second one later
         with httpx.Client(base_url=server.url) as http:
             assert http.get("/healthz").status_code == 200
