@@ -9,6 +9,7 @@ The in-process tests set the client's address by hand; the slow tests flood a re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -423,3 +424,41 @@ def test_a_request_whose_headers_trickle_in_or_are_too_long_is_cut_off(tmp_path:
                 return reply
 
         assert asyncio.run(watch_long()) == {"type": "pong"}
+
+
+@pytest.mark.slow
+@pytest.mark.processes
+def test_sockets_count_by_the_address_a_trusted_proxy_forwards(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
+    with serve_process(database, tmp_path, args=("--websockets-per-client", "2")) as server:
+        body = {"variant": "cinch", "seats": seats_spec("human", "random", "random", "random"), "seat": None}
+        table = httpx.post(f"{server.url}/api/tables", json=body).json()["table"]
+
+        async def answers(forwarded: str) -> list[dict[str, Any] | int]:
+            """What a socket from ``forwarded`` is told first: its welcome, or its refusal and close code."""
+            headers = {"X-Forwarded-For": forwarded}
+            told: list[dict[str, Any] | int] = []
+            async with connect(f"{server.ws_url}/ws/{table}", additional_headers=headers) as ws:
+                with contextlib.suppress(ConnectionClosed):  # it may be closing already: read on
+                    await ws.send(json.dumps({"type": "watch"}))
+                try:
+                    while not told or told[-1] != {"type": "welcome", "seat": None}:
+                        told.append(json.loads(await ws.recv()))
+                except ConnectionClosed as closed:
+                    assert closed.rcvd is not None
+                    told.append(closed.rcvd.code)
+            return told
+
+        async def main() -> None:
+            # a proxy on this machine (trusted by default): each forwarded address has its own count
+            async with (
+                connect(f"{server.ws_url}/ws/{table}", additional_headers={"X-Forwarded-For": "203.0.113.1"}),
+                connect(f"{server.ws_url}/ws/{table}", additional_headers={"X-Forwarded-For": "203.0.113.1"}),
+            ):
+                await asyncio.sleep(0.2)
+                refused = await answers("203.0.113.1")
+                assert refused[0]["code"] == "too_many_connections", refused  # type: ignore[index]
+                assert refused[1] == TOO_MANY_CLOSE_CODE
+                assert await answers("203.0.113.2") == [{"type": "welcome", "seat": None}]
+
+        asyncio.run(main())
