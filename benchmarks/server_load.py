@@ -552,8 +552,10 @@ def start_server(database: str, port: int, log_path: Path, log_level: str) -> su
     command = [
         sys.executable, "-m", "pedro.cli.main", "serve", "--port", str(port), "--database", database,
         "--bot-delay", "0", "--away", "3600", "--log-level", log_level,
-        # every table comes from this one address, and a finished game's clients make a new one
+        # every table and client comes from this one address, and a finished game's clients make a
+        # new table
         "--tables-per-minute", "1000000", "--open-tables-per-client", "1000000",
+        "--websockets-per-client", "1000000",
     ]  # fmt: skip
     log = log_path.open("ab")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

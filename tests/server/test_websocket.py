@@ -183,7 +183,6 @@ def test_players_see_each_others_actions(client: TestClient) -> None:
         client.websocket_connect(f"/ws/{table}") as spectator,
     ):
         watch(spectator)
-        states = [recv(ws) for ws in sockets]  # told that someone watches
         assert [m["seq"] for m in states] == [0, 0, 0, 0]
         for _ in range(8):
             turn = states[0]["game"]["turn"]

@@ -277,6 +277,10 @@ def serve(
         Limits.max_expert_samples, "--max-expert-samples", min=1,
         help="strongest computer player allowed: expert:N with N at most this (the expert's own)",
     ),
+    websockets_per_client: int = typer.Option(
+        Limits.websockets_per_client, "--websockets-per-client", min=1,
+        help="table connections (players and spectators) one address may have open at once",
+    ),
     forwarded_allow_ips: str = typer.Option(
         None, "--forwarded-allow-ips",
         help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
@@ -296,6 +300,14 @@ def serve(
     shutdown_timeout: float = typer.Option(
         ServerSettings.shutdown_timeout, "--shutdown-timeout", min=0,
         help="seconds a graceful stop (SIGTERM) waits for the clients",
+    ),
+    header_timeout: float = typer.Option(
+        ServerSettings.header_timeout, "--header-timeout", min=0.1,
+        help="seconds a request's headers may take to arrive before the connection is closed",
+    ),
+    keep_alive_timeout: int = typer.Option(
+        ServerSettings.keep_alive_timeout, "--keep-alive-timeout", min=1,
+        help="seconds an HTTP connection may stay idle between requests",
     ),
     idle_hours: float = typer.Option(
         ServerSettings.idle_seconds / 3600, "--idle-hours", min=0.01,
@@ -321,6 +333,7 @@ def serve(
         open_tables_per_client=open_tables_per_client,
         computer_only_tables=computer_only_tables,
         max_expert_samples=max_expert_samples,
+        websockets_per_client=websockets_per_client,
     )
 
     settings = ServerSettings(
@@ -329,6 +342,8 @@ def serve(
         bot_delay=bot_delay,
         limits=limits,
         shutdown_timeout=shutdown_timeout,
+        header_timeout=header_timeout,
+        keep_alive_timeout=keep_alive_timeout,
         idle_seconds=idle_hours * 3600,
         review_processes=review_workers,
         start_workers=start_workers,

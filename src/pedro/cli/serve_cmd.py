@@ -108,6 +108,7 @@ def run(
         opened = proxied or " — open it in a browser"
         console.print(f"pedro is serving at [bold]{address}[/]{opened} (Ctrl-C stops)")
         console.print(f"games are stored in {store.describe()}")
+    from pedro.server.http.http_protocol import header_deadline
     from pedro.server.http.ws_protocol import WebSocketProtocol
     from pedro.server.tables.protocol import MAX_FRAME_BYTES
 
@@ -117,6 +118,9 @@ def run(
         port=port,
         log_config=log_config,
         log_level=log_level.lower(),
+        # uvicorn's HTTP protocol, with a deadline for a request's headers (it has none of its own)
+        http=header_deadline(settings.header_timeout),
+        timeout_keep_alive=settings.keep_alive_timeout,
         # uvicorn's WebSocket protocol, compressing only messages long enough to gain by it
         ws=WebSocketProtocol,
         # the app answers a message over its own limit (4 KiB) with "too_big"; the transport

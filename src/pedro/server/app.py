@@ -28,6 +28,7 @@ from pedro.server.reviews.routes import ReviewRoutes
 from pedro.server.services import Services, build_services
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import StoreError
+from pedro.server.tables.address_limits import AddressLimits
 from pedro.server.tables.routes import TableRoutes
 from pedro.server.tables.websocket import TableSockets
 from pedro.server.tournaments.routes import TournamentRoutes
@@ -50,7 +51,12 @@ def create_app(settings: ServerSettings) -> PedroApp:
         *Site().routes(),
         *Health(s.lifecycle, s.probe, lambda: len(s.registry.rooms)).routes(),
         *TableRoutes(
-            s.registry, s.creations, s.seat_holders, TableSockets(s.registry, s.lifecycle, tournaments)
+            s.registry,
+            s.creations,
+            s.seat_holders,
+            TableSockets(
+                s.registry, s.lifecycle, tournaments, AddressLimits(settings.limits.websockets_per_client)
+            ),
         ).routes(),
         *FinishedRoutes(s.registry, s.bodies, tournaments).routes(),
         *ReviewRoutes(s.reviews, tournaments).routes(),

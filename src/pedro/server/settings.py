@@ -22,6 +22,8 @@ class Limits:
     #: is the expert's own (``pedro.players.expert.DEFAULT_SAMPLES``, a test keeps them equal),
     #: so ``expert`` is allowed and ``expert:1000`` is not
     max_expert_samples: int = 120
+    #: table WebSockets one client address may have open at once (players and spectators)
+    websockets_per_client: int = 100
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,11 @@ class ServerSettings:
     start_workers: bool = True
     #: seconds a graceful shutdown waits for the tables, then for the clients
     shutdown_timeout: float = 10.0
+    #: seconds a request's headers may take to arrive (``http.http_protocol``); uvicorn has no
+    #: such bound, and a client trickling its headers would hold its connection as long as it liked
+    header_timeout: float = 10.0
+    #: seconds a kept-alive HTTP connection may stay idle between requests (uvicorn's own)
+    keep_alive_timeout: int = 5
     #: PostgreSQL, several processes: seconds between heartbeats, and after which a silent process
     #: is taken for dead (its tables' computer players are taken over)
     heartbeat_seconds: float = 1.0

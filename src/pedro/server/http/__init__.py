@@ -4,7 +4,7 @@
 ``request_body`` reads every JSON request body (size, JSON, model); ``response_body`` and
 ``compressed`` keep and serve gzip-compressed bodies; ``site`` serves the page, ``page_texts`` its
 translations, ``health`` answers the load balancers; ``lifecycle`` is the graceful shutdown;
-``logs``, ``heap`` and ``ws_protocol`` set up the process under uvicorn.
+``logs``, ``heap``, ``http_protocol`` and ``ws_protocol`` set up the process under uvicorn.
 """
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "errors",
     "health",
     "heap",
+    "http_protocol",
     "lifecycle",
     "logs",
     "page_texts",

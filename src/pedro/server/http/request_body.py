@@ -20,7 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from pedro.server.http.errors import HttpError
 
@@ -181,7 +181,7 @@ async def read_body(
         raise refusals.invalid(exc, allowed) from None
 
 
-def client_address(request: Request) -> str:
-    """Who sent a request, as uvicorn resolved it: behind a proxy it trusts
+def client_address(request: HTTPConnection) -> str:
+    """Who sent a request or opened a WebSocket, as uvicorn resolved it: behind a proxy it trusts
     (``--forwarded-allow-ips``), the forwarded address; else the peer's."""
     return request.client.host if request.client is not None else "unknown"

@@ -6,10 +6,11 @@ writer of its game), and ``computers`` its computer players; ``registry`` the lo
 JSON ``views``; ``protocol`` what clients may send and ``messages`` what they are sent
 (``message_docs`` writes its reference in docs/server.md); ``websocket`` the connection of an open
 page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat); ``limits`` the abuse
-limits on creating tables.
+limits on creating tables, ``address_limits`` those on each address's connections and refusals.
 """
 
 __all__ = [
+    "address_limits",
     "computers",
     "game",
     "limits",

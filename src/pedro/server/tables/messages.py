@@ -57,6 +57,10 @@ ERROR_CODES = {
     "tournament_deal_hidden": "a tournament deal still played at other tables: only its players may watch",
     "unavailable": "the database refused the action; try again",
     "restarting": "the server is shutting down: send it again once reconnected",
+    "too_many_connections": "your address has as many connections open as it may; this one closes "
+    "(code 4029)",
+    "too_many_refusals": "your address has had too many messages refused lately; wait a few seconds "
+    "(a connection that goes on is closed with code 4029)",
 }
 
 

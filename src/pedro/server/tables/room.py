@@ -212,7 +212,10 @@ class Room:
                 "table %s: seat %d connected", self.id, seat, extra=fields(self.id, "seat_connected", seat)
             )
         client.seat = seat
-        self.broadcast()
+        if seat is None:  # a spectator changes nothing the others see: only it is told
+            client.send(self._state_texts([None])[None])
+        else:
+            self.broadcast()
 
     def detach(self, client: Client) -> None:
         self.spectators.discard(client)
@@ -253,17 +256,30 @@ class Room:
                 return s.row.seat
         return None
 
+    async def seat_claimed_elsewhere(self, secret_hash: str) -> int | None:
+        """The seat of ``secret_hash`` if another server process has just let it be claimed (its
+        news not here yet). Only a table with a free seat is asked about, and without the lock:
+        a wrong secret costs a read of the seats, never the table's pace."""
+        if not self.settings.shared or all(s.claimed for s in self.seats):
+            return None
+        _, stored = await self.store.load_news(self.id, self.seq)
+        if not any(s.secret_hash == secret_hash for s in stored):
+            return None
+        await self.catch_up()
+        return self.seat_for_secret(secret_hash)
+
     # ------------------------------------------------------------------ actions
 
     async def act(self, client: Client, text: str, seq: int) -> None:
-        """A client's action: refused with RoomError (nothing changed) or committed and announced."""
-        async with self._lock:
-            await self._act(client, text, seq)
+        """A client's action: refused with RoomError (nothing changed) or committed and announced.
 
-    async def _act(self, client: Client, text: str, seq: int) -> None:
-        seat = client.seat
-        if seat is None:
-            raise RoomError("auth", "spectators cannot act; take a seat to play")
+        A spectator is refused before the lock too, so that its refusals never wait for a
+        commit; the seat is looked at again under the lock (it may have been taken over meanwhile)."""
+        _seat_of(client)
+        async with self._lock:
+            await self._act(_seat_of(client), text, seq)
+
+    async def _act(self, seat: int, text: str, seq: int) -> None:
         if self.finished:
             raise RoomError("illegal", "the game is over")
         if not self.started:
@@ -584,3 +600,10 @@ class Room:
             summary=self.summary(),
             hands=self.row.hands,
         )
+
+
+def _seat_of(client: Client) -> int:
+    """The seat a client acts for; RoomError for a spectator."""
+    if client.seat is None:
+        raise RoomError("auth", "spectators cannot act; take a seat to play")
+    return client.seat

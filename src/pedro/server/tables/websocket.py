@@ -4,7 +4,9 @@ The loop only translates between the wire and the room: a message is checked aga
 protocol (``tables.protocol``), and the room does the rest; what is sent back is one of
 ``tables.messages``. Each connection has a bounded send queue drained by a task of its own,
 so a slow client holds up nobody, and a rate bucket, so a flooding one is refused and then
-disconnected.
+disconnected. Each client address may have so many sockets open, and so many refusals
+(``address_limits``); a socket over the first is closed with ``TOO_MANY_CLOSE_CODE``, and so is
+one that goes on after its address's refusals ran out.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from pedro.server.http.lifecycle import (
     RESTARTING,
     Lifecycle,
 )
+from pedro.server.http.request_body import client_address
 from pedro.server.http.ws_protocol import SEND_NOW
 from pedro.server.storage.tables_db import StoreError, hash_secret
+from pedro.server.tables.address_limits import TOO_MANY_CLOSE_CODE, AddressLimits
 from pedro.server.tables.game import HiddenDeals
 from pedro.server.tables.messages import Error, Pong, Restart, Welcome
 from pedro.server.tables.protocol import (
@@ -52,6 +56,16 @@ FLOOD_LIMIT = 200
 SEND_QUEUE_LIMIT = 256
 #: The answer to every ``ping``.
 PONG = json.dumps(Pong(type="pong"))
+#: Refusals that count against the address's budget (``address_limits``): a wrong secret (or a
+#: move without a seat), and a move that is no move or against the rules; each may have cost a
+#: look at the database or at the rules. A stale or out-of-turn move is a race any client may
+#: lose, and a malformed message costs no more than the connection's own rate allows.
+COUNTED_REFUSALS = frozenset({"auth", "illegal"})
+#: Refusals past its address's budget after which a connection is closed: not at the first, as a
+#: client that reconnects at once would then cost the server a handshake for every message.
+OVER_BUDGET_LIMIT = 20
+#: Seconds a closing connection is given to take its last messages.
+_CLOSE_SECONDS = 5.0
 
 
 class WsClient:
@@ -61,8 +75,10 @@ class WsClient:
     (``ws_protocol.SEND_NOW``), when nothing is queued before it; the queue holds the rest.
     """
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, address: str = "unknown") -> None:
         self.websocket = websocket
+        #: the client address the limits count by (``request_body.client_address``)
+        self.address = address
         self.seat: int | None = None
         self.room: Room | None = None
         #: text messages (bytes: UTF-8) waiting to be sent; None: close
@@ -74,6 +90,8 @@ class WsClient:
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.refused_in_a_row = 0
+        #: refusals of this connection's past its address's budget
+        self.over_budget = 0
         self.closing = False
         #: the close code the writer sends once the queue is drained
         self.close_code = 1008
@@ -134,15 +152,36 @@ class WsClient:
 class TableSockets:
     """``/ws/{table}``: an open page's connection to a table, while the server is not draining."""
 
-    def __init__(self, registry: TableRegistry, lifecycle: Lifecycle, hidden: HiddenDeals) -> None:
+    def __init__(
+        self, registry: TableRegistry, lifecycle: Lifecycle, hidden: HiddenDeals, limits: AddressLimits
+    ) -> None:
         self.registry = registry
         self.lifecycle = lifecycle
         self.hidden = hidden
+        self.limits = limits
 
     async def connect(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        client = WsClient(websocket)
+        client = WsClient(websocket, client_address(websocket))
         writer = asyncio.create_task(client.writer())
+        if not self.limits.open(client.address):
+            limit = self.limits.websockets_per_client
+            log.info("a client with %d table connections open was refused one more", limit)
+            client.error(
+                "too_many_connections",
+                f"your address has {limit} connections to this server open, as many as it may; "
+                "this one is closed",
+            )
+            client.close(TOO_MANY_CLOSE_CODE)
+            await asyncio.wait([writer], timeout=_CLOSE_SECONDS)
+            return
+        try:
+            await self._serve(client, writer)
+        finally:
+            self.limits.closed(client.address)
+
+    async def _serve(self, client: WsClient, writer: asyncio.Task[None]) -> None:
+        websocket = client.websocket
         lifecycle = self.lifecycle
         lifecycle.connected(client, writer)
         room = None if lifecycle.draining else await self.registry.get(websocket.path_params["table"])
@@ -161,7 +200,8 @@ class TableSockets:
                 if lifecycle.draining:
                     client.error(RESTARTING, REFUSED_WHILE_DRAINING)
                     continue
-                await _handle(client, room, message.get("text") or message.get("bytes") or "", self.hidden)
+                text = message.get("text") or message.get("bytes") or ""
+                await _handle(client, room, text, self.hidden, self.limits)
         except WebSocketDisconnect:
             pass
         finally:
@@ -170,12 +210,37 @@ class TableSockets:
                 client.room.detach(client)
             if not client.closing:
                 client.close()
-            await asyncio.wait([writer], timeout=5)
+            await asyncio.wait([writer], timeout=_CLOSE_SECONDS)
 
 
-async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: HiddenDeals) -> None:
+async def _handle(
+    client: WsClient, room: Room, text: str | bytes, hidden: HiddenDeals, limits: AddressLimits
+) -> None:
     """One message; an action is awaited until committed and announced, so a connection's messages
-    are answered in order."""
+    are answered in order. A refusal of the kinds counted (``COUNTED_REFUSALS``) spends one of the
+    client address's; past its budget it is ``too_many_refusals``, and ``OVER_BUDGET_LIMIT`` of
+    those close the connection."""
+    try:
+        await _answer(client, room, text, hidden, limits)
+    except RoomError as exc:
+        if exc.code in COUNTED_REFUSALS and not limits.refused(client.address):
+            client.over_budget += 1
+            client.error(
+                "too_many_refusals",
+                f"too many refused messages from your address; wait a few seconds (this one: {exc.message})",
+            )
+            if client.over_budget > OVER_BUDGET_LIMIT:
+                # info, as the refused socket's: a script reconnecting in a loop must not flood the log
+                log.info("table %s: a client whose address keeps being refused was disconnected", room.id)
+                client.close(TOO_MANY_CLOSE_CODE)
+        else:
+            client.error(exc.code, exc.message)
+
+
+async def _answer(
+    client: WsClient, room: Room, text: str | bytes, hidden: HiddenDeals, limits: AddressLimits
+) -> None:
+    """One message, answered; RoomError: refused."""
     if not client.allow():
         client.refused_in_a_row += 1
         if client.refused_in_a_row > FLOOD_LIMIT:
@@ -210,9 +275,8 @@ async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: Hidde
         elif isinstance(request, Join):
             secret_hash = hash_secret(request.secret)
             seat = room.seat_for_secret(secret_hash)
-            if seat is None and room.settings.shared:  # claimed at another server process just now?
-                await room.catch_up()
-                seat = room.seat_for_secret(secret_hash)
+            if seat is None and not limits.exhausted(client.address):
+                seat = await room.seat_claimed_elsewhere(secret_hash)
             if seat is None:
                 raise RoomError(
                     "auth", "that secret does not belong to a seat at this table; take a free seat"
@@ -222,8 +286,6 @@ async def _handle(client: WsClient, room: Room, text: str | bytes, hidden: Hidde
             if room.row.hands is not None and await hidden.hidden_deal(room.id):
                 raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
             _welcome(client, room, None)
-    except RoomError as exc:
-        client.error(exc.code, exc.message)
     except StoreError as exc:
         log.error("table %s: database error: %s", room.id, exc)
         client.error("unavailable", "the game database did not accept the action; nothing changed, try again")
