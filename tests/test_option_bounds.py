@@ -45,13 +45,13 @@ def test_the_bounds_cover_the_catalog() -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"target": 10**30}, "target; allowed: an integer from 1 to 1000"),
-        ({"target": MAX_TARGET + 1}, "target; allowed: an integer from 1 to 1000"),
-        ({"target": 0}, "target; allowed: an integer from 1 to 1000"),
+        ({"target": 10**30}, "target; allowed: an integer from 1 to 10000"),
+        ({"target": MAX_TARGET + 1}, "target; allowed: an integer from 1 to 10000"),
+        ({"target": 0}, "target; allowed: an integer from 1 to 10000"),
         ({"min_bid": MAX_BID + 1}, "min_bid; allowed: an integer from 1 to 83"),
         ({"dealer_forced_bid": -(10**30)}, "dealer_forced_bid; allowed: an integer from 1 to 83 or null"),
-        ({"lose_at": -(10**30)}, "lose_at; allowed: an integer from -1000 to -1 or null"),
-        ({"bgo_threshold": 10**30}, "bgo_threshold; allowed: an integer from -1000 to 1000 or null"),
+        ({"lose_at": -(10**30)}, "lose_at; allowed: an integer from -10000 to -1 or null"),
+        ({"bgo_threshold": 10**30}, "bgo_threshold; allowed: an integer from -10000 to 10000 or null"),
     ],
 )
 def test_values_past_the_bounds_are_refused_naming_the_range(options: dict[str, object], words: str) -> None:

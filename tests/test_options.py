@@ -145,7 +145,7 @@ def test_parse_option_value(name: str, text: str, value: object) -> None:
         ("scoring", "sum", "one of standard, difference"),
         ("play_hand_size", "5", "one of 6, 7"),
         ("players", "8", "an integer from 4 to 7"),
-        ("lose_at", "10", "an integer from -1000 to -1 or null"),
+        ("lose_at", "10", "an integer from -10000 to -1 or null"),
         ("off_jack_rank", "below_nothing", "below_<card>"),
         ("end_rule", "x", "bidder_goes_out"),
     ],
@@ -212,7 +212,7 @@ def test_unknown_variant() -> None:
         ({"min_bid": True}, "an integer"),
         ({"min_bid": 6.5}, "an integer"),
         ({"scoring": 3}, "one of standard, difference"),
-        ({"target": None}, "an integer from 1 to 1000"),
+        ({"target": None}, "an integer from 1 to 10000"),
         ({"excess_trumps": "bury"}, "keep_and_bury, must_discard_to_6"),
     ],
 )
