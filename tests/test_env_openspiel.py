@@ -133,8 +133,8 @@ def test_options_text() -> None:
     ("params", "words"),
     [
         ({"variant": "pinochle"}, "valid variants: cinch, pidro"),
-        ({"options": "min_bid=99"}, "allowed: min_bid 1..14"),
-        ({"options": "min_bid=seven"}, "allowed: an integer of at least 1"),
+        ({"options": "min_bid=20"}, "allowed: min_bid 1..14"),
+        ({"options": "min_bid=seven"}, "allowed: an integer from 1 to 83"),
         ({"options": "no_such_option=1"}, "unknown option 'no_such_option'"),
         ({"options": "min_bid"}, "must be written NAME=VALUE"),
         ({"hands": -1}, "hands must be 0 (play to the end) or 1 to"),

@@ -529,7 +529,7 @@ def test_actions_after_the_game_is_over() -> None:
             lambda r: r.update(variant="cinchy"),
             "field variant: unknown variant 'cinchy'; valid variants: cinch,",
         ),
-        (lambda r: r.update(options={"min_bid": 99}), "field options: min_bid=99"),
+        (lambda r: r.update(options={"min_bid": 20}), "field options: min_bid=20"),
         (lambda r: r.update(options={"nonsense": 1}), "field options: unknown option 'nonsense' for cinch"),
         (lambda r: r.update(players="4"), 'field players must be a whole number (got "4")'),
         (lambda r: r.update(players=5), "field players: 5, but cinch with these options is played by 4"),

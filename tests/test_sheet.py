@@ -238,7 +238,7 @@ def test_show_rules_plain_text() -> None:
         ("nope", [], "valid variants: cinch"),
         ("cinch", ["joker=true"], "does not apply to cinch"),
         ("cinch", ["slam"], "NAME=VALUE"),
-        ("cinch", ["min_bid=x"], "an integer of at least 1"),
+        ("cinch", ["min_bid=x"], "an integer from 1 to 83"),
         ("pedro_sancho", ["scoring=difference"], "scoring=standard"),
     ],
 )

@@ -161,7 +161,7 @@ BAD_REQUESTS: dict[str, tuple[Any, list[str]]] = {
     "missing variant": (_body(variant=DROP), ["variant", "required"]),
     "unknown option": (_body(options={"trumps_wild": True}), ["trumps_wild", "target", "min_bid"]),
     "option of the wrong type": (_body(options={"target": "lots"}), ["lots", "target", "integer"]),
-    "option out of range": (_body(options={"target": 0}), ["target", "at least 1"]),
+    "option out of range": (_body(options={"target": 0}), ["target", "from 1 to 10000"]),
     "option not among its choices": (
         _body(options={"auction_model": "dutch"}),
         ["dutch", "single_round", "until_one_left"],

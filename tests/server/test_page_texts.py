@@ -78,8 +78,12 @@ def test_house_rules_that_clash_are_refused_by_their_two_parts(client: TestClien
     # the page translates each part with the gettext catalog, whole: both are texts of its templates
     templates = client.get("/api/texts/fi").json()["templates"]
     assert "min_bid={min_bid} is above the maximum bid {max_bid}" in templates
-    value = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 99}, "seats": seats})
+    value = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 20}, "seats": seats})
     assert value.json()["code"] == "option_clash"
+    # past the schema's range the value itself is refused, saying the range
+    past = client.post("/api/tables", json={"variant": "cinch", "options": {"min_bid": 99}, "seats": seats})
+    assert past.status_code == 422 and past.json()["code"] == "bad_options"
+    assert "min_bid; allowed: an integer from 1 to 83" in past.json()["error"]
     unknown = client.post("/api/tables", json={"variant": "cinch", "options": {"minbid": 6}, "seats": seats})
     assert unknown.json()["code"] == "bad_options" and "unknown option 'minbid'" in unknown.json()["error"]
     # a tournament's house rules are refused the same way

@@ -38,8 +38,8 @@ def test_a_damaged_table_is_skipped_and_the_rest_are_served(tmp_path: Path) -> N
     with TestClient(create_app(ServerSettings(database=url, bot_delay=60, start_workers=False))) as client:
         assert client.get("/api/tables/good").status_code == 200
         response = client.get("/api/tables/damaged")
-        assert response.status_code == 404
-        assert "no such table" in response.json()["error"]
+        assert response.status_code == 410
+        assert response.json()["code"] == "table_broken"
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["good"]
 
 

@@ -50,6 +50,14 @@ from pedro.variants.option_writers import (
 from pedro.variants.presets import PRESETS
 
 SANCHO_FAMILY = ("pedro_sancho", "dom_pedro")
+
+#: The highest winning score a table may set: far above the catalog's highest (king_pedro_canadian's
+#: 262) and the long game the replay benchmark serves (pidro to 6000, benchmarks/replay.py), while
+#: every score and threshold stays a small integer that every client and JSON encoder takes.
+MAX_TARGET = 10_000
+#: The highest maximum bid of the catalog: no bid option goes beyond it (each variant's own
+#: maximum bid is then checked by the constraints, docs/rules.md §option-constraints).
+MAX_BID = max(rules.max_bid for rules in VARIANTS.values())
 JOKER_VARIANTS = ("sixty_three", "eighty_three")
 
 _CARD_WORDS = {
@@ -211,6 +219,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         int,
         N_("lowest ordinary bid"),
         minimum=1,
+        maximum=MAX_BID,
         reference="docs/rules.md §house-rules, notes E1, R5",
     ),
     OptionSpec(
@@ -234,6 +243,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         ),
         nullable=True,
         minimum=1,
+        maximum=MAX_BID,
         reference="docs/rules.md §house-rules, §auction",
     ),
     field_option(
@@ -337,6 +347,8 @@ _SPECS: tuple[OptionSpec, ...] = (
         read=lambda rules: rules.play_hand_size,
         write=lambda rules, value: replace(rules, play_hand_size=as_int(value)),
         choices=(6, 7),
+        minimum=6,
+        maximum=7,
         variants=("nicaragua",),
         reference="docs/rules.md §house-rules, note N3",
     ),
@@ -441,6 +453,7 @@ _SPECS: tuple[OptionSpec, ...] = (
             "first_to_target_bidder_priority unless end_rule is given"
         ),
         minimum=1,
+        maximum=MAX_TARGET,
         reference="docs/rules.md §house-rules, note C7",
     ),
     field_option(
@@ -458,6 +471,8 @@ _SPECS: tuple[OptionSpec, ...] = (
             "(null: target - 7)"
         ),
         nullable=True,
+        minimum=-MAX_TARGET,
+        maximum=MAX_TARGET,
         reference="docs/rules.md §house-rules, note C7",
     ),
     field_option(
@@ -465,6 +480,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         int,
         N_("a side at or below this (negative) score after a hand loses; null: no minus limit"),
         nullable=True,
+        minimum=-MAX_TARGET,
         maximum=-1,
         reference="docs/rules.md §house-rules, note K15",
     ),

@@ -23,6 +23,10 @@ MESSAGES = {
     "bad_body": "the request body is {why}",
     "bad_request": "{why}",
     "no_table": "no such table (check the link)",
+    "table_broken": (
+        "this table's stored game can no longer be played or shown (the server's log says why); "
+        "it is left out of the lobby"
+    ),
     "unknown_variant": "unknown variant {variant!r}; variants are: {variants}",
     "bad_options": "{why}",
     # house rules that clash (variants/constraints.py): the English problem and what is allowed

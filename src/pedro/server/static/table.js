@@ -106,7 +106,7 @@ class TablePage {
     try {
       summary = await api(`api/tables/${encodeURIComponent(this.id)}`);
     } catch (err) {
-      if (err.status === 404) clearInterval(this.seatRefresh);
+      if (err.status === 404 || err.status === 410) clearInterval(this.seatRefresh);
       fill(this.el.join, h("h2", { text: err.status === 404 ? t("table.noSuch") : t("table.title") }), h("p", { class: "form-error", text: err.message }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
       return;
     }
@@ -248,10 +248,10 @@ class TablePage {
       this.showJoin(t("error.auth"));
       return;
     }
-    if (msg.code === "not_found") {
+    if (msg.code === "not_found" || msg.code === "table_broken") {
       this.stopSocket();
       this.clearTable();
-      fill(this.el.join, h("h2", { text: t("table.noSuch") }), h("p", { class: "form-error", text: errorText(msg) }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
+      fill(this.el.join, h("h2", { text: msg.code === "not_found" ? t("table.noSuch") : t("table.title") }), h("p", { class: "form-error", text: errorText(msg) }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
       this.el.join.hidden = false;
       return;
     }

@@ -54,6 +54,7 @@ ERROR_CODES = {
     "too_big": "the message is over 4 KiB",
     "rate": "too many messages; this one was ignored",
     "not_found": "no such table; the connection closes",
+    "table_broken": "the table's stored game can no longer be played or shown; the connection closes",
     "tournament_deal_hidden": "a tournament deal still played at other tables: only its players may watch",
     "unavailable": "the database refused the action; try again",
     "restarting": "the server is shutting down: send it again once reconnected",

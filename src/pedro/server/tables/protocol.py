@@ -17,6 +17,13 @@ from pedro.server.http.request_body import Name, Strict, Title, explain
 MAX_MESSAGE_BYTES = 4096
 #: Largest WebSocket message the transport reads at all: beyond it the connection closes (1009).
 MAX_FRAME_BYTES = 65536
+#: The most seats a table has (the catalog's largest game has 7 players): seats are 0 to 7.
+MAX_SEATS = 8
+#: The highest action number a client may name: the database numbers actions with 32-bit integers.
+MAX_SEQ = 2**31 - 1
+
+#: A seat's number, as a request names it.
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 
 
 class Join(Strict):
@@ -31,7 +38,7 @@ class Watch(Strict):
 class Act(Strict):
     type: Literal["act"]
     action: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    seq: Annotated[int, Field(ge=0)]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
 
 
 class Ping(Strict):
@@ -52,8 +59,8 @@ class CreateTable(Strict):
     options: dict[str, bool | int | str | None] = Field(default_factory=dict)
     title: Title = ""
     listed: bool = True
-    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    seat: Annotated[int, Field(ge=0)] | None = None
+    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
+    seat: SeatNumber | None = None
     name: Name | None = None
     #: a practice table: hints on request, unrated
     practice: bool = False
@@ -62,7 +69,7 @@ class CreateTable(Strict):
 
 
 class ClaimSeat(Strict):
-    seat: Annotated[int, Field(ge=0)]
+    seat: SeatNumber
     name: Name
     #: the secret of the profile that takes the seat (its name is the seat's)
     profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None

@@ -6,6 +6,11 @@ several processes share a PostgreSQL database, each loads every unfinished
 table (the lobby is the same everywhere), applies the actions the others
 commit as their news arrives (``on_news``), and drives the computer players
 of the tables whose lease it holds (``on_survey``, see ``sync.cluster``).
+
+A stored table whose game cannot be served (it no longer replays, or what a client is sent of it
+cannot be encoded) is *broken*: logged once, left out of the lobby and refused to every client by
+its own code, while the other tables are served on. It is found again when read at the next start,
+so no mark is stored: the check is the same everywhere and follows the code.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import logging
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import orjson
 
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import StoreError, TableRow
@@ -26,6 +33,24 @@ log = logging.getLogger("pedro.server")
 
 #: How often finished and idle tables nobody looks at are let go (they are read again when asked for).
 SWEEP_SECONDS = 30.0
+
+
+class Unservable(ValueError):
+    """A table whose game cannot be played on or shown: it does not rebuild, or cannot be encoded."""
+
+
+def servable(row: TableRow, store: AsyncStore, settings: RoomSettings) -> Room:
+    """The room of a stored or new table, once all a client is sent of it encodes: the lobby's
+    summary and the state message of every seat and of a spectator. A table that fails does so
+    here, once, rather than at every client that opens it. ``Unservable`` says why."""
+    try:
+        room = Room(row, store, settings)
+        orjson.dumps(room.summary())
+        room.state_messages([None, *range(len(room.seats))])
+    # replaying and encoding are pure: whatever they raise is the table's, never a passing fault
+    except (ArithmeticError, LookupError, TypeError, ValueError, StoreError) as exc:
+        raise Unservable(str(exc) or type(exc).__name__) from exc
+    return room
 
 
 class TableRegistry:
@@ -43,6 +68,8 @@ class TableRegistry:
         #: this process's id among several sharing the database (None: it is alone)
         self.process_id = process_id
         self.rooms: dict[str, Room] = {}
+        #: the broken tables this process has read, by id: why each cannot be served (see the module)
+        self.broken: dict[str, str] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.TimerHandle | None = None
 
@@ -82,16 +109,22 @@ class TableRegistry:
         room.start()
 
     def _restore(self, row: TableRow) -> Room | None:
-        """A stored table as a room; a table that no longer replays is logged and left out, not fatal."""
+        """A stored table as a room; a broken one (bad options, an action the rules now refuse, a
+        value no client can be sent) is logged, remembered and left out, not fatal."""
         try:
-            return Room(row, self.store, self.settings)
-        except (ValueError, StoreError) as exc:  # bad options, or an action the rules now refuse
-            log.error("table %s could not be restored and is not served: %s", row.id, exc)
+            return servable(row, self.store, self.settings)
+        except Unservable as exc:
+            self.broken[row.id] = str(exc)
+            log.error("table %s is broken: it is left out of the lobby and not served: %s", row.id, exc)
             return None
+
+    def is_broken(self, table_id: str) -> bool:
+        """The table is stored but cannot be served (its clients are told so, not "no such table")."""
+        return table_id in self.broken
 
     async def get(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
-        if room is None and len(table_id) <= 40:
+        if room is None and len(table_id) <= 40 and table_id not in self.broken:
             row = await self.store.load_table(table_id)
             # replaying a long game takes a while: in a thread, so the loop serves on meanwhile
             restored = await asyncio.to_thread(self._restore, row) if row is not None else None
@@ -107,13 +140,19 @@ class TableRegistry:
 
     def detached(self, table_id: str) -> Room | None:
         """A table's room as stored, neither kept nor started: a one-off read, safe to build in a thread."""
-        row = self.store.store.load_table(table_id) if len(table_id) <= 40 else None
+        row = (
+            self.store.store.load_table(table_id)
+            if len(table_id) <= 40 and table_id not in self.broken
+            else None
+        )
         return self._restore(row) if row is not None else None
 
     async def add(self, row: TableRow) -> Room:
-        """A new table, driven here: when the database is shared, its lease was taken with it."""
+        """A new table, driven here: when the database is shared, its lease was taken with it.
+        ``Unservable`` (nothing stored) if it could not be served."""
+        room = servable(row, self.store, self.settings)
         await self.store.create_table(row)
-        room = self.rooms[row.id] = Room(row, self.store, self.settings)
+        self.rooms[row.id] = room
         room.driving = True
         room.start()
         return room

@@ -31,7 +31,7 @@ from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
 from pedro.server.tables.limits import CreationLimits, check_strength
 from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable, SeatSpec
-from pedro.server.tables.registry import TableRegistry
+from pedro.server.tables.registry import TableRegistry, Unservable
 from pedro.server.tables.room import Room
 from pedro.server.tables.websocket import TableSockets
 from pedro.variants.catalog import VARIANTS
@@ -108,7 +108,11 @@ class TableRoutes:
             raise
         # counted before the commit is awaited, so that requests arriving meanwhile see it
         creations.created(client, row.id)
-        room = await registry.add(row)
+        try:
+            room = await registry.add(row)
+        except Unservable as exc:  # the options' bounds keep this from happening: never stored
+            log.error("table refused to %s: it could not be served: %s", client, exc)
+            raise HttpError.of(422, "bad_options", why=f"this table could not be served: {exc}") from None
         log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
         if secret is not None:
             log.info("table %s: seat %d taken", row.id, spec.seat)
@@ -140,8 +144,11 @@ class TableRoutes:
         return JSONResponse({"seat": claim.seat, "secret": secret, "name": name})
 
     async def _room(self, request: Request) -> Room:
-        room = await self.registry.get(request.path_params["table"])
+        table_id = request.path_params["table"]
+        room = await self.registry.get(table_id)
         if room is None:
+            if self.registry.is_broken(table_id):
+                raise HttpError.of(410, "table_broken")
             raise HttpError.of(404, "no_table")
         return room
 

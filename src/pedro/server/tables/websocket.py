@@ -190,7 +190,10 @@ class TableSockets:
                 client.restart(RESTART_MESSAGE)
                 return
             if room is None:
-                client.error("not_found", "no such table (check the link)")
+                if self.registry.is_broken(websocket.path_params["table"]):
+                    client.error("table_broken", MESSAGES["table_broken"])
+                else:
+                    client.error("not_found", "no such table (check the link)")
                 client.close()
                 return
             while not client.closing:

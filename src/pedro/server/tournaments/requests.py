@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from pedro.server.http.request_body import Name, Strict, Title
+from pedro.server.tables.protocol import MAX_SEATS, SeatNumber
 
 #: The most deals and tables a tournament may have.
 _MAX_DEALS = 32
@@ -25,12 +26,14 @@ class CreateTournament(Strict):
     title: Title = ""
     deals: Annotated[int, Field(ge=1, le=_MAX_DEALS)]
     #: per table, its seats at the first deal
-    seats: list[list[TournamentSeatSpec]] = Field(min_length=2, max_length=_MAX_TABLES)
+    seats: list[Annotated[list[TournamentSeatSpec], Field(min_length=1, max_length=MAX_SEATS)]] = Field(
+        min_length=2, max_length=_MAX_TABLES
+    )
 
 
 class JoinTournament(Strict):
-    table: Annotated[int, Field(ge=0)]
-    seat: Annotated[int, Field(ge=0)]
+    table: Annotated[int, Field(ge=0, le=_MAX_TABLES - 1)]
+    seat: SeatNumber
     name: Name
 
 
