@@ -91,7 +91,8 @@ def test_the_room_sends_what_the_view_builds_from_its_facts() -> None:
     for listener in listeners:
         room.attach(listener, listener.seat)
     facts = room.facts()
-    assert facts.table == Table(row.id, row.title, row.options, row.practice, row.hands)
+    # nobody took a seat with a profile: the table says its game will not be rated, and why
+    assert facts.table == Table(row.id, row.title, row.options, row.practice, row.hands, "no_profiles")
     assert [s.json() for s in facts.seats] == room.seats_json()
     assert not facts.started and facts.seq == 0 and facts.last is None
     assert facts.seats[0].connected and not facts.seats[1].connected and not facts.seats[2].claimed
