@@ -116,8 +116,7 @@ class Room:
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self._started = all(s.claimed for s in self.seats)
-        self._table = Table(row.id, row.title, row.options, row.practice, row.hands)
-        self._forecast_rating()
+        self._table = Table(row.id, row.title, row.options, row.practice, row.hands, *self._forecast())
         #: the parts of the state messages that change seldom, kept encoded between changes
         self._memo = ViewMemo()
         self.spectators: set[Client] = set()
@@ -164,13 +163,12 @@ class Room:
         """The game will count for ratings as the seats stand (``table_view.Table.rated``)."""
         return self._table.rated
 
-    def _forecast_rating(self) -> None:
-        """Whether the game will be rated, and why not, by the rule its end applies
-        (``pedro.ratings.unrated_reason``), told to the table from its creation on."""
+    def _forecast(self) -> tuple[str | None, int | None]:
+        """Why the game will not be rated as its seats stand (None: it will), and the seat it is
+        about: the rule its end applies (``pedro.ratings.unrated_reason``), told from the start."""
         row = self.row
         takers = [SeatTaker(s.row.kind, s.row.player, s.row.profile) for s in self.seats]
-        reason, seat = unrated_reason(row.variant, row.options, row.practice, row.hands, takers)
-        self._table = replace(self._table, unrated=reason, unrated_seat=seat)
+        return unrated_reason(row.variant, row.options, row.practice, row.hands, takers)
 
     def profile_seat(self, profile: str) -> int | None:
         """The seat the profile took at this table, if any (a profile takes one seat of a table)."""
@@ -254,7 +252,8 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.row.profile = profile
-        self._forecast_rating()
+        reason, reason_seat = self._forecast()
+        self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
         s.away_since = self.active_at = self.clock()
         self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))

@@ -46,9 +46,9 @@ class Table:
     #: the game ends after this many hands (a duplicate tournament's deal); None: at the target
     hands: int | None
     #: why the game will not be rated, as things stand (``pedro.ratings.unrated_reason``); None: it will
-    unrated: str | None = None
+    unrated: str | None
     #: the seat ``unrated`` is about, if any
-    unrated_seat: int | None = None
+    unrated_seat: int | None
 
     @property
     def rated(self) -> bool:
