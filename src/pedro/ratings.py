@@ -25,7 +25,10 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from pedro.players.levels import LEVELS
+from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import Ruleset
+from pedro.variants.options import option_values
 
 #: The model with openskill's defaults (mu 25, sigma 25/3).
 MODEL = PlackettLuce()
@@ -121,3 +124,74 @@ def stood_in_for_most(decisions: int, stood_in: int) -> bool:
     (True, False)
     """
     return decisions > 0 and 2 * stood_in > decisions
+
+
+@dataclass(frozen=True)
+class SeatTaker:
+    """Who sits at a seat, as far as rating needs: a person or a computer (its player), and the
+    profile linked to the seat (a person's, or None)."""
+
+    kind: str
+    player: str | None = None
+    profile: str | None = None
+
+
+#: The computer players a rated game may have at its seats: the strength levels (by their names or
+#: players), each a fixed reference point. Any other player (``random``, an expert with other
+#: settings) would hand out rating points nobody earned against a known strength.
+RATED_COMPUTERS = frozenset(name for level in LEVELS for name in (level.name, level.player))
+
+
+def unrated_reason(
+    variant: str,
+    options: Mapping[str, object],
+    practice: bool,
+    hands: int | None,
+    seats: Sequence[SeatTaker],
+) -> tuple[str | None, int | None]:
+    """Why a game at these seats will not be rated (its reason's code, and the seat it is about),
+    or (None, None): one rule, which the table shows before the start and the game's end applies
+    (the end adds only what play decides: a stand-in for most of a seat's decisions).
+
+    A rated game is the variant's own (a target at least the variant's, longer games measuring
+    better, and no other house rule), with distinct profiles at the seats and only rated
+    computer levels beside the people.
+
+    >>> human = SeatTaker("human", profile="p1")
+    >>> unrated_reason("pitch_fives", {}, False, None, [human, SeatTaker("computer", "random")] * 2)
+    ('shared_profile', 2)
+    >>> unrated_reason("cinch", {"target": 11}, False, None, [human] + [SeatTaker("computer", "club")] * 3)
+    ('low_target', None)
+    """
+    if hands is not None:
+        return "tournament_deal", None
+    if not any(s.profile for s in seats):
+        return "no_profiles", None
+    if practice:
+        return "practice", None
+    seen: set[str] = set()
+    for i, s in enumerate(seats):
+        if s.profile is not None and s.profile in seen:
+            return "shared_profile", i
+        if s.profile is not None:
+            seen.add(s.profile)
+    for i, s in enumerate(seats):
+        if s.kind == "computer" and (s.player or "basic") not in RATED_COMPUTERS:
+            return "unrated_player", i
+    return _house_rules_reason(variant, options), None
+
+
+def _house_rules_reason(variant: str, options: Mapping[str, object]) -> str | None:
+    """ "low_target" for a target below the variant's own, "house_rules" for any other option that
+    is not the variant's own value; None for the variant as it is (a longer target allowed)."""
+    rules = VARIANTS.get(variant)
+    if rules is None:
+        return "house_rules"
+    own = option_values(rules)
+    for name, value in options.items():
+        if name == "target":
+            if not isinstance(value, int) or isinstance(value, bool) or value < rules.target:
+                return "low_target"
+        elif name not in own or own[name] != value:
+            return "house_rules"
+    return None

@@ -103,7 +103,8 @@ def server_message(state: GameState, seat: int | None) -> str:
     )
     last = next((h[-1] for h in reversed(state.hand_actions) if h), None)
     seq = sum(len(h) for h in state.hand_actions)
-    text = state_message(state, TableFacts(Table("t", "t", {}, False, None), seats, seq, True, last), seat)
+    table = Table("t", "t", {}, False, None, "no_profiles", None)
+    text = state_message(state, TableFacts(table, seats, seq, True, last), seat)
     parse_server_message(text)
     return text.decode()
 

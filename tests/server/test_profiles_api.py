@@ -201,14 +201,14 @@ def test_a_profile_fills_the_seat_name(client: TestClient) -> None:
 
 
 def test_tables_say_whether_they_are_rated(client: TestClient) -> None:
-    rated = create_table(client)
-    practice = client.post(
-        "/api/tables",
-        json={"variant": "cinch", "seats": seats_spec("human", "basic", "basic", "basic"), "practice": True},
-    ).json()
-    assert rated["summary"]["rated"] is True and practice["summary"]["rated"] is False
-    lobby = {t["id"]: t["rated"] for t in client.get("/api/tables").json()["tables"]}
-    assert lobby == {rated["table"]: True, practice["table"]: False}
+    ann = new_profile(client, "Ann")
+    body = {"variant": "cinch", "seats": seats_spec("human", "basic", "basic", "basic"), "seat": 0}
+    rated = client.post("/api/tables", json=body | {"profile": ann["secret"]}).json()
+    practice = client.post("/api/tables", json=body | {"name": "Bo", "practice": True}).json()
+    assert rated["summary"]["rated"] is True and rated["summary"]["unrated"] is None
+    assert (practice["summary"]["rated"], practice["summary"]["unrated"]) == (False, "no_profiles")
+    lobby = {t["id"]: (t["rated"], t["unrated"]) for t in client.get("/api/tables").json()["tables"]}
+    assert lobby == {rated["table"]: (True, None), practice["table"]: (False, "no_profiles")}
 
 
 # ---------------------------------------------------------------------------- played games
@@ -221,8 +221,7 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",
-        "options": {"target": 21},
-        "seats": seats_spec("human", "basic", "heuristic", "random"),
+        "seats": seats_spec("human", "basic", "heuristic", "basic"),
         "seat": 0,
         "profile": ann["secret"],
     }
@@ -233,8 +232,8 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
     rating = rating_of(client, table)
     assert rating["rated"] is True and rating["reason"] is None
 
-    rules = make_ruleset("cinch", {"target": 21})
-    players = [ann["id"], "cpu:beginner", "cpu:club", "cpu:random"]
+    rules = make_ruleset("cinch", {})
+    players = [ann["id"], "cpu:beginner", "cpu:club", "cpu:beginner"]
     expected = rate_game(rules, players, {}, summary["scores"], summary["winner"])
     assert {c["profile"]: c["after"] for c in rating["changes"]} == pytest.approx(
         {p: r.shown for p, r in expected.items()}
@@ -243,7 +242,6 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
         0: "Ann",
         1: "beginner",
         2: "club",
-        3: "random",
     }
     assert all(c["before"] == pytest.approx(Rating().shown) for c in rating["changes"])
 
@@ -266,7 +264,6 @@ def test_a_played_game_moves_the_ratings_as_the_library_says(
         "Ann": "human",
         "beginner": "computer",
         "club": "computer",
-        "random": "computer",
     }
     mine = client.post("/api/profiles/me", json={"secret": ann["secret"]}).json()
     assert mine == page
@@ -290,7 +287,6 @@ def test_a_practice_game_is_not_rated(client: TestClient, monkeypatch: pytest.Mo
     ann = new_profile(client, "Ann")
     body = {
         "variant": "cinch",
-        "options": {"target": 11},
         "seats": seats_spec("human", "basic", "basic", "basic"),
         "seat": 0,
         "profile": ann["secret"],
@@ -310,7 +306,6 @@ def test_a_game_a_stand_in_played_is_not_rated_and_says_why(tmp_path: Path) -> N
         ann = new_profile(client, "Ann")
         body = {
             "variant": "cinch",
-            "options": {"target": 11},
             "seats": seats_spec("human", "basic", "basic", "basic"),
             "seat": 0,
             "profile": ann["secret"],
@@ -339,7 +334,6 @@ def test_a_rating_the_database_refused_is_tried_again(
         ann = new_profile(client, "Ann")
         body = {
             "variant": "cinch",
-            "options": {"target": 11},
             "seats": seats_spec("human", "basic", "basic", "basic"),
             "seat": 0,
             "profile": ann["secret"],
@@ -354,8 +348,7 @@ def test_a_game_its_server_did_not_rate_is_rated_at_the_next_start(
 ) -> None:
     body = {
         "variant": "cinch",
-        "options": {"target": 11},
-        "seats": seats_spec("human", "basic", "heuristic", "random"),
+        "seats": seats_spec("human", "basic", "heuristic", "basic"),
         "seat": 0,
     }
     # the first server stops rating games (as if it stopped between a game's end and its rating)

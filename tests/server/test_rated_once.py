@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
-from tests.server.test_ratings_store import PLAYERS, played_game
+from tests.server.test_ratings_store import STORED, played_game
 from tests.serving import ServerProcess, free_port, postgres_database
 
 from pedro.engine.actions import action_text
@@ -35,15 +35,15 @@ def stored_finished_game(store: Store, table_id: str, seed: str, ann: str, bo: s
     state, played = played_game(seed)
     seats = [
         SeatRow(0, "human", name="Ann", secret_hash=hash_secret(f"{table_id}:0"), profile=ann),
-        SeatRow(1, "computer", player=PLAYERS[1]),
+        SeatRow(1, "computer", player=STORED[1]),
         SeatRow(2, "human", name="Bo", secret_hash=hash_secret(f"{table_id}:2"), profile=bo),
-        SeatRow(3, "computer", player=PLAYERS[3]),
+        SeatRow(3, "computer", player=STORED[3]),
     ]
     row = TableRow(
         id=table_id,
         title="",
         variant="cinch",
-        options={"target": 21},
+        options={},
         seed=seed,
         listed=True,
         created_at=datetime.now(UTC),
@@ -101,7 +101,7 @@ def test_two_processes_catching_up_rate_each_finished_game_once(tmp_path: Path) 
             ann: GAMES,
             bo: GAMES,
             "cpu:beginner": GAMES,
-            "cpu:random": GAMES,
+            "cpu:strong": GAMES,
         }, found
         assert found["links"] == 4 * GAMES
 
@@ -131,5 +131,5 @@ def test_in_process_two_servers_catching_up_on_one_sqlite_file_rate_each_game_on
     finally:
         store.close()
     assert found["rated"] == games
-    assert found["games"] == {ann: games, bo: games, "cpu:beginner": games, "cpu:random": games}, found
+    assert found["games"] == {ann: games, bo: games, "cpu:beginner": games, "cpu:strong": games}, found
     assert found["links"] == 4 * games

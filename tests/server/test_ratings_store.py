@@ -38,6 +38,9 @@ T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 #: Who plays each seat of the scripted game: seat 0 is the person (Ann's profile), played here by
 #: the club player; the computer seats are a level each (seats 0 and 2 are partners in cinch).
 PLAYERS = ("heuristic", "basic", "heuristic", "random")
+#: The computer seats as the table stores them: a rated level each. Seat 3's moves are random's
+#: (quick), which the rating never looks at: it rates the result.
+STORED = ("club", "beginner", "club", "strong")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -65,8 +68,9 @@ def games(store: Store) -> RatedGames:
 
 
 def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
-    """A whole cinch game to 21, every seat a computer player seeded by the seat, and its actions."""
-    state = GameState(make_ruleset("cinch", {"target": 21}), seed=seed)
+    """A whole cinch game (to its own target: a rated game), every seat a computer player seeded by
+    the seat, and its actions."""
+    state = GameState(make_ruleset("cinch", {}), seed=seed)
     players = [make_player(name, seed=f"{seed}:{seat}") for seat, name in enumerate(PLAYERS)]
     actions = []
     while not state.is_over:
@@ -88,13 +92,13 @@ def stored_game(
     """The table of a played game in the database (seat 0 taken by ``profile``), and its end."""
     state, played = game
     seats = [SeatRow(0, "human", name="Ann", secret_hash=hash_secret("seat"), profile=profile)] + [
-        SeatRow(seat, "computer", player=PLAYERS[seat]) for seat in (1, 2, 3)
+        SeatRow(seat, "computer", player=STORED[seat]) for seat in (1, 2, 3)
     ]
     row = TableRow(
         id=table_id,
         title="Friday",
         variant="cinch",
-        options={"target": 21},
+        options={},
         seed="rated",
         listed=True,
         created_at=T0,
@@ -106,7 +110,7 @@ def stored_game(
     return GameEnd(
         table_id=table_id,
         variant="cinch",
-        options={"target": 21},
+        options={},
         practice=practice,
         hands=None,
         scores=tuple(state.scores),
@@ -160,7 +164,7 @@ def test_a_deleted_profile_leaves_its_games_and_the_others_ratings(
     rating = games.finish_game(end, now=T0)
     assert rating is not None and rating.rated
     profiles.move_code(ann.secret, now=T0)
-    others = {"cpu:club", "cpu:beginner", "cpu:random"}
+    others = {"cpu:club", "cpu:beginner", "cpu:strong"}
 
     def rows(table: Any) -> set[str]:
         with store.engine.connect() as c:
@@ -252,14 +256,14 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(
     # the same result straight from openskill: sides (0, 2) and (1, 3), the winner first
     model = PlackettLuce()
     ranks = [1.0, 2.0] if state.winner == 0 else [2.0, 1.0]
-    (ann_after, club_after), (beginner_after, random_after) = model.rate(
+    (ann_after, club_after), (beginner_after, strong_after) = model.rate(
         [[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=ranks
     )
     expected = {
         ann.profile.id: ann_after,
         "cpu:club": club_after,
         "cpu:beginner": beginner_after,
-        "cpu:random": random_after,
+        "cpu:strong": strong_after,
     }
     with store.engine.connect() as c:
         stored = {r.profile_id: r for r in c.execute(select(ratings_table))}
@@ -313,7 +317,7 @@ def test_a_rated_game_moves_the_ratings_as_openskill_says(
         "Ann": "human",
         "club": "computer",
         "beginner": "computer",
-        "random": "computer",
+        "strong": "computer",
     }
     assert profiles.leaderboard("pedro") == []
     again = games.game_rating("t1")

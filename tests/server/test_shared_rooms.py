@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pedro.engine.actions import action_text
-from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow
+from pedro.server.storage.tables_db import NO_PROFILE, NewAction, SeatRow, Store, TableRow
 from pedro.server.sync.cluster import Survey
 from pedro.server.sync.writer import AsyncStore
 from pedro.server.tables.registry import TableRegistry
@@ -126,10 +126,15 @@ def test_the_registry_applies_the_news_of_other_processes(store: Store) -> None:
             registry = TableRegistry(storage, shared_settings(), "me")
             registry.load()
             room = registry.rooms[row.id]
-            # seats claimed at another process: told with the claim's name and secret hash
+            # seats claimed at another process: told with the claim's secret hash, profile and name
+            assert room.facts().table.unrated == "no_profiles"
             for seat in (1, 2, 3):
-                assert not registry.on_news(f"other {row.id} seat {seat} {seat:064d} Name {seat}")
+                profile = "bo" if seat == 2 else NO_PROFILE
+                assert not registry.on_news(f"other {row.id} seat {seat} {seat:064d} {profile} Name {seat}")
             assert room.started and room.seats_json()[3]["name"] == "Name 3"
+            assert [s.row.profile for s in room.seats] == [None, None, "bo", None]
+            # Bo's profile is seen here too: the next rule (a target of 21) is the reason now
+            assert room.facts().table.unrated == "low_target"
             # an action committed there: applied here without reading the database
             action = room.state.legal_actions()[0]
             text = action_text(room.state.current_player, action, room.rules.max_bid)

@@ -27,7 +27,7 @@ from pedro.variants.catalog import VARIANTS
 from pedro.variants.options import make_ruleset
 
 SEATS: list[int | None] = [0, 1, 2, 3, None]
-TABLE = Table("t" * 22, "t", {"target": 21, "lose_at": -21}, practice=False, hands=None)
+TABLE = Table("t" * 22, "t", {"target": 21, "lose_at": -21}, False, None, "low_target", None)
 
 
 def fresh_message(state: GameState, facts: TableFacts, seat: int | None) -> str:
@@ -91,7 +91,8 @@ def test_the_room_sends_what_the_view_builds_from_its_facts() -> None:
     for listener in listeners:
         room.attach(listener, listener.seat)
     facts = room.facts()
-    assert facts.table == Table(row.id, row.title, row.options, row.practice, row.hands)
+    # nobody took a seat with a profile: the table says its game will not be rated, and why
+    assert facts.table == Table(row.id, row.title, row.options, row.practice, row.hands, "no_profiles", None)
     assert [s.json() for s in facts.seats] == room.seats_json()
     assert not facts.started and facts.seq == 0 and facts.last is None
     assert facts.seats[0].connected and not facts.seats[1].connected and not facts.seats[2].claimed

@@ -256,6 +256,7 @@ def test_a_deal_table_is_a_one_hand_game(client: TestClient) -> None:
         assert room.state.is_over and room.state.hand_limit == 1 and len(room.state.deal_records) == 1
         table = client.get(f"/api/tables/{table_id}").json()
         assert (table["hands"], table["phase"], table["finished"], table["rated"]) == (1, "over", True, False)
+        assert table["unrated"] == "tournament_deal"
         assert table["hand_index"] == 0 and table["winner"] is None
         record = client.get(f"/api/tables/{table_id}/record").json()
         assert len(record["hands"]) == 1 and record["hands"][0]["actions"]
@@ -265,7 +266,8 @@ def test_a_deal_table_is_a_one_hand_game(client: TestClient) -> None:
         assert len(body["record"]["hands"]) == 1 and body["table"]["hands"] == 1
         assert body["table"]["phase"] == "over" and all(f.get("hand_index", 0) == 0 for f in body["frames"])
     ordinary = client.get(f"/api/tables/{create_table(client)['table']}").json()
-    assert ordinary["hands"] is None and ordinary["rated"] is True
+    # an ordinary table is not a deal: it is unrated only because nobody sat with a profile
+    assert ordinary["hands"] is None and (ordinary["rated"], ordinary["unrated"]) == (False, "no_profiles")
 
 
 def error(response: Any, status: int) -> str:

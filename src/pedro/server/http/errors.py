@@ -41,6 +41,7 @@ MESSAGES = {
     "need_name": "give your name to sit down (1 to {limit} characters)",
     "claim_not_human": "seat {seat} is not a human seat; free seats: {free}",
     "seat_taken": "seat {seat} is taken; free seats: {free}",
+    "profile_seated": "your profile holds seat {seat} of this table already: one seat per profile",
     "seat_just_taken": "seat {seat} was just taken",
     "unfinished": "{why}",
     "limit": "{why}",

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating
+from pedro.server.profiles.names import name_key
 from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,
@@ -38,7 +39,7 @@ _CODE_LENGTH = 10
 _PAGE_GAMES = 100
 _BOARD_ROWS = 100
 #: Names people cannot take: they are the computer players' (their profiles have them).
-_RESERVED_NAMES = frozenset(n.casefold() for n in (*PLAYERS, *(level.name for level in LEVELS)))
+_RESERVED_NAMES = frozenset(name_key(n) for n in (*PLAYERS, *(level.name for level in LEVELS)))
 
 
 #: Why a profile request is refused: a name kept for a computer player or taken, a secret no
@@ -70,11 +71,6 @@ class Holder:
     secret: str
 
 
-def name_key(name: str) -> str:
-    """Names are unique whatever their case: "Ann" and "ANN" are one name."""
-    return name.casefold()[:40]
-
-
 def _hash_code(code: str) -> str:
     return hashlib.sha256(("code:" + code.replace("-", "").replace(" ", "").upper()).encode()).hexdigest()
 
@@ -94,7 +90,8 @@ class ProfileStore:
 
     def create(self, name: str, now: datetime | None = None) -> Holder:
         """A new profile under ``name`` (already cleaned, as seat names are); ProfileRefused if the
-        name is taken (whatever its case) or kept for a computer player."""
+        name is taken or kept for a computer player, whatever its case or look-alike letters
+        (``names.name_key``)."""
         key = name_key(name)
         if key in _RESERVED_NAMES:
             raise ProfileRefused("name_for_computer", name=name)
@@ -116,6 +113,20 @@ class ProfileStore:
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
         return Holder(profile, secret)
+
+    def check_seat_name(self, name: str) -> None:
+        """A name a person sitting without a profile may take: ProfileRefused if it is, or looks
+        like, a computer player's or a profile's name (nobody passes for a level or a player)."""
+        key = name_key(name)
+        if key in _RESERVED_NAMES:
+            raise ProfileRefused("name_for_computer", name=name)
+        try:
+            with self.engine.connect() as c:
+                found = c.execute(select(profiles_table.c.id).where(profiles_table.c.name_key == key))
+                if found.first() is not None:
+                    raise ProfileRefused("name_taken", name=name)
+        except SQLAlchemyError as exc:
+            raise store_error(exc) from exc
 
     def rename(self, secret: str, name: str) -> Profile:
         """The holder's profile under a new ``name`` (cleaned as at creation), by the same rules:

@@ -25,8 +25,16 @@ from sqlalchemy.exc import SQLAlchemyError
 from pedro.engine.actions import parse_turn_text
 from pedro.engine.state import HandResult
 from pedro.players import LEVELS
-from pedro.ratings import Rating, rate_game, side_ranks, stood_in_for_most
-from pedro.server.profiles.queries import name_key
+from pedro.ratings import (
+    RATED_COMPUTERS,
+    Rating,
+    SeatTaker,
+    rate_game,
+    side_ranks,
+    stood_in_for_most,
+    unrated_reason,
+)
+from pedro.server.profiles.names import name_key
 from pedro.server.storage.schema import (
     profile_games_table,
     profiles_table,
@@ -239,9 +247,9 @@ class RatedGames:
         row = seats.get(seat)
         if seat in linked:
             return linked[seat]
-        if row is not None and row.kind == "computer":
+        if row is not None and row.kind == "computer" and (row.player or "basic") in RATED_COMPUTERS:
             return self._computer_profile(c, row.player or "basic", now)
-        return f"guest:{seat}"  # a person without a profile: a newcomer, not kept
+        return f"guest:{seat}"  # a person without a profile (a newcomer), or an unrated computer: not kept
 
     @staticmethod
     def _link_seats(
@@ -320,13 +328,16 @@ class RatedGames:
     def _unrated_reason(
         end: GameEnd, seats: Mapping[int, Any], linked: Mapping[int, str], stood_in: set[int]
     ) -> tuple[str | None, int | None]:
-        """Why a game is not rated (the reason's code, and the seat it is about), or (None, None)."""
-        if end.hands is not None:
-            return "tournament_deal", None
-        if not linked:
-            return "no_profiles", None
-        if end.practice:
-            return "practice", None
+        """Why a game is not rated (the reason's code, and the seat it is about), or (None, None):
+        ``pedro.ratings.unrated_reason``, which the table showed before the start, then whether a
+        stand-in played most of a person's decisions."""
+        takers = [
+            SeatTaker(seats[s].kind, seats[s].player, linked.get(s)) if s in seats else SeatTaker("human")
+            for s in range(max(seats, default=-1) + 1)
+        ]
+        reason = unrated_reason(end.variant, end.options, end.practice, end.hands, takers)
+        if reason[0] is not None:
+            return reason
         decisions: dict[int, int] = {}
         by_stand_in: dict[int, int] = {}
         for seq, action in enumerate(end.actions):

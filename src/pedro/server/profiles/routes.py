@@ -205,3 +205,8 @@ class SeatHolders:
         if secret is None:
             return None
         return await _asked(self.profiles.holder, secret)
+
+    async def check_seat_name(self, name: str) -> None:
+        """Refused (409) if a person sitting without a profile takes, or imitates, a computer
+        player's or a profile's name."""
+        await _asked(self.profiles.check_seat_name, name)

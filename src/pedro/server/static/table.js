@@ -101,6 +101,15 @@ class TablePage {
     this.seatRefresh = setInterval(() => this.refreshJoin(), SEATS_REFRESH_MS);
   }
 
+  /** The table's variant, length and whether its game will be rated (the tooltip says why not:
+   * the server's reason code, by the rule the game's end applies). */
+  showSubtitle(table) {
+    const reason = table.practice || table.rated || !table.unrated ? "" : t(`rating.reason.${table.unrated}`, { n: (table.unrated_seat ?? 0) + 1 });
+    const rating = table.practice ? PRACTICE_TEXT.badge : table.rated ? t("rating.badge") : t("rating.unratedBadge");
+    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${lengthText(table)} · ${rating}`;
+    this.el.subtitle.title = reason;
+  }
+
   async refreshJoin(message) {
     let summary;
     try {
@@ -111,7 +120,7 @@ class TablePage {
       return;
     }
     this.el.title.textContent = this.el.title.title = summary.title || summary.name || t("table.title");
-    this.el.subtitle.textContent = `${summary.title ? summary.name + " · " : ""}${lengthText(summary)}${summary.practice ? ` · ${PRACTICE_TEXT.badge}` : summary.rated ? ` · ${t("rating.badge")}` : ""}`;
+    this.showSubtitle(summary);
     document.title = `${summary.title || summary.name} — Pedro`;
     const freeSeats = new Set(summary.free_seats || []);
     const free = summary.seats.filter((s) => freeSeats.has(s.seat));
@@ -382,7 +391,7 @@ class TablePage {
     const holdLastTrick = holding;
     const view = { table, seats, game, you, started, holdLastTrick };
     this.el.title.textContent = this.el.title.title = table.title || table.name;
-    this.el.subtitle.textContent = `${table.title ? table.name + " · " : ""}${lengthText(table)}${table.practice ? ` · ${PRACTICE_TEXT.badge}` : table.rated ? ` · ${t("rating.badge")}` : ""}`;
+    this.showSubtitle(table);
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
     this.myTurn = myTurn;
     document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;

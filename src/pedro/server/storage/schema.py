@@ -199,7 +199,8 @@ rated_games_table = Table(
     metadata,
     Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("rated", Boolean, nullable=False),
-    #: why not rated: "practice", "no_profiles" or "stand_in" (``reason_seat``'s player was away)
+    #: why not rated: a code of ``pedro.ratings.unrated_reason`` or "stand_in" (``reason_seat``'s
+    #: player was away)
     Column("reason", String(20)),
     Column("reason_seat", Integer),
     Column("finished_at", DateTime(timezone=True), nullable=False),

@@ -74,8 +74,31 @@ class SeatRow:
     player: str | None = None
     name: str | None = None
     secret_hash: str | None = None
-    #: the profile that took the seat, written with it (read back only by ``profiles.queries``)
+    #: the profile that took the seat, written with it (a table shows whether its game will be rated)
     profile: str | None = None
+
+
+#: A seat claim's news without a profile (no profile id has it: they are URL-safe tokens).
+NO_PROFILE = "~"
+
+
+def _seats_query(where: Any) -> Any:
+    """The seats ``where`` selects, each with the profile that took it (if any), in seat order."""
+    linked = seat_profiles_table.c
+    joined = seats_table.outerjoin(
+        seat_profiles_table,
+        and_(linked.table_id == seats_table.c.table_id, linked.seat == seats_table.c.seat),
+    )
+    return (
+        select(seats_table, linked.profile_id)
+        .select_from(joined)
+        .where(where)
+        .order_by(seats_table.c.table_id, seats_table.c.seat)
+    )
+
+
+def _seat_row(s: Any) -> SeatRow:
+    return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id)
 
 
 @dataclass
@@ -198,14 +221,15 @@ def news_payload(process: str, write: Write) -> str | None:
     """What the other server processes are told of a write, delivered when it commits.
 
     ``"<process> <table> <seq> <text>"`` for an action,
-    ``"<process> <table> seat <seat> <secret hash> <name>"`` for a seat claim
+    ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
     new table.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
     if isinstance(write, SeatClaim):
-        return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {write.name}"
+        profile = write.profile or NO_PROFILE
+        return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
     if isinstance(write, NewTable):
         return f"{process} {write.row.id} new"
     return None
@@ -458,14 +482,7 @@ class Store:
                         .order_by(actions_table.c.seq)
                     )
                 ]
-                seats = [
-                    SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash)
-                    for s in c.execute(
-                        select(seats_table)
-                        .where(seats_table.c.table_id == table_id)
-                        .order_by(seats_table.c.seat)
-                    )
-                ]
+                seats = [_seat_row(s) for s in c.execute(_seats_query(seats_table.c.table_id == table_id))]
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
         return actions, seats
@@ -500,10 +517,8 @@ class Store:
             if not tables:
                 return []
             ids = list(tables)
-            for s in c.execute(
-                select(seats_table).where(seats_table.c.table_id.in_(ids)).order_by(seats_table.c.seat)
-            ):
-                tables[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash))
+            for s in c.execute(_seats_query(seats_table.c.table_id.in_(ids))):
+                tables[s.table_id].seats.append(_seat_row(s))
             for a in c.execute(
                 select(actions_table.c.table_id, actions_table.c.seq, actions_table.c.text)
                 .where(actions_table.c.table_id.in_(ids))

@@ -157,7 +157,14 @@ class TableInfo(Rules):
     practice: bool
     """a practice table: hints on request, not rated"""
     rated: bool
-    """the game counts for ratings (not practice, nor a tournament's deal)"""
+    """the game will count for ratings, as its seats stand now (the end may still find that a
+    stand-in played most of a person's decisions: `GET /api/tables/{id}/rating` says)"""
+    unrated: str | None
+    """why the game will not be rated, as its seats stand now: a reason code of the ratings
+    section (`no_profiles`, `practice`, `tournament_deal`, `shared_profile`, `unrated_player`,
+    `low_target`, `house_rules`); null when it will be"""
+    unrated_seat: int | None
+    """the seat `unrated` is about (`shared_profile`, `unrated_player`), else null"""
     hands: int | None
     """hands to play (a duplicate tournament's deal: 1); null: to the game's end"""
 

@@ -70,7 +70,8 @@ class CreateTable(Strict):
 
 class ClaimSeat(Strict):
     seat: SeatNumber
-    name: Name
+    #: the seat's name: needed without a profile (a profile's name is the seat's)
+    name: Name | None = None
     #: the secret of the profile that takes the seat (its name is the seat's)
     profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
 

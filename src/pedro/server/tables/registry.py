@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from pedro.server.settings import ServerSettings
-from pedro.server.storage.tables_db import StoreError, TableRow
+from pedro.server.storage.tables_db import NO_PROFILE, StoreError, TableRow
 from pedro.server.sync.cluster import Survey
 from pedro.server.sync.writer import AsyncStore
 from pedro.server.tables.room import Room, RoomSettings
@@ -202,9 +202,9 @@ class TableRegistry:
         elif kind in ("here", "gone"):
             room.remote_presence(int(text), process, kind == "here")
         elif kind == "seat":
-            seat, secret_hash, name = text.split(" ", 2)
+            seat, secret_hash, profile, name = text.split(" ", 3)
             if not room.seats[int(seat)].claimed:
-                room.seat_taken(int(seat), name, secret_hash)
+                room.seat_taken(int(seat), name, secret_hash, None if profile == NO_PROFILE else profile)
         else:
             log.error("unreadable news from another server process: %r", payload[:80])
         return False

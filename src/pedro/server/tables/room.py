@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pedro.engine.actions import (
@@ -28,6 +28,7 @@ from pedro.engine.actions import (
     parse_turn_text,
 )
 from pedro.engine.state import GameState
+from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
@@ -115,7 +116,7 @@ class Room:
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self._started = all(s.claimed for s in self.seats)
-        self._table = Table(row.id, row.title, row.options, row.practice, row.hands)
+        self._table = Table(row.id, row.title, row.options, row.practice, row.hands, *self._forecast())
         #: the parts of the state messages that change seldom, kept encoded between changes
         self._memo = ViewMemo()
         self.spectators: set[Client] = set()
@@ -159,8 +160,19 @@ class Room:
 
     @property
     def rated(self) -> bool:
-        """The game counts for ratings (``table_view.Table.rated``; see ``profiles.queries``)."""
+        """The game will count for ratings as the seats stand (``table_view.Table.rated``)."""
         return self._table.rated
+
+    def _forecast(self) -> tuple[str | None, int | None]:
+        """Why the game will not be rated as its seats stand (None: it will), and the seat it is
+        about: the rule its end applies (``pedro.ratings.unrated_reason``), told from the start."""
+        row = self.row
+        takers = [SeatTaker(s.row.kind, s.row.player, s.row.profile) for s in self.seats]
+        return unrated_reason(row.variant, row.options, row.practice, row.hands, takers)
+
+    def profile_seat(self, profile: str) -> int | None:
+        """The seat the profile took at this table, if any (a profile takes one seat of a table)."""
+        return next((s.row.seat for s in self.seats if s.row.profile == profile), None)
 
     def stand_in(self, seat: int) -> bool:
         """A human seat played by the computer because its player is away."""
@@ -237,11 +249,14 @@ class Room:
             self._schedule_away_check()
             self.broadcast()
 
-    def seat_taken(self, seat: int, name: str, secret_hash: str) -> None:
-        """A human seat was claimed (already committed by the caller)."""
+    def seat_taken(self, seat: int, name: str, secret_hash: str, profile: str | None = None) -> None:
+        """A human seat was claimed (already committed by the caller), with ``profile`` if any."""
         s = self.seats[seat]
         s.row.name = name
         s.row.secret_hash = secret_hash
+        s.row.profile = profile
+        reason, reason_seat = self._forecast()
+        self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
         s.away_since = self.active_at = self.clock()
         self._started = all(s.claimed for s in self.seats)
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
@@ -360,7 +375,7 @@ class Room:
         for stored in seats:
             s = self.seats[stored.seat]
             if stored.secret_hash is not None and s.row.secret_hash is None:
-                self.seat_taken(stored.seat, stored.name or "", stored.secret_hash)
+                self.seat_taken(stored.seat, stored.name or "", stored.secret_hash, stored.profile)
         for text in texts:
             seat, action = self._stored(text)
             self._apply(seat, action, text, committed_here=False)
@@ -546,6 +561,8 @@ class Room:
             "created": self.row.created_at.isoformat(),
             "practice": self.row.practice,
             "rated": self.rated,
+            "unrated": self._table.unrated,
+            "unrated_seat": self._table.unrated_seat,
             "hands": self.row.hands,
         } | rules_json(self.rules)
 

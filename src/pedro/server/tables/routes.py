@@ -51,9 +51,13 @@ class SeatProfile(Protocol):
 
 
 class SeatProfiles(Protocol):
-    """Finds the profile a create-table or seat request names by its secret (``profiles``)."""
+    """Finds the profile a create-table or seat request names by its secret, and checks the name
+    of a person who sits without one (``profiles``)."""
 
     async def seat_profile(self, secret: str | None) -> SeatProfile | None: ...
+
+    async def check_seat_name(self, name: str) -> None:
+        """Refused if the name is, or looks like, a computer player's or a profile's."""
 
 
 class TableRoutes:
@@ -99,7 +103,10 @@ class TableRoutes:
         creations = self.creations
         if spec.profile is not None and spec.seat is None:
             raise HttpError.of(400, "profile_needs_seat")
-        row, secret = _new_table(spec, creations.limits, await self.profiles.seat_profile(spec.profile))
+        profile = await self.profiles.seat_profile(spec.profile)
+        if profile is None and spec.seat is not None and spec.name is not None:
+            await self.profiles.check_seat_name(spec.name)
+        row, secret = _new_table(spec, creations.limits, profile)
         client = client_address(request)
         try:
             creations.check(client, row, registry.rooms)
@@ -125,14 +132,16 @@ class TableRoutes:
     async def claim(self, request: Request) -> Response:
         """Take a free human seat: its secret is the key to it."""
         room = await self._room(request)
-        claim = await read_body(request, ClaimSeat, 'send {"seat": N, "name": "..."}')
+        claim = await read_body(
+            request, ClaimSeat, 'send {"seat": N, "name": "..."} or {"seat": N, "profile": "..."}'
+        )
         free = [s.row.seat for s in room.seats if not s.claimed]
         if claim.seat >= len(room.seats) or room.seats[claim.seat].row.kind != "human":
             raise _seat_error(400, "claim_not_human", claim.seat, free=free)
         if claim.seat not in free:
             raise _seat_error(409, "seat_taken", claim.seat, free=free)
         profile = await self.profiles.seat_profile(claim.profile)
-        name = profile.name if profile is not None else claim.name
+        name = await self._seat_name(room, profile, claim.name)
         secret = secrets.token_urlsafe(24)
         try:
             await room.store.claim_seat(
@@ -140,8 +149,21 @@ class TableRoutes:
             )
         except ConflictError:
             raise HttpError.of(409, "seat_just_taken", seat=claim.seat) from None
-        room.seat_taken(claim.seat, name, hash_secret(secret))
+        room.seat_taken(claim.seat, name, hash_secret(secret), profile.id if profile is not None else None)
         return JSONResponse({"seat": claim.seat, "secret": secret, "name": name})
+
+    async def _seat_name(self, room: Room, profile: SeatProfile | None, name: str | None) -> str:
+        """The name a seat is taken under: the profile's (one seat of a table per profile: at two
+        it would see its partner's hand), else the name given, if nobody's look-alike."""
+        if profile is not None:
+            held = room.profile_seat(profile.id)
+            if held is not None:
+                raise HttpError.of(409, "profile_seated", seat=held)
+            return profile.name
+        if name is None:
+            raise HttpError.of(422, "need_name", limit=MAX_NAME_CHARS)
+        await self.profiles.check_seat_name(name)
+        return name
 
     async def _room(self, request: Request) -> Room:
         table_id = request.path_params["table"]

@@ -36,7 +36,8 @@ from pedro.variants.model import Ruleset
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """What never changes at a table (``tables.messages.TableInfo`` with the rules)."""
+    """What never changes at a table, and whether its game will be rated, which changes as its
+    seats are taken (``tables.messages.TableInfo`` with the rules)."""
 
     id: str
     title: str
@@ -44,12 +45,16 @@ class Table:
     practice: bool
     #: the game ends after this many hands (a duplicate tournament's deal); None: at the target
     hands: int | None
+    #: why the game will not be rated, as things stand (``pedro.ratings.unrated_reason``); None: it will
+    unrated: str | None
+    #: the seat ``unrated`` is about, if any
+    unrated_seat: int | None
 
     @property
     def rated(self) -> bool:
-        """The game counts for ratings: not a practice table, nor a tournament's deal (whose results
-        are the tournament's)."""
-        return not self.practice and self.hands is None
+        """The game will count for ratings, as the table's seats stand (its end may still find that a
+        stand-in played most of a person's decisions)."""
+        return self.unrated is None
 
     def json(self, rules: Ruleset) -> dict[str, Any]:
         return {
@@ -58,6 +63,8 @@ class Table:
             "options": self.options,
             "practice": self.practice,
             "rated": self.rated,
+            "unrated": self.unrated,
+            "unrated_seat": self.unrated_seat,
             "hands": self.hands,
         } | rules_json(rules)
 
