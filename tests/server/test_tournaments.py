@@ -28,6 +28,7 @@ from tests.serving import ServerProcess, free_port
 from pedro.engine.state import GameState
 from pedro.records import record_from_game, replay
 from pedro.server.http.errors import MESSAGES
+from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import Store
 from pedro.server.tournaments.queries import TournamentRow, TournamentStore
 from pedro.variants.options import make_ruleset
@@ -320,6 +321,34 @@ def test_bad_requests_are_refused_with_clear_errors(client: TestClient) -> None:
         client.post(f"/api/tournaments/{tid}/director", json={"secret": "guess"}), 403
     )
     assert "request body" in error(client.post(f"/api/tournaments/{tid}/me", content=b"{"), 400)
+
+
+def test_a_tournaments_tables_of_computers_count_against_the_servers_cap(tmp_path: Path) -> None:
+    """Each table of computers only plays at once: the cap on such tables counts every one of them,
+    beside those the server runs already, whether the tournament has a human seat or not."""
+    one_human = [{"kind": "human"}, *COMPUTERS[1:]]
+    limits = Limits(computer_only_tables=3, tables_per_minute=100, open_tables_per_client=100)
+    # the computers wait an hour before each decision: the tables they play stay open
+    with running_server(tmp_path, limits=limits, bot_delay=3600) as client:
+        four = client.post(
+            "/api/tournaments",
+            json={"variant": "cinch", "deals": 2, "seats": [one_human, *[COMPUTERS] * 4]},
+        )
+        assert "4 tables without a human seat" in error(four, 429)
+        assert four.json()["fields"] == {"cap": 3, "tables": 4, "running": 0}
+        create(client, [one_human, COMPUTERS, COMPUTERS], deals=2)
+        running = [r for r in services_of(client).registry.rooms.values() if not r.finished]
+        assert sum(all(s.kind == "computer" for s in r.row.seats) for r in running) == 2
+        # two run; one more fits, two do not
+        two_more = client.post(
+            "/api/tournaments", json={"variant": "cinch", "deals": 2, "seats": [COMPUTERS, COMPUTERS]}
+        )
+        assert error(two_more, 429) and two_more.json()["fields"] == {"cap": 3, "tables": 2, "running": 2}
+        create(client, [one_human, COMPUTERS], deals=2)
+        table = client.post("/api/tables", json={"variant": "cinch", "seats": [{"kind": "computer"}] * 4})
+        assert table.status_code == 429 and table.json()["code"] == "too_many_computer_tables"
+        # tables with a human seat are not counted
+        create(client, [one_human, one_human], deals=2)
 
 
 # ---------------------------------------------------------------------------- restarts

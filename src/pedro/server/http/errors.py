@@ -77,7 +77,8 @@ MESSAGES = {
     "unknown_level": "table {table_no}, seat {seat_no}: unknown level {level!r}; levels are: {levels}",
     "tournament_seat_player": "table {table_no}, seat {seat_no}: {why}",
     "tournament_computers_cap": (
-        "a tournament without a human seat may have at most {cap} tables; make one seat human"
+        "the tournament has {tables} tables without a human seat and the server runs {running} "
+        "already, more than it allows ({cap}); make a seat human at some of them"
     ),
     "tournament_not_human": (
         "table {table_no}, seat {seat_no} is not a human seat; free seats (table/seat): {free}"

@@ -73,10 +73,15 @@ class CreationLimits:
         if len(self._open.get(client, ())) >= limits.open_tables_per_client:
             raise HttpError.of(429, "too_many_open", limit=limits.open_tables_per_client)
         if _computer_only(row):
-            running = sum(1 for t in tables.values() if not t.finished and _computer_only(t.row))
+            running = self.computer_only_running(tables)
             if running >= limits.computer_only_tables:
                 limit = limits.computer_only_tables
                 raise HttpError.of(429, "too_many_computer_tables", running=running, limit=limit)
+
+    @staticmethod
+    def computer_only_running(tables: Mapping[str, OpenTable]) -> int:
+        """The unfinished tables with no human seat: each keeps a core busy with no one waiting."""
+        return sum(1 for t in tables.values() if not t.finished and _computer_only(t.row))
 
     def created(self, client: str, table_id: str) -> None:
         """Count a table ``client`` has created (after ``check`` allowed it)."""

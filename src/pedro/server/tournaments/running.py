@@ -137,13 +137,18 @@ class Tournaments:
         return row, director
 
     def check_limits(self, client: str, row: TournamentRow) -> None:
-        """The server's creation limits, a tournament counting as one new table; a tournament of
-        computers only counts each of its tables among the tables without a human seat."""
+        """The server's creation limits, a tournament counting as one new table; and each of its
+        tables of computers only counts among the tables without a human seat, as they all play
+        at once, beside those the server runs already."""
         first = self.deal_row(row, make_ruleset(row.variant, row.options), 0, 0)
         self.creations.check(client, first, self.registry.rooms)
         cap = self.creations.limits.computer_only_tables
-        if all(s.kind == "computer" for s in row.seats) and row.tables > cap:
-            raise HttpError.of(429, "tournament_computers_cap", cap=cap)
+        computers = sum(
+            1 for t in range(row.tables) if all(s.kind == "computer" for s in row.table_seats(t))
+        )
+        running = self.creations.computer_only_running(self.registry.rooms)
+        if computers and running + computers > cap:
+            raise HttpError.of(429, "tournament_computers_cap", cap=cap, tables=computers, running=running)
         self.creations.created(client, row.id)
 
     async def create(self, row: TournamentRow) -> None:
