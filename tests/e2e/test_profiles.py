@@ -14,8 +14,8 @@ from tests.e2e.driver import HUMAN, Player, computer, create_table, game_over
 from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
-#: a short game: cinch to 7
-SHORT = {"target": 7}
+#: the shortest game a rating counts: a variant played to its own target, the lowest (31)
+SHORT_RATED = "pitch_fives"
 
 
 def ann_with_a_profile(players: Callable[..., Player]) -> Player:
@@ -44,7 +44,7 @@ def test_a_profile_plays_a_rated_game_and_sees_its_rating(
         server.url,
         [HUMAN, computer("basic"), computer("heuristic"), computer("basic")],
         seat=None,
-        options=SHORT,
+        variant=SHORT_RATED,
     )
     tid = table["table"]
     ann.goto("/")
@@ -76,12 +76,12 @@ def test_a_profile_plays_a_rated_game_and_sees_its_rating(
     assert page.locator("svg.history-plot circle").count() == 1
     assert page.locator(f'.profile-games tr[data-table="{tid}"] a[href="replay/{tid}"]').count() == 1
     totals = page.locator(".profile-totals tbody tr").inner_text()
-    assert "Cinch" in totals
+    assert "Pitch" in totals
     assert secret not in page.content()
     screenshot(page, "profile-page", full_page=True)
 
     # the leaderboard: Ann among the computer levels, which are marked
-    ann.goto("/leaderboard?variant=cinch")
+    ann.goto(f"/leaderboard?variant={SHORT_RATED}")
     rows = page.locator(".board-table tbody tr")
     rows.first.wait_for()
     assert rows.count() == 3
