@@ -3,6 +3,7 @@ the deals, the matchpoints."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from pedro.server.http.errors import MESSAGES
 from pedro.server.settings import Limits
 from pedro.server.storage.tables_db import Store
 from pedro.server.tournaments.queries import TournamentRow, TournamentStore
+from pedro.server.tournaments.requests import CreateTournament
 from pedro.variants.options import make_ruleset
 
 COMPUTERS = [{"kind": "computer", "level": level} for level in ("beginner", "club", "beginner", "club")]
@@ -349,6 +351,25 @@ def test_a_tournaments_tables_of_computers_count_against_the_servers_cap(tmp_pat
         assert table.status_code == 429 and table.json()["code"] == "too_many_computer_tables"
         # tables with a human seat are not counted
         create(client, [one_human, one_human], deals=2)
+
+
+def test_a_tournament_stored_with_house_rules_now_refused_is_answered_gone(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tournament stored before its house rules' bounds (a target of 10**30) cannot make its
+    deals nor show its standings: every request about it says so, and the log says why once."""
+    one_human = [{"kind": "human"}, *COMPUTERS[1:]]
+    tournaments = services_of(client).tournaments
+    spec = CreateTournament.model_validate({"variant": "cinch", "deals": 2, "seats": [one_human] * 2})
+    row, _ = tournaments.new(spec)
+    tournaments.store.create(dataclasses.replace(row, options={"target": 10**30}))
+    for _ in range(2):
+        assert "no longer allowed" in error(client.get(f"/api/tournaments/{row.id}"), 410)
+    join = client.post(f"/api/tournaments/{row.id}/seats", json={"table": 0, "seat": 0, "name": "Ann"})
+    assert error(join, 410) and join.json()["code"] == "tournament_broken"
+    said = [r.message for r in caplog.records if r.message.startswith(f"tournament {row.id} is broken")]
+    assert len(said) == 1 and "target" in said[0], said
+    assert create(client, [one_human] * 2, deals=2)["tournament"], "the others are served"
 
 
 # ---------------------------------------------------------------------------- restarts

@@ -27,6 +27,10 @@ MESSAGES = {
         "this table's stored game can no longer be played or shown (the server's log says why); "
         "it is left out of the lobby"
     ),
+    "tournament_broken": (
+        "this tournament's stored house rules are no longer allowed, so its deals cannot be played "
+        "or shown (the server's log says why)"
+    ),
     "unknown_variant": "unknown variant {variant!r}; variants are: {variants}",
     "bad_options": "{why}",
     # house rules that clash (variants/constraints.py): the English problem and what is allowed

@@ -84,6 +84,8 @@ class Tournaments:
         self._tasks: set[asyncio.Task[None]] = set()
         self._following: asyncio.Task[None] | None = None
         self._shown: OrderedDict[str, None] = OrderedDict()
+        #: tournaments found broken (logged once)
+        self._broken: set[str] = set()
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -157,9 +159,18 @@ class Tournaments:
         await self.advance(row.id)
 
     async def load(self, tournament_id: str) -> TournamentRow:
+        """A stored tournament; refused 410 if its house rules are no longer allowed (stored
+        before their bounds): its deals cannot be made, nor its standings shown."""
         row = await asyncio.to_thread(self.store.load, tournament_id)
         if row is None:
             raise HttpError.of(404, "no_tournament")
+        try:
+            make_ruleset(row.variant, row.options)
+        except OptionError as exc:
+            if tournament_id not in self._broken:
+                self._broken.add(tournament_id)
+                log.warning("tournament %s is broken: it is not served: %s", tournament_id, exc)
+            raise HttpError.of(410, "tournament_broken") from None
         return row
 
     async def join(self, tournament_id: str, claim: JoinTournament) -> str:
