@@ -60,6 +60,14 @@ def running_server(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
         yield client
 
 
+def new_profile(client: TestClient, name: str) -> dict[str, Any]:
+    """A profile made over the API: its id, name and secret."""
+    response = client.post("/api/profiles", json={"name": name})
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
 def services_of(client: TestClient) -> Services:
     """The services the app under test was made on (tests may look behind the API)."""
     app = client.app

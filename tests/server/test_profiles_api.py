@@ -17,6 +17,7 @@ from tests.server.client_helpers import (
     choose,
     create_table,
     join,
+    new_profile,
     recv,
     room_of,
     running_server,
@@ -40,13 +41,6 @@ from pedro.variants.options import make_ruleset
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with running_server(tmp_path) as client:
         yield client
-
-
-def new_profile(client: TestClient, name: str) -> dict[str, Any]:
-    response = client.post("/api/profiles", json={"name": name})
-    assert response.status_code == 201, response.text
-    answer: dict[str, Any] = response.json()
-    return answer
 
 
 def rating_of(client: TestClient, table: str, timeout: float = 20.0) -> dict[str, Any]:

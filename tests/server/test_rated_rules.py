@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
-from tests.server.client_helpers import room_of, running_server, seats_spec, services_of
+from tests.server.client_helpers import new_profile, room_of, running_server, seats_spec, services_of
 
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.profiles.names import name_key
@@ -28,13 +28,6 @@ EXPERT_LOOKALIKES = ("\uff25xpert", "\u0435xpert", "EXPERT")
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with running_server(tmp_path) as client:
         yield client
-
-
-def new_profile(client: TestClient, name: str) -> dict[str, Any]:
-    response = client.post("/api/profiles", json={"name": name})
-    assert response.status_code == 201, response.text
-    answer: dict[str, Any] = response.json()
-    return answer
 
 
 def end_reason(client: TestClient, table: str) -> tuple[str | None, int | None]:
