@@ -145,9 +145,7 @@ class Tournaments:
         first = self.deal_row(row, make_ruleset(row.variant, row.options), 0, 0)
         self.creations.check(client, first, self.registry.rooms)
         cap = self.creations.limits.computer_only_tables
-        computers = sum(
-            1 for t in range(row.tables) if all(s.kind == "computer" for s in row.table_seats(t))
-        )
+        computers = sum(1 for t in range(row.tables) if all(s.kind == "computer" for s in row.table_seats(t)))
         running = self.creations.computer_only_running(self.registry.rooms)
         if computers and running + computers > cap:
             raise HttpError.of(429, "tournament_computers_cap", cap=cap, tables=computers, running=running)
