@@ -281,6 +281,18 @@ def serve(
         Limits.websockets_per_client, "--websockets-per-client", min=1,
         help="table connections (players and spectators) one address may have open at once",
     ),
+    reviews_per_client: int = typer.Option(
+        Limits.reviews_per_client, "--reviews-per-client", min=1,
+        help="game reviews one address may have waiting or under way",
+    ),
+    reviews_queued: int = typer.Option(
+        Limits.reviews_queued, "--reviews-queued", min=1,
+        help="game reviews waiting or under way on the whole server",
+    ),
+    review_max_hands: int = typer.Option(
+        Limits.review_max_hands, "--review-max-hands", min=1,
+        help="hands a game may have to be reviewed (longer ones are refused)",
+    ),
     forwarded_allow_ips: str = typer.Option(
         None, "--forwarded-allow-ips",
         help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
@@ -334,6 +346,9 @@ def serve(
         computer_only_tables=computer_only_tables,
         max_expert_samples=max_expert_samples,
         websockets_per_client=websockets_per_client,
+        reviews_per_client=reviews_per_client,
+        reviews_queued=reviews_queued,
+        review_max_hands=review_max_hands,
     )
 
     settings = ServerSettings(

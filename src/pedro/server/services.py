@@ -28,6 +28,7 @@ from pedro.server.profiles.routes import ProfileLimit, SeatHolders
 from pedro.server.reviews import compute
 from pedro.server.reviews.hints import Hints
 from pedro.server.reviews.queries import SavedReviews
+from pedro.server.reviews.queue import ReviewQueue
 from pedro.server.reviews.routes import Reviews
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import Store, is_sqlite
@@ -153,7 +154,8 @@ def build_services(settings: ServerSettings) -> Services:
         presence=cluster_db.presence if cluster_db is not None else None,
     )
     registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
-    creations = CreationLimits(settings.limits)
+    limits = settings.limits
+    creations = CreationLimits(limits)
     sharing = None
     if process_id is not None and cluster_db is not None:
         cluster = Cluster(
@@ -181,7 +183,14 @@ def build_services(settings: ServerSettings) -> Services:
         seat_holders=SeatHolders(profiles),
         rater=rater,
         review_workers=review_workers,
-        reviews=Reviews(review_workers, SavedReviews(store), registry, settings.review_player),
+        reviews=Reviews(
+            review_workers,
+            SavedReviews(store),
+            registry,
+            settings.review_player,
+            ReviewQueue(settings.review_processes, limits.reviews_per_client, limits.reviews_queued),
+            limits.review_max_hands,
+        ),
         hints=Hints(review_workers, registry),
         tournaments=Tournaments(TournamentStore(store), registry, creations, played_deals),
         sharing=sharing,

@@ -24,6 +24,12 @@ class Limits:
     max_expert_samples: int = 120
     #: table WebSockets one client address may have open at once (players and spectators)
     websockets_per_client: int = 100
+    #: reviews one client address may have waiting or under way
+    reviews_per_client: int = 3
+    #: reviews waiting or under way on the whole server
+    reviews_queued: int = 20
+    #: hands a game may have to be reviewed (each costs seconds of a worker)
+    review_max_hands: int = 60
 
 
 @dataclass(frozen=True)

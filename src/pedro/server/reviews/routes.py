@@ -4,13 +4,17 @@
 table, ``POST /api/review`` the review of a seat of an uploaded
 ``pedro-record/1`` record (docs/server.md, "Game review"). A review not yet
 made is started in the background and answered ``202`` with its progress
-(hands done of hands to do); the page asks again until it is ``200``.
+(hands done of hands to do, and its place in the queue); the page asks again until it is
+``200``. Reviews wait their turn in ``reviews.queue``, which bounds how many one address
+and the whole server may have asked for; a game longer than ``Limits.review_max_hands``
+hands is refused.
 
 The event loop only looks things up and waits: the game is played, and each
 hand valued, in a worker process of their own pool (``--review-workers``),
 so a review never holds up the tables or the replays. A table's reviewed
 hands are stored (``reviews.queries``) as they are made, once per game,
-seat and hand; an upload's are kept in memory for a while (it has no table).
+seat and hand; an upload's are kept in memory for a while (it has no table), and an
+upload that leaves memory takes its review with it, made or not.
 
 Until a game is over, a seat's review is shown only to the seat's player
 (the seat's secret, sent in the ``X-Pedro-Secret`` header) and covers the
@@ -27,7 +31,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -40,7 +43,7 @@ from pedro.i18n import N_
 from pedro.server.finished.workers import WorkerError, Workers
 from pedro.server.http.compressed import body_response
 from pedro.server.http.errors import HttpError, Refusals
-from pedro.server.http.request_body import BodyRefusals, read_body
+from pedro.server.http.request_body import BodyRefusals, client_address, read_body
 from pedro.server.http.response_body import Body
 from pedro.server.reviews.compute import (
     HandJob,
@@ -51,6 +54,7 @@ from pedro.server.reviews.compute import (
     summary,
 )
 from pedro.server.reviews.queries import SavedReviews
+from pedro.server.reviews.queue import Key, Progress, ReviewQueue
 from pedro.server.storage.tables_db import StoreError, TableRow, hash_secret
 from pedro.server.tables.game import HiddenDeals
 from pedro.server.tables.registry import TableRegistry
@@ -60,10 +64,13 @@ log = logging.getLogger("pedro.server")
 
 #: The largest uploaded record, in bytes (a long game's record is some tens of kilobytes).
 MAX_RECORD_BYTES = 2 * 2**20
-#: Uploads whose reviews are kept in memory (the oldest are forgotten first).
-_KEPT_UPLOADS = 32
+#: Uploads whose reviews are kept in memory (the oldest are forgotten first, their work dropped).
+KEPT_UPLOADS = 32
 #: Finished tables whose outline, and seats whose complete review, are kept in memory.
 KEPT = 64
+#: Digits past which a seat number is not read (every one is out of range; Python refuses to read
+#: more than 4300).
+_SEAT_DIGITS = 9
 #: The header that carries a seat's secret.
 _SECRET_HEADER = "x-pedro-secret"
 #: The user-visible messages, together (they may be translated).
@@ -81,6 +88,21 @@ MESSAGES = {
     "bad_record": "{why}",
     "invalid_record": "the record is not valid: {why}",
     "seat_not_number": "seat {seat!r}: a seat is a number from 0",
+    "too_long": (
+        "this game has {hands} hands; the server reviews games of up to {limit} hands "
+        "(pedro analyze reviews any game on your own computer)"
+    ),
+    "too_many_reviews": (
+        "you have {limit} reviews waiting or under way, the most one address may have; "
+        "try again when one is done (in about {wait} s)"
+    ),
+    "reviews_busy": (
+        "the server has {limit} reviews waiting or under way, the most it takes; try again in about {wait} s"
+    ),
+    "upload_gone": (
+        "this upload's review is no longer kept (the server keeps the last {kept} uploads'); "
+        "upload the record again"
+    ),
 }
 
 #: A refused review: said in the page's language from ``review.error.<code>``.
@@ -94,36 +116,31 @@ _UPLOAD_REFUSALS = BodyRefusals(
 #: Why a review failed when the database did (the store's own words go to the log only).
 NO_DATABASE = N_("the game database is not available")
 
-_Key = tuple[str, str, int]  # ("table" or "upload", table id or record digest, seat)
-
-
-@dataclass
-class Progress:
-    """A review being made (or made, for an upload): hands done of ``total``."""
-
-    total: int
-    #: the hands made here (an upload's are kept here; a table's go to the database)
-    hands: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: hands made before (a table's, read from the database)
-    done: int = 0
-    error: str | None = None
-    task: asyncio.Task[None] | None = None
-
 
 class Reviews:
     """The reviews under way and of uploads; a table's finished hands are read from the store."""
 
-    def __init__(self, workers: Workers, saved: SavedReviews, registry: TableRegistry, player: str) -> None:
+    def __init__(
+        self,
+        workers: Workers,
+        saved: SavedReviews,
+        registry: TableRegistry,
+        player: str,
+        queue: ReviewQueue,
+        max_hands: int,
+    ) -> None:
         self.workers = workers
         self.registry = registry
         self.saved = saved
         self.player = player
-        self.running: dict[_Key, Progress] = {}
-        self.uploads: OrderedDict[_Key, Progress] = OrderedDict()
+        self.queue = queue
+        self.max_hands = max_hands
+        self.running: dict[Key, Progress] = {}
+        self.uploads: OrderedDict[Key, Progress] = OrderedDict()
         self._outlines: OrderedDict[str, Outline] = OrderedDict()
         #: finished tables' seat names and hands, and their complete reviews, kept a while
         self._finished: OrderedDict[str, tuple[tuple[str, ...], int]] = OrderedDict()
-        self._bodies: OrderedDict[_Key, Body] = OrderedDict()
+        self._bodies: OrderedDict[Key, Body] = OrderedDict()
 
     # ------------------------------------------------------------------ tables
 
@@ -133,6 +150,7 @@ class Reviews:
         table_id: str,
         seat: int,
         secret: str | None,
+        address: str,
         hidden: bool = False,
     ) -> Response:
         """A table's seat's review: from memory or the database when made, else its progress.
@@ -140,7 +158,7 @@ class Reviews:
         ``hidden``: a tournament's deal not yet played at every table, whose reviews (its cards)
         only the seat's own player may read, as before a game ends.
         """
-        key: _Key = ("table", table_id, seat)
+        key: Key = ("table", table_id, seat)
         names, hands, over, room = await self._outline_of_table(table_id, seat, secret, hidden)
         head = {"table": table_id, "seat": seat, "names": list(names), "over": over, "player": self.player}
         body = self._bodies.get(key)
@@ -149,10 +167,10 @@ class Reviews:
             return await body_response(request, body)
         progress = self.running.get(key)
         if progress is not None and progress.task is not None:
-            return _progress(head, progress)
+            return self._progress(key, progress)
         if progress is not None and progress.error is not None:
             del self.running[key]  # said once; asked again, it is tried again
-            return _progress(head, progress)
+            return self._progress(key, progress)
         stored = await asyncio.to_thread(self.saved.load, table_id, seat, self.player)
         missing = [h for h in range(1, hands + 1) if h not in stored]
         if not missing:
@@ -164,7 +182,11 @@ class Reviews:
             return await body_response(request, body)
         if room is None:
             room = await _room(self.registry, table_id)
-        progress = self.running[key] = Progress(hands, done=hands - len(missing))
+        if key in self.running:  # asked for again while the room was read
+            return self._progress(key, self.running[key])
+        self._admit(hands, address)
+        progress = self.running[key] = Progress(hands, done=hands - len(missing), head=head)
+        self.queue.join(key, address, progress)
 
         async def save(hand: int, body: dict[str, Any]) -> None:
             data = gzip.compress(orjson.dumps(body), mtime=0)
@@ -173,7 +195,7 @@ class Reviews:
         progress.task = asyncio.get_running_loop().create_task(
             self._make(key, progress, _game_of(room), seat, missing, save, forget=True)
         )
-        return _progress(head, progress)
+        return self._progress(key, progress)
 
     async def _outline_of_table(
         self, table_id: str, seat: int, secret: str | None, hidden: bool
@@ -205,60 +227,107 @@ class Reviews:
 
     # ------------------------------------------------------------------ uploads
 
-    async def of_upload(self, record: dict[str, Any], seat: int) -> Response:
-        game = ReviewGame(record=record)
+    async def of_upload(self, record: dict[str, Any], seat: int, address: str) -> Response:
+        """An uploaded record's seat's review: answered at once, made when its turn comes."""
         digest = hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
-        shape = await self._outline(digest, game)
+        key: Key = ("upload", digest, seat)
+        if key not in self.uploads:
+            await self._start_upload(key, record, address)
+        return self.upload_review(key)
+
+    async def _start_upload(self, key: Key, record: dict[str, Any], address: str) -> None:
+        """Check the record (its length first: the check's cost grows with it) and queue its review."""
+        listed = record.get("hands")
+        self._admit(len(listed) if isinstance(listed, list) else 0, address)
+        game = ReviewGame(record=record)
+        shape = await self._outline(key[1], game)
+        seat = key[2]
         if not 0 <= seat < shape.players:
             raise _refuse(400, "bad_seat", seat=seat, last=shape.players - 1)
-        key: _Key = ("upload", digest, seat)
-        head = {
-            "table": None,
-            "seat": seat,
-            "names": list(shape.names),
-            "over": shape.over,
-            "player": self.player,
-        }
+        if key in self.uploads:  # asked for again while the record was checked
+            return
+        self._admit(shape.hands, address)
+        head = {"table": None, "seat": seat, "names": list(shape.names), "over": shape.over}
+        progress = self.uploads[key] = Progress(shape.hands, head=head | {"player": self.player})
+        self.queue.join(key, address, progress)
+        while len(self.uploads) > KEPT_UPLOADS:
+            self._drop(*self.uploads.popitem(last=False))
+
+        async def keep(hand: int, body: dict[str, Any]) -> None:
+            return None
+
+        hands = list(range(1, shape.hands + 1))
+        progress.task = asyncio.get_running_loop().create_task(
+            self._make(key, progress, game, seat, hands, keep, forget=False)
+        )
+
+    def upload_review(self, key: Key) -> Response:
+        """What is known of an upload's review: made, under way, waiting, or failed (said once)."""
         progress = self.uploads.get(key)
-        if progress is not None and progress.error is not None and progress.task is None:
-            error, progress = progress.error, None
-            del self.uploads[key]  # asked again: tried again
-            raise _refuse(503, "failed", why=error)
         if progress is None:
-            progress = self.uploads[key] = Progress(shape.hands)
-            while len(self.uploads) > _KEPT_UPLOADS:
-                self.uploads.popitem(last=False)
-
-            async def keep(hand: int, body: dict[str, Any]) -> None:
-                return None
-
-            hands = list(range(1, shape.hands + 1))
-            progress.task = asyncio.get_running_loop().create_task(
-                self._make(key, progress, game, seat, hands, keep, forget=False)
-            )
+            raise _refuse(404, "upload_gone", kept=KEPT_UPLOADS)
         self.uploads.move_to_end(key)
+        if progress.error is not None and progress.task is None:
+            del self.uploads[key]  # asked again: tried again
+            raise _refuse(503, "failed", why=progress.error)
         if len(progress.hands) == progress.total:
-            return JSONResponse(_review(head, [progress.hands[h] for h in range(1, progress.total + 1)]))
-        return _progress(head, progress)
+            hands = [progress.hands[h] for h in range(1, progress.total + 1)]
+            return JSONResponse(_review(progress.head, hands))
+        return self._progress(key, progress)
+
+    def _drop(self, key: Key, progress: Progress) -> None:
+        """An upload left memory: its review, if not made yet, is not made."""
+        if progress.task is not None:
+            progress.task.cancel()
+        self.queue.leave(key)
 
     async def _outline(self, digest: str, game: ReviewGame) -> Outline:
-        """The uploaded record's seats and hands, checked in a worker (a long record takes a while)."""
+        """The uploaded record's seats and hands, checked by replaying it: in a thread, as the
+        review workers may be busy for minutes and the record is at most ``max_hands`` hands
+        long (some milliseconds a hand)."""
         shape = self._outlines.get(digest)
         if shape is None:
             try:
-                shape = await self.workers.run(outline, game)
+                shape = await asyncio.to_thread(outline, game)
             except ValueError as exc:
                 raise _refuse(400, "invalid_record", why=str(exc)) from None
             self._outlines[digest] = shape
-            while len(self._outlines) > _KEPT_UPLOADS:
+            while len(self._outlines) > KEPT_UPLOADS:
                 self._outlines.popitem(last=False)
         return shape
+
+    def _admit(self, hands: int, address: str) -> None:
+        """Refuse a review whose game is too long, or one more than ``address`` or the server
+        may have waiting or under way."""
+        if hands > self.max_hands:
+            raise _refuse(422, "too_long", hands=hands, limit=self.max_hands)
+        refusal = self.queue.refusal(address)
+        if refusal is not None:
+            retry = {"Retry-After": str(refusal.wait)}
+            raise _refuse(429, refusal.code, retry, limit=refusal.limit, wait=refusal.wait)
+
+    def _progress(self, key: Key, progress: Progress) -> Response:
+        """A ``202`` while the review waits or is made, with its place in the queue; a ``503``
+        once if it failed."""
+        if progress.error is not None:
+            body = {"status": "failed", **_refuse(503, "failed", why=progress.error).body()}
+            return JSONResponse(progress.head | body, status_code=503)
+        place = self.queue.place(key)
+        status = {
+            "status": "queued" if place else "working",
+            "place": place,
+            "done": progress.made,
+            "total": progress.total,
+        }
+        if key[0] == "upload":
+            status["id"] = key[1]
+        return JSONResponse(progress.head | status, status_code=202)
 
     # ------------------------------------------------------------------ the work
 
     async def _make(
         self,
-        key: _Key,
+        key: Key,
         progress: Progress,
         game: ReviewGame,
         seat: int,
@@ -266,11 +335,14 @@ class Reviews:
         keep: Callable[[int, dict[str, Any]], Awaitable[None]],
         forget: bool,
     ) -> None:
-        """Review ``hands`` one by one in the workers, keeping each as it comes."""
-        start = time.perf_counter()
+        """When its turn comes, review ``hands`` one by one in the workers, keeping each as it comes."""
         try:
+            await self.queue.wait_turn(key)
+            start = time.perf_counter()
             for hand in hands:
+                began = time.perf_counter()
                 body = await self.workers.run(review_hand, HandJob(game, hand, seat, self.player))
+                self.queue.timed(time.perf_counter() - began)
                 await keep(hand, body)
                 if forget:
                     progress.done += 1  # a table's hands are read back from the database
@@ -289,6 +361,7 @@ class Reviews:
             progress.error = NO_DATABASE if isinstance(exc, StoreError) else str(exc)
         finally:
             progress.task = None
+            self.queue.leave(key)
             if forget and progress.error is None:
                 self.running.pop(key, None)
 
@@ -333,13 +406,6 @@ def _trim(kept: OrderedDict[Any, Any]) -> None:
         kept.popitem(last=False)
 
 
-def _progress(head: dict[str, Any], progress: Progress) -> Response:
-    status = {"status": "working", "done": progress.done + len(progress.hands), "total": progress.total}
-    if progress.error is not None:
-        status = {"status": "failed", **_refuse(503, "failed", why=progress.error).body()}
-    return JSONResponse(head | status, status_code=202 if progress.error is None else 503)
-
-
 # ---------------------------------------------------------------------------- endpoints
 
 
@@ -354,24 +420,36 @@ class ReviewRoutes:
         return [
             Route("/api/tables/{table}/review/{seat}", self.table_review),
             Route("/api/review", self.upload_review, methods=["POST"]),
+            Route("/api/review/{upload}/{seat}", self.uploaded_review),
         ]
 
     async def table_review(self, request: Request) -> Response:
-        seat_text = request.path_params["seat"]
-        if not seat_text.isdigit():
-            raise _refuse(400, "seat_not_number", seat=seat_text)
         table_id = request.path_params["table"]
         return await self.reviews.of_table(
             request,
             table_id,
-            int(seat_text),
+            _seat(request),
             request.headers.get(_SECRET_HEADER),
+            client_address(request),
             hidden=await self.hidden.hidden_deal(table_id),
         )
 
     async def upload_review(self, request: Request) -> Response:
         upload = await read_body(request, _Upload, "", limit=MAX_RECORD_BYTES, refusals=_UPLOAD_REFUSALS)
-        return await self.reviews.of_upload(upload.record, upload.seat)
+        return await self.reviews.of_upload(upload.record, upload.seat, client_address(request))
+
+    async def uploaded_review(self, request: Request) -> Response:
+        """An upload's review asked for again by its id (the record's digest): no need to send the
+        record at every look."""
+        return self.reviews.upload_review(("upload", request.path_params["upload"], _seat(request)))
+
+
+def _seat(request: Request) -> int:
+    """The seat in the request's path, a number from 0."""
+    text: str = request.path_params["seat"]
+    if not (text.isascii() and text.isdigit()):
+        raise _refuse(400, "seat_not_number", seat=text)
+    return int(text) if len(text) < _SEAT_DIGITS else 10**_SEAT_DIGITS  # out of range, as any this long
 
 
 class _Upload(BaseModel):

@@ -14,6 +14,7 @@ export const TEXT = {
   seat: (n) => t("review.seat", { n }),
   get start() { return t("review.start"); },
   working: (done, total) => t("review.working", { done, total }),
+  queued: (place) => t("review.queued", { place }),
   get failed() { return t("review.failed"); },
   get lost() { return t("review.lost"); },
   get partsHead() { return [t("review.head.hand"), t("review.head.bidding"), t("review.head.exchange"), t("review.head.play")]; },
@@ -58,7 +59,11 @@ function serverFields(fields) {
   return Object.fromEntries(Object.entries(fields || {}).map(([name, value]) => [name, typeof value === "string" ? tServer(value) : value]));
 }
 
-const POLL_MS = 800;
+/** How soon the page asks again about a review being made: soon at first, then less often while
+ * nothing changes (a review waiting behind others may take minutes). */
+const POLL_FIRST_MS = 800;
+const POLL_MAX_MS = 8000;
+const POLL_GROWTH = 1.5;
 
 /** GET or POST with the seat's secret; resolves {status, data}, throws on a network failure. */
 async function ask(path, { body, secret } = {}) {
@@ -81,6 +86,8 @@ async function ask(path, { body, secret } = {}) {
 
 /** Ask until the review is made, showing progress in `slot`; the review, or null after an error shown. */
 async function fetchReview(slot, path, options) {
+  let delay = POLL_FIRST_MS;
+  let last = null;
   for (;;) {
     let answer;
     try {
@@ -95,12 +102,21 @@ async function fetchReview(slot, path, options) {
       fill(slot, h("p", { class: "form-error", dataset: { testid: "review-error" }, text: TEXT.error(data, status) }));
       return null;
     }
+    if (data.id) {
+      // an upload: asked about by its id from now on, not sent again
+      path = `api/review/${encodeURIComponent(data.id)}/${data.seat}`;
+      options = {};
+    }
+    const text = data.place > 0 ? TEXT.queued(data.place) : TEXT.working(data.done, data.total);
     fill(
       slot,
-      h("p", { class: "muted", dataset: { testid: "review-progress" }, text: TEXT.working(data.done, data.total) }),
+      h("p", { class: "muted", dataset: { testid: "review-progress" }, text }),
       h("progress", { max: String(Math.max(1, data.total)), value: String(data.done) }),
     );
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const now = `${data.place}/${data.done}`;
+    delay = now === last ? Math.min(POLL_MAX_MS, delay * POLL_GROWTH) : POLL_FIRST_MS;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
 
