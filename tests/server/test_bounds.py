@@ -262,11 +262,20 @@ def test_a_tournaments_options_at_their_extremes(roomy: TestClient, data: st.Dat
 
 
 def test_the_published_bounds_are_the_schemas(roomy: TestClient) -> None:
-    """``GET /api/variants`` says each int option's range, as the refusals do."""
+    """``GET /api/variants`` says each int option's range, as the refusals do: a bid's up to the
+    variant's own maximum bid, and one above it is refused."""
     for variant in roomy.get("/api/variants").json()["variants"]:
+        rules = VARIANTS[variant["id"]]
         for option in variant["options"]:
             spec = OPTIONS[option["name"]]
-            if spec.value_type is int:
-                assert (option["minimum"], option["maximum"]) == (spec.minimum, spec.maximum)
-                assert None not in (option["minimum"], option["maximum"])
+            if spec.value_type is not int:
+                continue
+            high = rules.max_bid if option["name"] in ("min_bid", "dealer_forced_bid") else spec.maximum
+            assert (option["minimum"], option["maximum"]) == (spec.minimum, high)
+            assert None not in (option["minimum"], option["maximum"])
+            if spec.maximum is not None and high is not None and high < spec.maximum:
+                with pytest.raises(OptionError):
+                    make_ruleset(rules.id, {option["name"]: high + 1})
+    published = {v["id"]: v["options"] for v in roomy.get("/api/variants").json()["variants"]}
+    assert {o["name"]: o["maximum"] for o in published["cinch"]}["min_bid"] == 14
     assert OPTIONS["target"].maximum == option_table.MAX_TARGET

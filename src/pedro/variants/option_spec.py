@@ -69,6 +69,9 @@ class OptionSpec:
     nullable: bool = False
     minimum: int | None = None
     maximum: int | None = None
+    #: a lower maximum a variant's own rules set (a bid's: the variant's maximum bid), which the
+    #: constraints check (``variants.constraints``) and a variant's description gives
+    variant_maximum: Callable[[Ruleset], int] | None = field(default=None, repr=False, compare=False)
     #: ids of the variants this option applies to; empty means every variant
     variants: tuple[str, ...] = ()
     #: where docs/rules.md describes the option (section, notes)
@@ -80,6 +83,12 @@ class OptionSpec:
 
     def applies_to(self, variant_id: str) -> bool:
         return not self.variants or variant_id in self.variants
+
+    def maximum_for(self, rules: Ruleset) -> int | None:
+        """The highest value ``rules``' variant takes as its rules stand."""
+        if self.variant_maximum is None or self.maximum is None:
+            return self.maximum
+        return min(self.maximum, self.variant_maximum(rules))
 
     def allowed_text(self) -> str:
         """The allowed values in words, for error messages and help (English, its parts marked)."""
@@ -219,6 +228,7 @@ def field_option(
     nullable: bool = False,
     minimum: int | None = None,
     maximum: int | None = None,
+    variant_maximum: Callable[[Ruleset], int] | None = None,
     variants: tuple[str, ...] = (),
     reference: str = "",
     field_name: str | None = None,
@@ -243,6 +253,7 @@ def field_option(
         nullable=nullable,
         minimum=minimum,
         maximum=maximum,
+        variant_maximum=variant_maximum,
         variants=variants,
         reference=reference,
     )

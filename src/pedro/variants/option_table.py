@@ -21,6 +21,7 @@ from pedro.variants.model import (
     LowRule,
     MadeScores,
     PlainLead,
+    Ruleset,
     Scoring,
     TrumpDiscardClaim,
 )
@@ -59,6 +60,11 @@ MAX_TARGET = 10_000
 #: maximum bid is then checked by the constraints, docs/rules.md §option-constraints).
 MAX_BID = max(rules.max_bid for rules in VARIANTS.values())
 JOKER_VARIANTS = ("sixty_three", "eighty_three")
+
+
+def _max_bid(rules: Ruleset) -> int:
+    return rules.max_bid
+
 
 _CARD_WORDS = {
     "ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "10": "T", "nine": "9", "eight": "8",
@@ -220,6 +226,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         N_("lowest ordinary bid"),
         minimum=1,
         maximum=MAX_BID,
+        variant_maximum=_max_bid,
         reference="docs/rules.md §house-rules, notes E1, R5",
     ),
     OptionSpec(
@@ -244,6 +251,7 @@ _SPECS: tuple[OptionSpec, ...] = (
         nullable=True,
         minimum=1,
         maximum=MAX_BID,
+        variant_maximum=_max_bid,
         reference="docs/rules.md §house-rules, §auction",
     ),
     field_option(

@@ -35,6 +35,7 @@ from pedro.server.tables.registry import TableRegistry, Unservable
 from pedro.server.tables.room import Room
 from pedro.server.tables.websocket import TableSockets
 from pedro.variants.catalog import VARIANTS
+from pedro.variants.model import Ruleset
 from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
 
 log = logging.getLogger("pedro.server")
@@ -181,7 +182,7 @@ def _seat_error(status: int, code: str, seat: int, **seats: list[int]) -> HttpEr
     return HttpError(status, code, MESSAGES[code].format(seat=seat, **shown), {"seat": seat, **seats})
 
 
-def _option_json(name: str, variant_value: Any) -> dict[str, Any]:
+def _option_json(name: str, rules: Ruleset, variant_value: Any) -> dict[str, Any]:
     spec = OPTIONS[name]
     return {
         "name": name,
@@ -190,7 +191,7 @@ def _option_json(name: str, variant_value: Any) -> dict[str, Any]:
         "choices": list(spec.choices),
         "nullable": spec.nullable,
         "minimum": spec.minimum,
-        "maximum": spec.maximum,
+        "maximum": spec.maximum_for(rules),
         "default": variant_value,
     }
 
@@ -207,7 +208,7 @@ def _variants_json() -> dict[str, Any]:
                 "players": rules.players,
                 "partnerships": rules.partnerships,
                 "options": [
-                    _option_json(name, values.get(name))
+                    _option_json(name, rules, values.get(name))
                     for name in available_options(rules.id)
                     if name != "preset"
                 ],
