@@ -548,14 +548,17 @@ def free_port() -> int:
         return port
 
 
-def start_server(database: str, port: int, log_path: Path, log_level: str) -> subprocess.Popen[bytes]:
+def start_server(
+    database: str, port: int, log_path: Path, log_level: str, extra: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """``pedro serve`` with the load's flags, and ``extra`` ones."""
     command = [
         sys.executable, "-m", "pedro.cli.main", "serve", "--port", str(port), "--database", database,
         "--bot-delay", "0", "--away", "3600", "--log-level", log_level,
         # every table and client comes from this one address, and a finished game's clients make a
         # new table
         "--tables-per-minute", "1000000", "--open-tables-per-client", "1000000",
-        "--websockets-per-client", "1000000",
+        "--websockets-per-client", "1000000", *extra,
     ]  # fmt: skip
     log = log_path.open("ab")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
