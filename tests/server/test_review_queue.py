@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.server.client_helpers import running_server
+from tests.server.test_limits import from_address
 from tests.server.test_reviews import PATIENCE, PLAYER, finished_game, until_done
 
 from pedro.server.reviews import routes as reviews_module
@@ -55,18 +56,6 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldReviews]:
 
 def serve(tmp_path: Path, **limits: Any) -> contextlib.AbstractContextManager[TestClient]:
     return running_server(tmp_path, review_processes=0, review_player=PLAYER, limits=Limits(**limits))
-
-
-@contextlib.contextmanager
-def from_address(client: TestClient, host: str) -> Iterator[None]:
-    """Requests of ``client`` made meanwhile come from ``host`` (as uvicorn would report it)."""
-    transport: Any = client._transport  # the test client has no per-request address of its own
-    before = transport.client
-    transport.client = (host, 50000)
-    try:
-        yield
-    finally:
-        transport.client = before
 
 
 def review_url(table: str, seat: int) -> str:
