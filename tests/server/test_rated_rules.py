@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from tests.server.client_helpers import new_profile, room_of, running_server, seats_spec, services_of
 
 from pedro.ratings import SeatTaker, unrated_reason
-from pedro.server.profiles.names import name_key
+from pedro.server.storage.name_keys import name_key
 from pedro.server.storage.schema import profiles_table
 from pedro.server.storage.tables_db import SeatRow, TableRow, hash_secret
 from pedro.server.tables.game import GameEnd

@@ -5,4 +5,4 @@ pages and the leaderboards; ``rated_games`` links each finished game to its prof
 its rating, exactly once; ``rater`` does so as each game ends; ``routes`` is the HTTP API.
 """
 
-__all__ = ["names", "queries", "rated_games", "rater", "routes"]
+__all__ = ["queries", "rated_games", "rater", "routes"]

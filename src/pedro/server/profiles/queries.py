@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pedro.players import LEVELS, PLAYERS
 from pedro.ratings import Rating
-from pedro.server.profiles.names import name_key
+from pedro.server.storage.name_keys import name_key
 from pedro.server.storage.schema import (
     profile_codes_table,
     profile_games_table,

@@ -34,7 +34,7 @@ from pedro.ratings import (
     stood_in_for_most,
     unrated_reason,
 )
-from pedro.server.profiles.names import name_key
+from pedro.server.storage.name_keys import name_key
 from pedro.server.storage.schema import (
     profile_games_table,
     profiles_table,

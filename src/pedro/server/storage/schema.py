@@ -160,7 +160,7 @@ profiles_table = Table(
     metadata,
     Column("id", String(40), primary_key=True),
     Column("name", String(40), nullable=False),
-    #: the name's look-alike key (``profiles.names.name_key``): names are unique however written
+    #: the name's look-alike key (``storage.name_keys.name_key``): names are unique however written
     Column("name_key", String(40), nullable=False, unique=True),
     Column("kind", String(10), nullable=False),  # "human" or "computer"
     Column("secret_hash", String(64), unique=True),

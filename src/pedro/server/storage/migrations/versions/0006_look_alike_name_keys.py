@@ -1,7 +1,7 @@
 """Profiles' name keys made again as names are now compared: look-alike letters folded.
 
 A profile's ``name_key`` was its name case-folded; it is now the look-alike key of
-``pedro.server.profiles.names.name_key`` (NFKC, confusable letters as the ASCII ones they look
+``pedro.server.storage.name_keys.name_key`` (NFKC, confusable letters as the ASCII ones they look
 like, case-folded). A profile stored before kept its old key, so a name written with such letters
 (a Cyrillic "Аnn") could be taken again in other letters, and a look-alike of it was not refused.
 This gives every profile the key of its name as of this revision. Two stored names may now key
@@ -24,7 +24,7 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from pedro.server.profiles.names import KEY_CHARS, name_key
+from pedro.server.storage.name_keys import KEY_CHARS, name_key
 
 revision = "0006"
 down_revision = "0005"
