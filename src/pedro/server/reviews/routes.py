@@ -238,7 +238,8 @@ class Reviews:
     async def _start_upload(self, key: Key, record: dict[str, Any], address: str) -> None:
         """Check the record (its length first: the check's cost grows with it) and queue its review."""
         listed = record.get("hands")
-        self._admit(len(listed) if isinstance(listed, list) else 0, address)
+        # a record lists the hand being played when it was written too, which is not reviewed
+        self._admit(len(listed) - 1 if isinstance(listed, list) else 0, address)
         game = ReviewGame(record=record)
         shape = await self._outline(key[1], game)
         seat = key[2]
