@@ -112,7 +112,7 @@ def test_no_page_is_left_in_english(players: Callable[..., Player], server: Serv
     found: dict[str, list[Found]] = {}
     locale = f"{lang}-FI"
     made: dict[str, Any] = httpx.post(f"{server.url}/api/tables", json=TABLE, timeout=10).json()
-    tid, secret = made["table"], made["secret"]
+    tid = made["table"]
 
     phone = players("phone", locale=locale, viewport={"width": 375, "height": 800})
     phone.goto("./")
@@ -152,24 +152,19 @@ def test_no_page_is_left_in_english(players: Callable[..., Player], server: Serv
     assert error.inner_text() == SAID[lang]["clash"]
     scan(phone.page, "lobby 375, the form refusing a clash", found, lang)
 
-    ann = players("ann", storage=seat_storage(server.url, tid, 0, secret, "Ann"), locale=locale)
-    ann.goto(made["url"])
-    page = ann.page
-    page.wait_for_selector('body[data-turn="true"]', state="attached")
-    page.locator('[data-testid="hint"]').click()
-    page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
-    scan(page, "table, hint", found, lang)
     seen: set[str] = set()
-
-    def look(seq: int) -> None:
-        kind = page.evaluate("document.body.dataset.phase")
-        if kind not in seen:
-            seen.add(kind)
-            scan(page, f"table, {kind}", found, lang)
-
-    ann.play_until(game_over, random.Random(3), limit=240, choose=overbid, check=look)
-    scan(page, "table, game over", found, lang)
-    assert "exchange" in seen, f"no card choice was met (saw {sorted(seen)})"
+    # a short game may deal Ann no card choice of her own (about one in forty): she sits at another
+    for attempt in range(MAX_TABLES):
+        if attempt:
+            made = httpx.post(f"{server.url}/api/tables", json=TABLE, timeout=10).json()
+        storage = seat_storage(server.url, made["table"], 0, made["secret"], "Ann")
+        ann = players(f"ann {attempt}", storage=storage, locale=locale)
+        play_a_game(ann, made["url"], seen, found, lang)
+        assert not ann.page_errors, ann.page_errors
+        if "exchange" in seen:
+            break
+    assert "exchange" in seen, f"no card choice was met at {MAX_TABLES} tables (saw {sorted(seen)})"
+    tid, page = made["table"], ann.page
 
     page.goto(f"replay/{tid}")
     page.locator('[data-testid="review-panel"]').wait_for()
@@ -187,6 +182,29 @@ def test_no_page_is_left_in_english(players: Callable[..., Player], server: Serv
     scan(page, "review upload", found, lang)
     assert not ann.page_errors and not phone.page_errors, ann.page_errors + phone.page_errors
     assert not found, f"English on a page in {lang}:\n" + report(found)
+
+
+#: Tables Ann sits at, at most, to meet a card choice of her own.
+MAX_TABLES = 3
+
+
+def play_a_game(ann: Player, url: str, seen: set[str], found: dict[str, list[Found]], lang: str) -> None:
+    """Ann plays a whole game at her table; each phase she meets the first time is scanned."""
+    ann.goto(url)
+    page = ann.page
+    page.wait_for_selector('body[data-turn="true"]', state="attached")
+    page.locator('[data-testid="hint"]').click()
+    page.locator('[data-testid="hint-values"]').wait_for(timeout=60_000)
+    scan(page, "table, hint", found, lang)
+
+    def look(seq: int) -> None:
+        kind = page.evaluate("document.body.dataset.phase")
+        if kind not in seen:
+            seen.add(kind)
+            scan(page, f"table, {kind}", found, lang)
+
+    ann.play_until(game_over, random.Random(3), limit=240, choose=overbid, check=look)
+    scan(page, "table, game over", found, lang)
 
 
 def engine_texts() -> list[str]:
