@@ -14,6 +14,7 @@ import { HintBox, TEXT as PRACTICE_TEXT } from "./practice.js";
 import { tournamentLink } from "./tournament.js";
 import { loadProfile, profileSecret } from "./myprofile.js";
 import { gameRatingBox } from "./gamerating.js";
+import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -38,6 +39,7 @@ class TablePage {
     /** The seq of the state last drawn: a redraw of the same turn keeps the bids' sideways scroll. */
     this.drawnSeq = null;
     this.prefs = loadPrefs();
+    this.alerts = new TurnAlerts();
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
@@ -394,7 +396,7 @@ class TablePage {
     this.showSubtitle(table);
     const myTurn = started && !holding && you !== null && you !== undefined && game.turn === you && !!game.legal;
     this.myTurn = myTurn;
-    document.title = `${myTurn ? `● ${t("table.yourTurnTitle")} — ` : ""}${table.title || table.name} — Pedro`;
+    this.alerts.update(myTurn, table.title || table.name, this.prefs);
 
     fill(this.el.felt, renderFelt(view));
     if (!started) {
@@ -477,20 +479,44 @@ class TablePage {
   /** The player's preferences at this table (kept in the browser). */
   prefsBox() {
     if (this.state.you === null || this.state.you === undefined) return null;
-    const box = h("input", {
-      type: "checkbox",
-      checked: !!this.prefs.autoPlay,
-      dataset: { testid: "auto-play" },
-      on: {
-        change: () => {
-          this.prefs = { ...this.prefs, autoPlay: box.checked };
-          savePrefs(this.prefs);
-          this.autoPlay();
-        },
-      },
+    const keep = (change) => {
+      this.prefs = { ...this.prefs, ...change };
+      savePrefs(this.prefs);
+    };
+    const autoPlay = prefSwitch("auto-play", !!this.prefs.autoPlay, TEXT.autoPlay, (on) => {
+      keep({ autoPlay: on });
+      this.autoPlay();
     });
-    return h("label", { class: "pref" }, box, ` ${TEXT.autoPlay}`);
+    const sound = prefSwitch("turn-sound", !!this.prefs.turnSound, t("prefs.turnSound"), (on) => {
+      keep({ turnSound: on });
+      if (on) this.alerts.chime();
+    });
+    const why = h("span", { class: "muted small", dataset: { testid: "notify-why" } });
+    const notify = prefSwitch("turn-notify", !!this.prefs.turnNotify, t("prefs.turnNotify"), async (on, box) => {
+      // off until the browser allows them: a refusal leaves the switch off, with the reason
+      const allowed = on && (await allowNotifications());
+      box.checked = allowed;
+      why.textContent = on && !allowed ? t("prefs.notifyBlocked") : "";
+      keep({ turnNotify: allowed });
+    });
+    if (!notificationsSupported()) {
+      notify.querySelector("input").disabled = true;
+      why.textContent = t("prefs.notifyUnsupported");
+    }
+    return h("div", { class: "prefs-table" }, autoPlay, sound, notify, why);
   }
+}
+
+/** One remembered switch of the table's preferences; ``change(on, box)`` runs when it is flipped. */
+function prefSwitch(testid, checked, label, change) {
+  const box = h("input", {
+    type: "checkbox",
+    checked,
+    attrs: { role: "switch" },
+    dataset: { testid },
+    on: { change: () => change(box.checked, box) },
+  });
+  return h("label", { class: "pref" }, box, ` ${label}`);
 }
 
 function spectatorPanel(state) {
