@@ -3,6 +3,7 @@ import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
+import { quickPlayBox } from "./quickplay.js";
 import { limitLength } from "./limits.js";
 import { optionsText, lengthText } from "./text.js";
 import { myTablesBox } from "./mytables.js";
@@ -39,6 +40,7 @@ export function lobbyPage(root) {
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: t("lobby.loadingTables") }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
   const formBox = h("div", {}, h("p", { class: "muted", text: t("lobby.loadingGames") }));
+  const quickBox = h("div", {});
   const mine = myTablesBox();
 
   fill(
@@ -51,6 +53,7 @@ export function lobbyPage(root) {
     ),
     h("div", { class: "lobby" },
       h("section", { class: "box you-box" }, h("label", { class: "field inline" }, h("span", { text: t("join.yourName") }), nameInput), profileLinks),
+      quickBox,
       mine.box,
       h("section", { class: "box open-tables" }, h("h2", { text: t("lobby.openTables") }), tablesError, tablesBox),
       h("section", { class: "box new-table" }, h("h2", { text: t("lobby.newTable") }), formBox),
@@ -77,7 +80,10 @@ export function lobbyPage(root) {
   }, REFRESH_MS);
 
   api("api/variants")
-    .then((catalog) => fill(formBox, createForm(catalog, nameInput)))
+    .then((catalog) => {
+      fill(quickBox, quickPlayBox(catalog, nameInput));
+      fill(formBox, createForm(catalog, nameInput));
+    })
     .catch((err) => fill(formBox, h("p", { class: "form-error", text: err.message })));
 }
 

@@ -1,6 +1,7 @@
 // What the browser remembers: a seat's secret per table (the only key to act for it), the player's
-// name and the display preferences (kept under "pedro-name", "pedro-deck", "pedro-lang" and "pedro-prefs",
-// which cannot be a table's key: those are "pedro:" and the table's id).
+// name, the display preferences and the last game started (kept under "pedro-name", "pedro-deck",
+// "pedro-lang", "pedro-prefs" and "pedro-last-game", which cannot be a table's key: those are "pedro:"
+// and the table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
 
@@ -84,6 +85,24 @@ export function loadPrefs() {
 export function savePrefs(prefs) {
   try {
     localStorage.setItem("pedro-prefs", JSON.stringify(prefs));
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+/** The last game this browser started: `{variant, level}` (either may be missing). */
+export function loadLastGame() {
+  try {
+    const value = JSON.parse(localStorage.getItem("pedro-last-game") || "{}");
+    return value && typeof value === "object" ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveLastGame(game) {
+  try {
+    localStorage.setItem("pedro-last-game", JSON.stringify(game));
   } catch {
     // private mode: the choice lasts for this page only
   }
