@@ -4,6 +4,7 @@ names, move codes, and a finished game's rating, applied once and as openskill c
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import threading
 from collections.abc import Iterator
@@ -67,9 +68,8 @@ def games(store: Store) -> RatedGames:
     return RatedGames(store)
 
 
-def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
-    """A whole cinch game (to its own target: a rated game), every seat a computer player seeded by
-    the seat, and its actions."""
+@functools.cache
+def _played_actions(seed: str) -> tuple[tuple[int, int], ...]:
     state = GameState(make_ruleset("cinch", {}), seed=seed)
     players = [make_player(name, seed=f"{seed}:{seat}") for seat, name in enumerate(PLAYERS)]
     actions = []
@@ -78,7 +78,18 @@ def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
         action = players[seat].act(state.observation(seat))
         state.apply(action)
         actions.append((seat, action))
-    return state, actions
+    return tuple(actions)
+
+
+def played_game(seed: str = "rated") -> tuple[GameState, list[tuple[int, int]]]:
+    """A whole cinch game (to its own target: a rated game), every seat a computer player seeded by
+    the seat, and its actions. The players decide once a seed (``heuristic`` takes seconds a game);
+    each test gets the game of its own, played again from their actions."""
+    actions = _played_actions(seed)
+    state = GameState(make_ruleset("cinch", {}), seed=seed)
+    for _, action in actions:
+        state.apply(action)
+    return state, list(actions)
 
 
 def stored_game(
