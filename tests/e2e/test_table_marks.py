@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -155,14 +156,18 @@ def test_the_replay_marks_a_forced_dealer_bid_in_every_language(
         assert not viewer.page_errors, viewer.page_errors
 
 
-@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize(
+    ("lang", "variant", "row"),
+    [("en", "cinch", "discards"), ("fi", "cinch", "discards"), ("en", "pidro", "faceUp")],
+)
 @pytest.mark.browser
 def test_the_rows_of_small_cards_are_labelled(
-    players: Callable[..., Player], server: ServerProcess, lang: str
+    players: Callable[..., Player], server: ServerProcess, lang: str, variant: str, row: str
 ) -> None:
-    """A new player's cinch hand after the exchange: his discards beside his hand are labelled as such,
-    and no row of small cards on the page is shown without a label saying what it is."""
-    made = create_table(server.url, [HUMAN, computer(), computer(), computer()])
+    """A new player's hand after the exchange: his discards beside his hand are labelled as the
+    others see them (cinch's face down, Pidro's face up), and no row of small cards on the page is
+    shown without a label saying what it is."""
+    made = create_table(server.url, [HUMAN, computer(), computer(), computer()], variant=variant)
     tid = made["table"]
     ann = players(
         "ann", storage=seat_storage(server.url, tid, 0, made["secret"], "Ann"), locale=LOCALES[lang]
@@ -180,12 +185,13 @@ def test_the_rows_of_small_cards_are_labelled(
     game = ann.state_at(seq)["game"]
     page = ann.page
     labels = ROW_LABELS[lang]
-    mine = page.locator(".my-hand .cardrow.mine")
-    assert mine.first.locator(".rowlabel").text_content() == labels["discards"]
-    shown = sorted(
-        c for c in mine.first.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    mine = page.locator(".my-hand .cardrow.mine").filter(
+        has=page.locator(".rowlabel", has_text=re.compile(f"^{re.escape(labels[row])}$"))
     )
+    assert mine.count() == 1
+    shown = sorted(c for c in mine.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
     assert shown == sorted(game["own_discards"])
+    mine = page.locator(".my-hand .cardrow.mine")
     if game["seen"]:
         assert labels["seen"] in [
             mine.nth(i).locator(".rowlabel").text_content() for i in range(mine.count())

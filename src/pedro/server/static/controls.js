@@ -301,9 +301,10 @@ function handBox(state, cards) {
   const game = state.game;
   const you = state.you;
   if (you === null || you === undefined) return null;
-  const discards = game.own_discards || [];
-  // the felt leaves out the viewer's own laid-aside cards; they are all listed here
-  const faceUp = ((game.face_up || [])[you] || []).filter((c) => !discards.includes(c));
+  // the felt leaves out the viewer's own laid-aside cards; they are all listed here: those in the
+  // seat's public face-up row as face up (everyone sees them), the other discards as face down
+  const faceUp = (game.face_up || [])[you] || [];
+  const discards = (game.own_discards || []).filter((c) => !faceUp.includes(c));
   const row = (label, codes) =>
     codes && codes.length ? h("div", { class: "cardrow mine" }, h("span", { class: "rowlabel", text: label }), codes.map((c) => cardFace(c, { size: "mini" }))) : null;
   return h(
