@@ -29,6 +29,12 @@ FORCED = {
     "fi": ("pakotettu", "jakajan oli pakko tarjota: kaikki muut passasivat"),
     "sv": ("tvingat", "givaren måste bjuda: alla andra passade"),
 }
+#: what the forced dealer is told in place of a Pass button (cinch's forced bid is its least, 7)
+FORCED_WHY = {
+    "en": "Everyone else passed: as the dealer you may not pass, and must bid 7 or more.",
+    "fi": "Kaikki muut passasivat: jakajana et voi passata, vaan sinun on tarjottava vähintään 7.",
+    "sv": "Alla andra passade: som givare får du inte passa utan måste bjuda minst 7.",
+}
 #: the labels of the rows of small cards, in each language (static/i18n: hand.row*, seat.*)
 ROW_LABELS = {
     "en": {
@@ -102,9 +108,15 @@ def test_a_forced_dealer_bid_is_marked_on_the_live_table_in_every_language(
         pages.append(page)
     rng = random.Random(1)
     dealer = pages[0].latest()["game"]["dealer"]
-    for turn in range(4):
-        seat = (dealer + 1 + turn) % 4
-        pages[seat].take_turn(rng, choose=pass_or_forced)
+    for turn in range(3):
+        pages[(dealer + 1 + turn) % 4].take_turn(rng, choose=pass_or_forced)
+
+    def says_why(seq: int) -> None:
+        why = pages[dealer].page.locator('[data-testid="forced-why"]')
+        assert why.text_content() == FORCED_WHY[langs[dealer]]
+        assert pages[dealer].page.locator('[data-action="pass"]').count() == 0
+
+    pages[dealer].take_turn(rng, choose=pass_or_forced, check=says_why)
     seq = pages[dealer].wait_my_turn()
     state = pages[dealer].state_at(seq)
     assert state["game"]["phase"] == "trump", state["game"]["phase"]

@@ -114,6 +114,7 @@ export class Controls {
         "div",
         { class: "panel-turn" },
         h("p", { class: "prompt", text: promptText(state) + (anyPlayable && !pending ? ` — ${t("turn.clickCard")}` : "") }),
+        forcedWhy(game, legal),
         buttons.length ? h("div", { class: "buttons" }, buttons) : null,
         bids.length ? bidRow(bids, button) : null,
         multi.length ? multiPlays(multi, button) : null,
@@ -227,6 +228,17 @@ function promptText(state) {
   if (game.phase === "play") return game.trick && game.trick.plays.length ? t("prompt.play") : t("prompt.lead");
   if (actions.some((a) => a.action === "fold")) return t("prompt.fold");
   return t("prompt.decision");
+}
+
+/**
+ * Why a dealer has no Pass: in an auction only the forced dealer may not pass (everyone else did),
+ * and the first call offered is the forced bid.
+ */
+function forcedWhy(game, legal) {
+  if (game.phase !== "auction" || legal.actions.some((a) => a.action === "pass")) return null;
+  const lowest = /^bid (\d+)$/.exec(legal.actions[0]?.action || "");
+  if (!lowest) return null;
+  return h("p", { class: "forced-why", dataset: { testid: "forced-why" }, text: t("auction.forcedWhy", { n: lowest[1] }) });
 }
 
 /** A card choice's question ("Choose the cards to discard"), then its rule (the server's English, translated). */
