@@ -40,6 +40,9 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     the_summary.wait_for()
     assert the_summary.is_visible()
     assert ann.page.evaluate("document.body.dataset.turn") == "false"
+    # the last hand's result is shown (for some seconds) beside the summary, with no next hand
+    assert ann.page.locator('[data-testid="hand-end"]').is_visible()
+    assert ann.page.locator('[data-testid="next-hand"]').count() == 0
     screenshot(ann.page, "game-end-summary", full_page=True)
     over = summary(server.url, tid)
     assert over["finished"] and over["winner"] == final["game"]["winner"]

@@ -417,14 +417,16 @@ class TablePage {
       if (bids && keep) bids.scrollLeft = keep;
     }
     this.drawnSeq = state.seq;
+    const over = state.finished || game.phase === "over";
     if (holding && started) {
       const seconds = Math.max(1, Math.ceil((this.handEnd.until - Date.now()) / 1000));
       const sheet = game.sheet || [];
-      this.el.panel.prepend(renderBreakdown(table, seats, sheet, this.handEnd.index, { onNext: () => this.releaseHandEnd(), secondsLeft: seconds }));
+      // the game's last hand has no next one: its result stands beside the game's summary
+      const next = over ? {} : { onNext: () => this.releaseHandEnd(), secondsLeft: seconds };
+      this.el.panel.prepend(renderBreakdown(table, seats, sheet, this.handEnd.index, next));
     }
     this.el.panel.classList.toggle("my-turn", myTurn);
 
-    const over = state.finished || game.phase === "over";
     fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
     fill(this.el.side, this.renderSide(view));
 
