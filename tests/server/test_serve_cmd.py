@@ -5,15 +5,27 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.serving import free_port, running_server
 
 from pedro.cli import serve_cmd
 from pedro.server.http.logs import configure, fields
 from pedro.server.settings import Limits, ServerSettings
+from pedro.server.storage.single_process import hold_database, lock_path
 
+#: the newest migration: a new database is created at it
+HEAD = sorted(
+    p.name[:4]
+    for p in (Path(serve_cmd.__file__).parents[1] / "server/storage/migrations/versions").glob("0*.py")
+)[-1]
 LOGGERS = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "pedro", "pedro.server", "pedro.serve")
 
 
@@ -48,7 +60,12 @@ def test_configured_json_logs_reach_standard_error(
 
 def run(console: Console, database: str = "sqlite:///:memory:", **options: object) -> int:
     settings = ServerSettings(database=database, bot_delay=0.0, limits=Limits())
-    given: dict[str, object] = {"host": "127.0.0.1", "port": 1, "settings": settings, "log_level": "info"}
+    given: dict[str, object] = {
+        "host": "127.0.0.1",
+        "port": free_port(),
+        "settings": settings,
+        "log_level": "info",
+    }
     return serve_cmd.run(console, **(given | options))  # type: ignore[arg-type]
 
 
@@ -90,7 +107,80 @@ def test_the_database_url_may_come_from_the_environment(restore_logging: None) -
     from pedro.cli.main import app
 
     url = "postgresql://pedro:secret@127.0.0.1:1/pedro"
-    result = CliRunner().invoke(app, ["serve"], env={"PEDRO_DATABASE": url})
+    result = CliRunner().invoke(app, ["serve", "--port", str(free_port())], env={"PEDRO_DATABASE": url})
     assert result.exit_code == serve_cmd.USAGE_ERROR
     assert "cannot use database 'postgresql://pedro:***@127.0.0.1:1/pedro'" in result.output
     assert "secret" not in result.output
+
+
+def test_a_taken_port_is_said_before_the_database_is_touched(restore_logging: None, tmp_path: Path) -> None:
+    """A second server on a taken port would restore the first one's tables, then die in uvicorn."""
+    out = io.StringIO()
+    database = tmp_path / "pedro.sqlite3"
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        code = run(Console(file=out, width=200), database=f"sqlite:///{database}", port=port)
+    assert code == serve_cmd.USAGE_ERROR
+    assert out.getvalue().splitlines() == [
+        f"error: port {port} is in use at 127.0.0.1 (another pedro serve, or another program)",
+        "give another port with --port, or stop what uses it",
+    ]
+    assert not database.exists()
+
+
+def test_a_second_server_on_an_sqlite_file_is_refused(restore_logging: None, tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
+    held = hold_database(database)
+    assert held is not None
+    try:
+        out = io.StringIO()
+        assert run(Console(file=out, width=300), database=database) == serve_cmd.USAGE_ERROR
+        said = out.getvalue()
+        assert f"process {os.getpid()} is serving this SQLite file already" in said
+        assert "several processes share a PostgreSQL database" in said
+    finally:
+        held.close()
+    # let go (as when the holder ends, however it ends): the file may be taken again
+    again = hold_database(database)
+    assert again is not None
+    again.close()
+
+
+def test_only_an_sqlite_file_is_held(tmp_path: Path) -> None:
+    assert lock_path(f"sqlite:///{tmp_path / 'x.sqlite3'}") == tmp_path / "x.sqlite3.lock"
+    assert lock_path("sqlite:///:memory:") is None
+    assert lock_path("postgresql://u:p@localhost/db") is None
+
+
+@pytest.mark.processes
+def test_a_killed_servers_sqlite_file_serves_again_and_a_first_start_says_one_line(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'pedro.sqlite3'}"
+    with running_server(database, tmp_path) as first:
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pedro.cli.main",
+                "serve",
+                "--port",
+                str(free_port()),
+                "--database",
+                database,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=os.environ | {"COLUMNS": "300"},
+        )
+        assert second.returncode == serve_cmd.USAGE_ERROR
+        assert first.process is not None
+        assert f"process {first.process.pid} is serving this SQLite file" in second.stdout
+        assert "Traceback" not in second.stdout + second.stderr
+        first.kill()  # kill -9: no shutdown code lets the file go, the operating system does
+        first.start()
+    log = first.log_path.read_text()
+    # one line for the new database, none of alembic's steps
+    assert "alembic" not in log
+    assert sum(line.endswith(f": created at schema {HEAD}") for line in log.splitlines()) == 1

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
 import math
 import re
+import socket
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -14,6 +16,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pedro.server.http.logs import LOG_FORMATS
 from pedro.server.settings import ServerSettings
+from pedro.server.storage.single_process import DatabaseInUse, hold_database
 from pedro.server.storage.tables_db import Store, default_url
 
 #: Exit status for a usage error, as typer/click use.
@@ -49,6 +52,28 @@ def _usage_error(console: Console, json_logs: bool, message: str, hint: str) -> 
     return USAGE_ERROR
 
 
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be served (in use, or not this machine's), or None when it can.
+
+    Checked before anything is read or restored from the database: a second server on a taken
+    port would restore the first one's tables, then die when uvicorn found the port taken.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot serve at {host}: {exc.strerror}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} is in use at {host} (another pedro serve, or another program)"
+            return f"cannot serve at {host}:{port}: {exc.strerror}"
+    return None
+
+
 def run(
     console: Console,
     *,
@@ -81,7 +106,20 @@ def run(
         return _usage_error(
             console, json_logs, f"--root-path {root_path!r} is not a URL path", "give a path such as /pedro"
         )
+    taken = _port_taken(host, port)
+    if taken is not None:
+        return _usage_error(console, json_logs, taken, "give another port with --port, or stop what uses it")
     url = settings.database or default_database()
+    try:
+        held = hold_database(url)  # open while serving: the file is this process's
+    except DatabaseInUse as exc:
+        return _usage_error(
+            console,
+            json_logs,
+            str(exc),
+            "an SQLite file serves one process: stop the other, or give another --database "
+            "(several processes share a PostgreSQL database)",
+        )
     try:
         store = Store(url)  # the URL, the connection and the schema are checked before uvicorn starts
         store.migrate()
@@ -136,5 +174,9 @@ def run(
         timeout_graceful_shutdown=math.ceil(settings.shutdown_timeout),
     )
     server = GracefulServer(config, app.services.lifecycle.shutdown)
-    server.run()
+    try:
+        server.run()
+    finally:
+        if held is not None:
+            held.close()
     return 0 if server.started else 1

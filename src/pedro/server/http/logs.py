@@ -94,6 +94,8 @@ def log_config(log_format: str, level: str) -> dict[str, Any]:
             "uvicorn": {"handlers": ["default"], "level": level, "propagate": False},
             "uvicorn.error": {"level": level},
             "uvicorn.access": {"handlers": ["default"], "level": level, "propagate": False},
+            # alembic tells every step of a migration (multi-line texts); the store logs one line
+            "alembic": {"level": "WARNING" if level == "INFO" else level},
         },
     }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -21,6 +22,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, and_, create_engine, event, insert, or_, select, text, true, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -36,6 +38,8 @@ from pedro.server.storage.schema import (
 
 #: Built once: the statement run for every accepted action (SQLite: one call, rows in C).
 _INSERT_ACTION = insert(actions_table)
+log = logging.getLogger("pedro.server")
+
 #: PostgreSQL: a run of actions as three arrays in one statement (psycopg's executemany costs a
 #: round of Python per row, and this runs for every action the server takes).
 _INSERT_ACTIONS_PG = text(
@@ -356,12 +360,21 @@ class Store:
         return make_url(self.url).render_as_string(hide_password=True)
 
     def migrate(self) -> None:
-        """Create or upgrade the schema to the newest migration."""
+        """Create or upgrade the schema to the newest migration, said in one log line when it changed."""
         config = Config()
         config.set_main_option("script_location", str(files("pedro.server.storage") / "migrations"))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
+            before = MigrationContext.configure(connection).get_current_revision()
             command.upgrade(config, "head")
+            after = MigrationContext.configure(connection).get_current_revision()
+        if before != after:
+            log.info(
+                "database %s: %s schema %s",
+                self.describe(),
+                "created at" if before is None else "upgraded to",
+                after,
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
