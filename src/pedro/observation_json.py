@@ -351,6 +351,6 @@ def rules_json(rules: Ruleset) -> dict[str, Any]:
         "partnerships": rules.partnerships,
         "sides": rules.sides(),
         "target": rules.target,
-        # the dealer robs the pack (the table says "robbed the pack and kept 3", not "drew 3")
+        # the dealer robs the pack (the table says "robbed the pack: took 3", not "drew 3")
         "dealer_robs": rules.fill in DEALER_ROBS,
     }

@@ -55,7 +55,7 @@ def test_a_cinch_exchange_is_announced_and_the_hand_end_shows_its_breakdown(
             assert f"drew {got}" in exchange[0], exchange
     assert any(game["discarded"]) and any(game["drawn"])
     if game["drawn"][dealer]:
-        assert f"robbed the pack and kept {game['drawn'][dealer]}" in exchange[0], exchange
+        assert f"robbed the pack: took {game['drawn'][dealer]}" in exchange[0], exchange
 
     # the hand's end: its breakdown stays on the table, with what each side took
     panel = ann.page.locator('[data-testid="hand-end"]')
@@ -126,6 +126,26 @@ def test_a_lone_legal_card_is_played_for_the_player_after_a_visible_moment_unles
 def pretty_card_text(code: str) -> str:
     """A card as the page writes it: ``AH`` → ``A♥``, ``TD`` → ``10♦``."""
     return pretty_card(parse_card(code))
+
+
+@pytest.mark.browser
+def test_a_robbing_dealers_count_is_said_once_the_dealer_has_chosen(
+    players: Callable[..., Player], server: ServerProcess
+) -> None:
+    """The dealer took up the pack (10 cards) and laid 3 aside so far: while still choosing, the
+    table says only what was laid aside; once play begins, what the dealer took."""
+    page = players("ann").page
+    page.goto("./")
+    words = """async ([phase, turn]) => {
+      const { exchangeWords } = await import("./static/handend.js");
+      const game = { discarded: [2, 0, 1, 3], drawn: [2, 0, 1, 10], dealer: 3, phase, turn };
+      return [0, 3].map((seat) => exchangeWords(game, seat, true));
+    }"""
+    assert page.evaluate(words, ["exchange", 3]) == ["discarded 2, drew 2", "discarded 3"]
+    assert page.evaluate(words, ["play", 0]) == [
+        "discarded 2, drew 2",
+        "discarded 3, robbed the pack: took 10",
+    ]
 
 
 def test_the_client_sets_every_hook_these_tests_drive() -> None:

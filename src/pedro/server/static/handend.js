@@ -117,7 +117,9 @@ export function exchangeWords(game, seat, robs) {
   const got = (game.drawn || [])[seat] || 0;
   const words = [];
   if (out) words.push(TEXT.discarded(out));
-  if (got) words.push(robs && seat === game.dealer ? TEXT.robbed(got) : TEXT.drew(got));
+  const robbing = robs && seat === game.dealer;
+  // a dealer who took up the pack and is still choosing has not finished: the count comes after
+  if (got && !(robbing && game.phase === "exchange" && game.turn === seat)) words.push(robbing ? TEXT.robbed(got) : TEXT.drew(got));
   return words.join(", ");
 }
 

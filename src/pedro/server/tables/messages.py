@@ -143,7 +143,7 @@ class Rules(TypedDict):
     target: int
     """the score that wins"""
     dealer_robs: bool
-    """the dealer robs the pack (the table says "robbed the pack and kept 3", not "drew 3")"""
+    """the dealer robs the pack (the table says "robbed the pack: took 3", not "drew 3")"""
 
 
 @with_config(_EXACT)
