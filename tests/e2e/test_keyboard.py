@@ -51,6 +51,8 @@ class KeyboardPlayer:
         self.page = player.page
         self.rng = rng
         self.checked_names: set[str] = set()
+        #: the keys line seen in each phase the player decided in
+        self.keys_lines: dict[str, str] = {}
 
     def focused(self) -> str | None:
         value: str | None = self.page.evaluate(FOCUSED)
@@ -104,6 +106,7 @@ class KeyboardPlayer:
         state = self.p.state_at(seq)
         legal = state["game"]["legal"]
         self.check_names(state)
+        self.check_keys_line(state["game"]["phase"], legal)
         before = len(self.p.acts)
         action = self.list_turn(legal) if legal["kind"] == "list" else self.set_turn(legal)
         self.p.poll(lambda: len(self.p.acts) > before, f"the page to send {action!r}", timeout=10)
@@ -112,6 +115,15 @@ class KeyboardPlayer:
         self.p.poll(lambda: self.p.errors or self.p.dom_seq() > seq, f"the server to accept {action!r}")
         assert not self.p.errors, self.p.errors
         return seq, action
+
+    def check_keys_line(self, phase: str, legal: dict[str, Any]) -> None:
+        """The keys line names the keys of this decision only: no bids while playing cards."""
+        if legal["kind"] != "list":
+            return
+        line = self.page.locator('[data-testid="keys"]').inner_text()
+        self.keys_lines[phase] = line
+        assert ("a number picks that bid" in line) is (phase == "auction"), (phase, line)
+        assert ("S H D C" in line) is (phase == "trump"), (phase, line)
 
     def list_turn(self, legal: dict[str, Any]) -> str:
         actions = [a["action"] for a in legal["actions"]]
@@ -194,6 +206,7 @@ def test_a_hand_played_with_the_keyboard_only_and_named_for_screen_readers(
     verbs = {action.split()[0] for _, action in moves}
     assert {"bid", "discard", "play"} <= verbs, moves
     assert {"playable", "not playable", "bid"} <= keys.checked_names, keys.checked_names
+    assert {"auction", "play"} <= set(keys.keys_lines), keys.keys_lines
     assert ann.page.evaluate("window.__pointer") == 0
     ann.assert_no_errors()
 

@@ -118,7 +118,7 @@ export class Controls {
         buttons.length ? h("div", { class: "buttons" }, buttons) : null,
         bids.length ? bidRow(bids, button) : null,
         multi.length ? multiPlays(multi, button) : null,
-        pending ? h("p", { class: "muted", text: t("turn.sent") }) : h("p", { class: "keys muted small", text: WORDS.keysHint }),
+        pending ? h("p", { class: "muted", text: t("turn.sent") }) : h("p", { class: "keys muted small", dataset: { testid: "keys" }, text: keysHint(game.phase) }),
       );
     } else {
       panel = waitingPanel(state);
@@ -239,6 +239,11 @@ function forcedWhy(game, legal) {
   const lowest = /^bid (\d+)$/.exec(legal.actions[0]?.action || "");
   if (!lowest) return null;
   return h("p", { class: "forced-why", dataset: { testid: "forced-why" }, text: t("auction.forcedWhy", { n: lowest[1] }) });
+}
+
+/** The keys that do something in this phase: a play's line does not list bids. */
+function keysHint(phase) {
+  return t(["auction", "trump", "play"].includes(phase) ? `keys.${phase}` : "keys.other");
 }
 
 /** A card choice's question ("Choose the cards to discard"), then its rule (the server's English, translated). */

@@ -44,7 +44,6 @@ export const WORDS = {
   get required() { return t("words.required"); },
   get notChoosable() { return t("words.notChoosable"); },
   get bidRow() { return t("words.bidRow"); },
-  get keysHint() { return t("words.keysHint"); },
   get fourColourDeck() { return t("words.fourColourDeck"); },
   get fourColourHint() { return t("words.fourColourHint"); },
   get myTables() { return t("words.myTables"); },
