@@ -105,6 +105,15 @@ def test_a_short_game_ends_with_a_summary_a_record_and_a_replay(
     at(2)
     page.keyboard.press("ArrowLeft")
     at(1)
+    # a replay is no game to take a turn in: Ann's seat is "to play", never "your turn", in the
+    # auction's first frames (every seat's turn comes in them)
+    for i in range(1, 5):
+        assert "your turn" not in page.locator(".felt").inner_text(), f"frame {i}"
+        press("next action")
+        at(i + 1)
+    for _ in range(4):
+        press("previous action")
+    at(1)
 
     trick_ends = [
         j for j in range(1, len(frames))

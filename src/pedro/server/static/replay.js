@@ -214,7 +214,8 @@ class ReplayViewer {
     });
     const as = this.asSeat;
     const open = as === null ? f.hands : f.hands.map((cards, s) => (s === as ? cards : null));
-    const view = { table: this.table, seats: this.seats, game, you: this.you, bottom: as ?? 0, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
+    // replay: a past game, whose turns are nobody's to take now
+    const view = { table: this.table, seats: this.seats, game, you: this.you, replay: true, bottom: as ?? 0, open, previousTricks: (game.tricks || []).length ? null : this.closedTricks[this.i] };
     fill(this.el.felt, renderFelt(view));
     const sheet = game.sheet || [];
     // a hand's end shows its breakdown, the last hand's too, above the game's summary

@@ -141,7 +141,7 @@ function renderSeat(view, seat, { open, compact }) {
       bubble,
       status ? h("span", { class: `badge ${status}`, text: t(`status.${status}`) }) : null,
       seatInfo(info) ? h("span", { class: info.kind === "computer" ? "muted kind-info" : "alert-info", text: seatInfo(info) }) : null,
-      isTurn ? h("span", { class: "thinking", text: seat === view.you ? t("seat.yourTurn") : t("seat.toPlay") }) : null,
+      isTurn ? h("span", { class: "thinking", text: seat === view.you && !view.replay ? t("seat.yourTurn") : t("seat.toPlay") }) : null,
     ),
     hand,
     // the viewer's own laid-aside cards are listed under the hand instead
@@ -231,7 +231,7 @@ function centerNote(view) {
   const { game, seats } = view;
   if (game.phase === "over") return t("center.over");
   if (view.started === false) return t("center.waiting");
-  const yours = game.turn === view.you;
+  const yours = game.turn === view.you && !view.replay;
   const who = game.turn === null || game.turn === undefined ? "" : yours ? t("seat.yourTurn") : seatName(seats, game.turn);
   const verb = ["auction", "trump", "exchange", "play"].includes(game.phase) ? t(`phase.${game.phase}`) : game.phase;
   // the discards gathered face down when the stock ran dry: only their number is public
