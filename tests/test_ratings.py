@@ -84,3 +84,11 @@ def test_wrong_seats_or_sides_are_refused() -> None:
         rate_game(rules, ["a", "b", "c"], {}, [10, 62], 1)
     with pytest.raises(ValueError, match="3 scores for 2 sides"):
         rate_game(rules, ["a", "b", "c", "d"], {}, [10, 62, 5], 1)
+
+
+def test_a_newcomer_starts_at_0_and_one_loss_takes_the_shown_rating_below_it() -> None:
+    """What the leaderboard says of a newcomer's rating: 0 at first, below 0 after an early loss."""
+    assert Rating().shown == 0
+    rules = make_ruleset("cinch", {})
+    after = rate_game(rules, ["ann", "bo", "cy", "di"], {}, [62, 30], 0)
+    assert after["ann"].shown > 0 > after["bo"].shown
