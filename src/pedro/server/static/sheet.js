@@ -16,12 +16,25 @@ function signed(n) {
   return "0";
 }
 
-/** The contract in words: "Ann 8 ♥", "Bo 28-56 ♠", or "thrown in". */
-export function contractText(seats, row) {
-  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+/** The bidder and the call of a hand's contract: ["Ann", "8 ♥"], ["Bo", "28-56 ♠"]; null when thrown in. */
+function contractParts(seats, row) {
+  if (row.bidder === null || row.bidder === undefined) return null;
   const call = row.call === "protect" ? t("sheet.protect") : row.call === "double" ? t("sheet.double") : row.call;
   const bid = row.call ? `${call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
-  return `${seatName(seats, row.bidder)} ${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
+  return [seatName(seats, row.bidder), `${bid}${row.trump ? " " + suitText(row.trump) : ""}`];
+}
+
+/** The contract in words: "Ann: 8 ♥", "Bo: 28-56 ♠", or "thrown in" (a colon keeps "club 3" apart from its bid). */
+export function contractText(seats, row) {
+  const parts = contractParts(seats, row);
+  return parts ? t("sheet.contractOf", { name: parts[0], call: parts[1] }) : t("sheet.thrownIn");
+}
+
+/** The contract's cell: the bidder's name, then the call on a line or a box of its own. */
+function contractCell(seats, row) {
+  const parts = contractParts(seats, row);
+  if (!parts) return t("sheet.thrownIn");
+  return [h("span", { class: "bidder", text: parts[0] }), " ", h("span", { class: "call", text: parts[1] })];
 }
 
 /** One row per finished hand; each side's cell shows its running score and what the hand changed. */
@@ -57,7 +70,7 @@ export function renderSheet(table, seats, sheet, scores) {
       h(
         "td",
         { class: "contract" },
-        contractText(seats, row),
+        contractCell(seats, row),
         made ? h("span", { class: `made ${made}`, text: made === "made" ? " ✓" : " ✗", attrs: { title: t(`sheet.${made}`) } }) : null,
       ),
       cells,
