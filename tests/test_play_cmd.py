@@ -660,16 +660,17 @@ def _finished(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("make", "extra", "expected"),
+    ("make", "extra", "expected", "status"),
     [
-        (lambda p: p / "missing.json", [], "no such file"),
-        (lambda p: p, [], "is a folder, not a record file"),
-        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1"),
-        (_finished, [], "is over; nothing to resume"),
+        (lambda p: p / "missing.json", [], "no such file", 1),
+        (lambda p: p, [], "is a folder, not a record file", 1),
+        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1", 1),
+        (_finished, [], "is over; nothing to resume", 2),
         (
             lambda p: (p / "s.jsonl").write_text("{}\n{}\n") and p / "s.jsonl",
             [],
             "holds 2 game records",
+            2,
         ),
         (
             lambda p: (
@@ -677,16 +678,18 @@ def _finished(tmp_path: Path) -> Path:
             ),
             [],
             "does not say which seat was yours",
+            2,
         ),
-        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant"),
+        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant", 2),
     ],
 )
 def test_resume_refuses_bad_files_in_one_line(
-    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str
+    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str, status: int
 ) -> None:
+    """A file that is no readable record is bad data (1); a record that cannot be resumed, bad usage (2)."""
     path = make(tmp_path)
     result = CliRunner().invoke(app, ["play", "--resume", str(path), *extra], input="quit\n")
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == status, result.output
     said = " ".join(result.output.split())
     assert said.startswith("error:") and expected in said, said
     assert "Traceback" not in result.output and "Your bid" not in said

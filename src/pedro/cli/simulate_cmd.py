@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pedro.cli.errors import report, said
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
@@ -81,7 +82,7 @@ def run(
         rules = make_ruleset(variant, parse_option_args(option_args or ()))
         names = player_names(players, rules)
     except (UnknownVariantError, OptionError, UnknownPlayerError) as exc:
-        _error(console, str(exc))
+        _error(console, said(exc))
         return USAGE_ERROR
     if games < 1 or max_hands < 1:
         _error(console, "--games and --max-hands must be at least 1")
@@ -98,7 +99,7 @@ def run(
         try:
             _play_all(console, rules, names, summary, games=games, seed=seed, max_hands=max_hands, out=out)
         except GameFailure as exc:
-            _error(console, str(exc))
+            _error(console, said(exc))
             return GAME_FAILED
     print_summary(console, rules, names, summary, seed=seed, max_hands=max_hands)
     if record is not None:
@@ -217,4 +218,4 @@ def print_summary(
 
 
 def _error(console: Console, message: str) -> None:
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    report(console, message)
