@@ -19,6 +19,7 @@ from pedro.cli.play.answers import InputError, help_text, parse_answer
 from pedro.cli.play.game import GAME_FAILED, INTERRUPTED, TerminalGame
 from pedro.cli.play.saving import default_save_path
 from pedro.cli.play.seats import seat_players
+from pedro.cli.play_cmd import resumed_game
 from pedro.display import sort_hand
 from pedro.engine.actions import (
     PASS,
@@ -800,3 +801,24 @@ def test_a_hints_note_on_unvalued_choices_is_in_the_players_language(tmp_path: P
     text = console.export_text()
     assert "Ei vihjettä: yhtäkään vaihtoehtoa ei arvioitu: kädessä eivät ole enää ne kortit" in text
     assert "simulation" not in text and "no choice valued" not in text
+
+
+def test_the_record_names_the_human_in_no_language_and_the_screen_in_the_players(tmp_path: Path) -> None:
+    """Played in Finnish, the human is "Sinä" on the screen but "You" in the record (and in a
+    resumed game, "Sinä" again); an explicit --name is kept as given."""
+    path = tmp_path / "fi.json"
+    result = CliRunner().invoke(
+        app, ["play", "--lang", "fi", "--seed", "4", "--save", str(path)], input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Sinä" in result.output
+    names = read_record(path)["names"]
+    assert names[0] == "You" and not any("Sinä" in name for name in names)
+    with i18n.speaking("fi"):
+        resumed = resumed_game(Console(record=True), path, ask=Script("quit"))
+    assert resumed.names[0] == "Sinä" and resumed.record_names()[0] == "You"
+    named = tmp_path / "named.json"
+    result = CliRunner().invoke(
+        app, ["play", "--lang", "fi", "--name", "Ann", "--save", str(named)], input="quit\n"
+    )
+    assert result.exit_code == 0 and read_record(named)["names"][0] == "Ann"
