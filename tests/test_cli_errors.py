@@ -92,3 +92,18 @@ def test_the_analysis_counts_say_what_they_count_and_leave_out_zeros() -> None:
         "[bold]1[/] with some choices valued, [bold]1[/] not valued"
     )
     assert " in 0" not in line and "none in" not in line
+
+
+def test_seats_are_counted_from_1_where_people_read_them() -> None:
+    sheet = runner.invoke(app, ["rules", "cinch", "--plain"])
+    assert "seats 1 and 3 against seats 2 and 4" in " ".join(sheet.output.split())
+    for lang, words in (
+        ("fi", "paikat 1 ja 3 paikkoja 2 ja 4 vastaan"),
+        ("sv", "platserna 1 och 3 mot platserna 2"),
+    ):
+        sheet = runner.invoke(app, ["rules", "cinch", "--plain", "--lang", lang])
+        assert words in " ".join(sheet.output.split())
+    players = runner.invoke(app, ["play", "--players", "basic,basic"], input="quit\n")
+    assert players.exit_code == USAGE_ERROR
+    assert "3 computer players for seats 2 to 4" in " ".join(plain_error(players)[0].split())
+    assert "counted from 1" in " ".join(runner.invoke(app, ["analyze", "--help"]).output.split())

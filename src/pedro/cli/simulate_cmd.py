@@ -198,7 +198,8 @@ def print_summary(
         avg_bid = f"{sum(stats.bids) / len(stats.bids):.2f}" if stats.bids else "–"
         table.add_row(label, str(stats.wins), avg_points, str(stats.made), str(stats.set), avg_bid)
     console.print(table)
-    console.print("Players: " + ", ".join(f"seat {s} {escape(name)}" for s, name in enumerate(names)))
+    # seats counted from 1 where people read them (the records count from 0)
+    console.print("Players: " + ", ".join(f"seat {s + 1} {escape(name)}" for s, name in enumerate(names)))
     console.print(
         f"Unfinished games (stopped after {plural(max_hands, 'hand')}): {summary.unfinished}. "
         f"Hands: {summary.hands} ({summary.thrown_in} thrown in after all passed); "
@@ -208,7 +209,7 @@ def print_summary(
         if faults:
             kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(faults.items()))
             console.print(
-                f"[bold yellow]Bot faults[/] at seat {seat} ({escape(names[seat])}): {sum(faults.values())} "
+                f"[bold yellow]Bot faults[/] at seat {seat + 1} ({escape(names[seat])}): {sum(faults.values())} "
                 f"decisions made by the fallback player {FALLBACK} instead ({kinds}).",
                 highlight=False,
                 soft_wrap=True,
