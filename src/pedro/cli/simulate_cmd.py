@@ -208,8 +208,9 @@ def print_summary(
     for seat, faults in sorted(summary.faults.items()):
         if faults:
             kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(faults.items()))
+            who = f"seat {seat + 1} ({escape(names[seat])})"
             console.print(
-                f"[bold yellow]Bot faults[/] at seat {seat + 1} ({escape(names[seat])}): {sum(faults.values())} "
+                f"[bold yellow]Bot faults[/] at {who}: {sum(faults.values())} "
                 f"decisions made by the fallback player {FALLBACK} instead ({kinds}).",
                 highlight=False,
                 soft_wrap=True,
