@@ -822,3 +822,41 @@ def test_the_record_names_the_human_in_no_language_and_the_screen_in_the_players
         app, ["play", "--lang", "fi", "--name", "Ann", "--save", str(named)], input="quit\n"
     )
     assert result.exit_code == 0 and read_record(named)["names"][0] == "Ann"
+
+
+@pytest.mark.parametrize("variant", ["pidro", "cinch", "nicaragua", "piedro_jokers"])
+def test_the_dealers_rob_counts_the_cards_kept_once_chosen(variant: str) -> None:
+    """The rob is told with the cards the dealer kept of the pack (in Pidro he takes the whole
+    pack up, so his drawn count is its size), and not while he is still choosing."""
+    from pedro.display import dealer_kept
+
+    rules = make_ruleset(variant)
+    names = ["Ann", "Bo", "Cy", "Di"]
+    checked = 0
+    for seed in range(6):
+        state = GameState(rules, seed=seed)
+        players = [BasicPlayer(seat) for seat in range(rules.players)]
+        dealer = state.dealer
+        own_left = None  # the dealer's own cards when he chooses what to keep of the pack
+        while state.phase != Phase.PLAY:
+            assert dealer_kept(state) is None
+            legal = state.legal()
+            if state.current_player == dealer and isinstance(legal, CardChoice) and legal.verb == Verb.KEEP:
+                choosing = state.observation(0)
+                if own_left is None:
+                    own_left = choosing.hand_sizes[dealer] - choosing.drawn[dealer]
+                with i18n.speaking("fi"):
+                    said = terminal.exchange_markup(choosing, rules, names, dealer_kept(state))
+                assert "ryösti" not in said and "robbed" not in said
+            state.apply(choose(players[state.current_player], state))
+        obs = state.observation(0)
+        kept = dealer_kept(state)
+        assert kept is not None and 0 <= kept <= obs.hand_sizes[dealer]
+        if own_left is not None:  # his hand is his own cards left and those he kept of the pack
+            assert obs.hand_sizes[dealer] == own_left + kept
+            checked += 1
+        said = terminal.exchange_markup(obs, rules, names, kept)
+        assert f"robbed the pack and kept {kept}" in said
+        with i18n.speaking("fi"):
+            assert f"ryösti pakan ja piti {kept}" in terminal.exchange_markup(obs, rules, names, kept)
+    assert checked
