@@ -268,14 +268,27 @@ def test_seat_keeps_only_that_seats_decisions_and_a_bad_seat_is_refused(
     monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: ByOrder())
     path = tmp_path / "g.json"
     write_record(game_record(), path)
-    # --seat counts from 1, as people do; the JSON keeps the record's seat numbers, from 0
-    code, out, _ = run(tmp_path, path, seats=[2], as_json=True)
+    code, out, _ = run(tmp_path, path, seats=[1], as_json=True)
     rows = json.loads(out)["decisions"]
     assert code == 0 and rows and {row["seat"] for row in rows} == {1}
-    for wrong in (0, 5):
+    # run takes the record's seats, from 0; the error says them as --seat takes them, from 1
+    for wrong in (-1, 4):
         code, _, err = run(tmp_path, path, seats=[wrong])
         said = " ".join(err.split())
-        assert code == analyze_cmd.USAGE_ERROR and f"--seat {wrong}: the game has seats 1 to 4" in said
+        assert code == analyze_cmd.USAGE_ERROR and f"--seat {wrong + 1}: the game has seats 1 to 4" in said
+
+
+def test_the_seat_option_counts_from_1(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: ByOrder())
+    path = tmp_path / "g.json"
+    write_record(game_record(), path)
+    result = CliRunner().invoke(app, ["analyze", str(path), "--seat", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert {row["seat"] for row in json.loads(result.stdout)["decisions"]} == {1}
+    for wrong in ("0", "5"):
+        refused = CliRunner().invoke(app, ["analyze", str(path), "--seat", wrong])
+        assert refused.exit_code == 2
+        assert f"--seat {wrong}: the game has seats 1 to 4" in " ".join(refused.output.split())
 
 
 def test_decisions_know_their_place_in_the_whole_game() -> None:

@@ -7,9 +7,9 @@ Usage::
 The biggest mistakes come first, then every hand's decisions in order with
 the value of each legal choice. Only what the deciding seat could see is
 used, so a decision is judged as the player could have judged it. A bad
-record is one message and exit status 1, as in ``pedro replay``. Seats are counted from 1
-here, as people count them (``--seat 1`` is the record's seat 0); ``--json`` keeps the
-record's 0-based seat numbers.
+record is one message and exit status 1, as in ``pedro replay``. ``--seat`` counts seats
+from 1, as people do (``--seat 1`` is the record's seat 0); ``run`` takes the record's
+seat numbers, and ``--json`` gives them.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def run(
         _estimator(player, seed)  # refuses a player without estimates before the record is read
         source = _record_source(Path(path), line)
         players = int(_record_field(source, "players"))
-        wrong = [s for s in seats if not 1 <= s <= players]
-        if wrong:
-            raise ValueError(f"--seat {wrong[0]}: the game has seats 1 to {players}")
-        found = decisions(source, hands or None, [s - 1 for s in seats] or None)
+        wrong = [s for s in seats if not 0 <= s < players]
+        if wrong:  # said as people count seats, from 1, as --seat takes them
+            raise ValueError(f"--seat {wrong[0] + 1}: the game has seats 1 to {players}")
+        found = decisions(source, hands or None, seats or None)
     except (UnknownPlayerError, ValueError) as exc:
         report(errors, said(exc))
         return BAD_DATA if isinstance(exc, ReplayError) else USAGE_ERROR

@@ -107,7 +107,15 @@ def analyze(
 
     raise typer.Exit(
         analyze_cmd.run(
-            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output, seats=seat
+            console,
+            file,
+            hand,
+            player=player,
+            seed=seed,
+            top=top,
+            line=line,
+            as_json=json_output,
+            seats=[s - 1 for s in seat],  # --seat counts from 1, the record from 0
         )
     )
 
