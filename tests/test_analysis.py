@@ -103,7 +103,7 @@ def run(tmp_path: Path, *args: Any, **kw: Any) -> tuple[int, str, str]:
 
 def test_missing_file_is_one_message(tmp_path: Path) -> None:
     code, out, err = run(tmp_path, tmp_path / "nope.json")
-    assert code == analyze_cmd.ANALYSIS_FAILED
+    assert code == analyze_cmd.BAD_DATA
     assert "no such file" in err and "Traceback" not in err + out
 
 
@@ -113,7 +113,7 @@ def test_a_broken_record_is_reported_not_analysed(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     write_record(record, path)
     code, _, err = run(tmp_path, path)
-    assert code == analyze_cmd.ANALYSIS_FAILED and "hand 1, action 1" in err
+    assert code == analyze_cmd.BAD_DATA and "hand 1, action 1" in err
 
 
 def test_a_player_without_estimates_is_refused(tmp_path: Path) -> None:
@@ -271,8 +271,24 @@ def test_seat_keeps_only_that_seats_decisions_and_a_bad_seat_is_refused(
     code, out, _ = run(tmp_path, path, seats=[1], as_json=True)
     rows = json.loads(out)["decisions"]
     assert code == 0 and rows and {row["seat"] for row in rows} == {1}
-    code, _, err = run(tmp_path, path, seats=[4])
-    assert code == analyze_cmd.USAGE_ERROR and "--seat 4: the game has seats 0 to 3" in err
+    # run takes the record's seats, from 0; the error says them as --seat takes them, from 1
+    for wrong in (-1, 4):
+        code, _, err = run(tmp_path, path, seats=[wrong])
+        said = " ".join(err.split())
+        assert code == analyze_cmd.USAGE_ERROR and f"--seat {wrong + 1}: the game has seats 1 to 4" in said
+
+
+def test_the_seat_option_counts_from_1(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(analyze_cmd, "_estimator", lambda player, seed: ByOrder())
+    path = tmp_path / "g.json"
+    write_record(game_record(), path)
+    result = CliRunner().invoke(app, ["analyze", str(path), "--seat", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert {row["seat"] for row in json.loads(result.stdout)["decisions"]} == {1}
+    for wrong in ("0", "5"):
+        refused = CliRunner().invoke(app, ["analyze", str(path), "--seat", wrong])
+        assert refused.exit_code == 2
+        assert f"--seat {wrong}: the game has seats 1 to 4" in " ".join(refused.output.split())
 
 
 def test_decisions_know_their_place_in_the_whole_game() -> None:

@@ -194,7 +194,7 @@ def test_simulate_summary() -> None:
     for column in ("side", "games won", "points/hand", "bids made", "bids set", "avg bid"):
         assert column in out
     assert "seats 0+2" in out and "seats 1+3" in out
-    assert "Players: seat 0 basic, seat 1 basic" in out
+    assert "Players: seat 1 basic, seat 2 basic" in out
     assert "Unfinished games (stopped after 3 hands): 3" in " ".join(out.split())
 
 
@@ -203,7 +203,7 @@ def test_simulate_defaults_to_basic_players_whose_pidro_games_end() -> None:
     result = runner.invoke(app, ["simulate", "-v", "pidro", "--games", "3", "--max-hands", "60"])
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
-    assert "Players: seat 0 basic, seat 1 basic, seat 2 basic, seat 3 basic" in out
+    assert "Players: seat 1 basic, seat 2 basic, seat 3 basic, seat 4 basic" in out
     assert "Unfinished games (stopped after 60 hands): 0." in out
     help_text = " ".join(runner.invoke(app, ["simulate", "--help"]).output.replace("│", " ").split())
     assert "(default: basic)" in help_text

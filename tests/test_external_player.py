@@ -386,7 +386,7 @@ def test_simulate_shows_the_first_faults_and_why(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert "Bot faults at seat 0" in text and "illegal" in text and "'bid 99' is not legal now" in text
+    assert "Bot faults at seat 1" in text and "illegal" in text and "'bid 99' is not legal now" in text
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pedro.cli.play.answers import InputError, help_text, parse_answer
 from pedro.cli.play.game import GAME_FAILED, INTERRUPTED, TerminalGame
 from pedro.cli.play.saving import default_save_path
 from pedro.cli.play.seats import seat_players
+from pedro.cli.play_cmd import resumed_game
 from pedro.display import sort_hand
 from pedro.engine.actions import (
     PASS,
@@ -660,16 +661,17 @@ def _finished(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("make", "extra", "expected"),
+    ("make", "extra", "expected", "status"),
     [
-        (lambda p: p / "missing.json", [], "no such file"),
-        (lambda p: p, [], "is a folder, not a record file"),
-        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1"),
-        (_finished, [], "is over; nothing to resume"),
+        (lambda p: p / "missing.json", [], "no such file", 1),
+        (lambda p: p, [], "is a folder, not a record file", 1),
+        (lambda p: (p / "x.json").write_text("{oops") and p / "x.json", [], "not valid JSON at line 1", 1),
+        (_finished, [], "is over; nothing to resume", 2),
         (
             lambda p: (p / "s.jsonl").write_text("{}\n{}\n") and p / "s.jsonl",
             [],
             "holds 2 game records",
+            2,
         ),
         (
             lambda p: (
@@ -677,16 +679,18 @@ def _finished(tmp_path: Path) -> Path:
             ),
             [],
             "does not say which seat was yours",
+            2,
         ),
-        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant"),
+        (lambda p: p / "any.json", ["--variant", "pidro"], "leave out --variant", 2),
     ],
 )
 def test_resume_refuses_bad_files_in_one_line(
-    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str
+    tmp_path: Path, make: Callable[[Path], Path], extra: list[str], expected: str, status: int
 ) -> None:
+    """A file that is no readable record is bad data (1); a record that cannot be resumed, bad usage (2)."""
     path = make(tmp_path)
     result = CliRunner().invoke(app, ["play", "--resume", str(path), *extra], input="quit\n")
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == status, result.output
     said = " ".join(result.output.split())
     assert said.startswith("error:") and expected in said, said
     assert "Traceback" not in result.output and "Your bid" not in said
@@ -797,3 +801,62 @@ def test_a_hints_note_on_unvalued_choices_is_in_the_players_language(tmp_path: P
     text = console.export_text()
     assert "Ei vihjettä: yhtäkään vaihtoehtoa ei arvioitu: kädessä eivät ole enää ne kortit" in text
     assert "simulation" not in text and "no choice valued" not in text
+
+
+def test_the_record_names_the_human_in_no_language_and_the_screen_in_the_players(tmp_path: Path) -> None:
+    """Played in Finnish, the human is "Sinä" on the screen but "You" in the record (and in a
+    resumed game, "Sinä" again); an explicit --name is kept as given."""
+    path = tmp_path / "fi.json"
+    result = CliRunner().invoke(
+        app, ["play", "--lang", "fi", "--seed", "4", "--save", str(path)], input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Sinä" in result.output
+    names = read_record(path)["names"]
+    assert names[0] == "You" and not any("Sinä" in name for name in names)
+    with i18n.speaking("fi"):
+        resumed = resumed_game(Console(record=True), path, ask=Script("quit"))
+    assert resumed.names[0] == "Sinä" and resumed.record_names()[0] == "You"
+    named = tmp_path / "named.json"
+    result = CliRunner().invoke(
+        app, ["play", "--lang", "fi", "--name", "Ann", "--save", str(named)], input="quit\n"
+    )
+    assert result.exit_code == 0 and read_record(named)["names"][0] == "Ann"
+
+
+@pytest.mark.parametrize("variant", ["pidro", "cinch", "nicaragua", "piedro_jokers"])
+def test_the_dealers_rob_counts_the_cards_kept_once_chosen(variant: str) -> None:
+    """The rob is told with the cards the dealer kept of the pack (in Pidro he takes the whole
+    pack up, so his drawn count is its size), and not while he is still choosing."""
+    from pedro.display import dealer_kept
+
+    rules = make_ruleset(variant)
+    names = ["Ann", "Bo", "Cy", "Di"]
+    checked = 0
+    for seed in range(6):
+        state = GameState(rules, seed=seed)
+        players = [BasicPlayer(seat) for seat in range(rules.players)]
+        dealer = state.dealer
+        own_left = None  # the dealer's own cards when he chooses what to keep of the pack
+        while state.phase != Phase.PLAY:
+            assert dealer_kept(state) is None
+            legal = state.legal()
+            if state.current_player == dealer and isinstance(legal, CardChoice) and legal.verb == Verb.KEEP:
+                choosing = state.observation(0)
+                if own_left is None:
+                    own_left = choosing.hand_sizes[dealer] - choosing.drawn[dealer]
+                with i18n.speaking("fi"):
+                    said = terminal.exchange_markup(choosing, rules, names, dealer_kept(state))
+                assert "ryösti" not in said and "robbed" not in said
+            state.apply(choose(players[state.current_player], state))
+        obs = state.observation(0)
+        kept = dealer_kept(state)
+        assert kept is not None and 0 <= kept <= obs.hand_sizes[dealer]
+        if own_left is not None:  # his hand is his own cards left and those he kept of the pack
+            assert obs.hand_sizes[dealer] == own_left + kept
+            checked += 1
+        said = terminal.exchange_markup(obs, rules, names, kept)
+        assert f"robbed the pack and kept {kept}" in said
+        with i18n.speaking("fi"):
+            assert f"ryösti pakan ja piti {kept}" in terminal.exchange_markup(obs, rules, names, kept)
+    assert checked

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.helpers import played_record
 
 from pedro.cards import format_card, pretty_card
 from pedro.engine.actions import PASS, Verb, action_text, play_cards, play_top, verb_of
@@ -459,7 +460,20 @@ def test_bad_card_text() -> None:
     record["hands"][2]["kitty"] = ["1X"]
     message = str(replay_error(record))
     assert message.startswith("hand 3, kitty card 1: '1X' is not a card")
-    assert "rank must be one of" in message
+    assert "Cinch is played with the 52 cards: a card is its rank (A K Q J 10" in message
+    assert "joker" not in message.lower()  # Cinch has none: the message names only its cards
+
+
+def test_a_bad_card_names_the_jokers_only_of_a_variant_with_jokers() -> None:
+    record = played_record(variant="piedro_jokers")
+    record["hands"][0]["deal"][0][0] = "1X"
+    message = str(replay_error(record))
+    assert message.endswith("or the joker BJ or SJ") and "JK" not in message
+    record = played_record(variant="cinch")
+    record["hands"][0]["actions"][6] = "3 play 1X"
+    message = str(replay_error(record))
+    assert "'1X' is not a card; Cinch is played with the 52 cards" in message
+    assert "joker" not in message.lower()
 
 
 def test_malformed_actions() -> None:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from pedro.cards import JOKER_NAMES
 from pedro.engine.observation import SeenHand
-from pedro.engine.phases import Status
+from pedro.engine.phases import Phase, Status
+from pedro.engine.state import GameState
+from pedro.engine.table import TableView
 from pedro.i18n import N_, _
 from pedro.variants.model import POINT_NAMES, FillPolicy, Ruleset, role_card
 from pedro.variants.tables import TrumpTables
@@ -54,6 +56,22 @@ DEALER_ROBS = frozenset({
     FillPolicy.FILL_OTHERS_DEALER_TAKES_STOCK_KEEPS_6,
     FillPolicy.FILL_OTHERS_DEALER_ROBS_STOCK_AND_DISCARDS,
 })  # fmt: skip
+
+
+def dealer_kept(state: GameState) -> int | None:
+    """How many cards the dealer kept of the pack he robbed, once he has chosen; else None.
+
+    The count is public (the table sees how many cards he laid back, not which), but no
+    observation holds it: where he takes the whole stock up (Pidro) his drawn count is the
+    pack's size, and it rises while he is still choosing. It is read from his cards: those
+    of the stock he looked through and laid aside again are not kept.
+    """
+    if state.rules.fill not in DEALER_ROBS or state.phase != Phase.PLAY:
+        return None
+    view = TableView(state)
+    dealer = state.dealer
+    laid_back = view.discards(dealer) & view.seen(dealer)
+    return view.drawn(dealer) - laid_back.bit_count()
 
 
 def sort_hand(cards: Sequence[int], trump: TrumpTables | None = None) -> list[int]:

@@ -125,20 +125,21 @@ def call_markup(action: int, rules: Ruleset) -> str:
     return verb.name.lower()
 
 
-def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str]) -> str:
+def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str], kept: int | None = None) -> str:
     """The exchange in public counts, seat by seat from the dealer's left: ``Bo discarded 6, drew 4``.
 
     Said when the card play begins, so the table can count trumps: a count is
-    public, which cards went face down is not.
+    public, which cards went face down is not. ``kept``: how many cards a dealer
+    who robs the pack kept of it (``display.dealer_kept``); without it his rob is not told.
     """
     n = rules.players
     parts = []
     for i in range(1, n + 1):
         s = (obs.dealer + i) % n
-        out, got = obs.discarded[s], obs.drawn[s]
+        robs = s == obs.dealer and rules.fill in DEALER_ROBS
+        out, got = obs.discarded[s], (kept or 0) if robs else obs.drawn[s]
         if not out and not got:
             continue
-        robs = s == obs.dealer and rules.fill in DEALER_ROBS
         if s == obs.seat and names[s] == _("You"):  # "You discarded 6": other languages conjugate it
             said = {
                 "laid aside": pgettext("you", "laid aside {n}", n=out),

@@ -2,12 +2,14 @@
 
 Usage::
 
-    pedro analyze game.json [--hand 3] [--seat 0] [--player expert:64] [--top 10] [--json]
+    pedro analyze game.json [--hand 3] [--seat 1] [--player expert:64] [--top 10] [--json]
 
 The biggest mistakes come first, then every hand's decisions in order with
 the value of each legal choice. Only what the deciding seat could see is
 used, so a decision is judged as the player could have judged it. A bad
-record is one message and exit status 1, as in ``pedro replay``.
+record is one message and exit status 1, as in ``pedro replay``. ``--seat`` counts seats
+from 1, as people do (``--seat 1`` is the record's seat 0); ``run`` takes the record's
+seat numbers, and ``--json`` gives them.
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ from rich.table import Table
 
 from pedro import terminal
 from pedro.analysis import ChoiceEstimator, Decision, Review, biggest_mistakes, decisions, review
+from pedro.cli.errors import BAD_DATA, USAGE_ERROR, report, said
 from pedro.engine.actions import action_words
 from pedro.engine.phases import Phase
 from pedro.players import UnknownPlayerError, make_player
 from pedro.records import ReplayError
 
-USAGE_ERROR = 2
-ANALYSIS_FAILED = 1
 _PHASE_WORDS = {Phase.AUCTION: "call", Phase.TRUMP: "trump", Phase.EXCHANGE: "exchange", Phase.PLAY: "play"}
 
 
@@ -50,16 +51,16 @@ def run(
     try:
         _estimator(player, seed)  # refuses a player without estimates before the record is read
         source = _record_source(Path(path), line)
-        found = decisions(source, hands or None, seats or None)
         players = int(_record_field(source, "players"))
         wrong = [s for s in seats if not 0 <= s < players]
-        if wrong:
-            raise ValueError(f"--seat {wrong[0]}: the game has seats 0 to {players - 1}")
+        if wrong:  # said as people count seats, from 1, as --seat takes them
+            raise ValueError(f"--seat {wrong[0] + 1}: the game has seats 1 to {players}")
+        found = decisions(source, hands or None, seats or None)
     except (UnknownPlayerError, ValueError) as exc:
-        errors.print(f"[red]error:[/] {escape(str(exc))}")
-        return ANALYSIS_FAILED if isinstance(exc, ReplayError) else USAGE_ERROR
+        report(errors, said(exc))
+        return BAD_DATA if isinstance(exc, ReplayError) else USAGE_ERROR
     if hands and not found:
-        errors.print(f"[red]error:[/] the record has no hand {', '.join(map(str, hands))}")
+        report(errors, f"the record has no hand {', '.join(map(str, hands))}")
         return USAGE_ERROR
     names = _names(source)
     with terminal.progress_bar(errors) as progress:
@@ -139,15 +140,32 @@ def _print(console: Console, reviews: list[Review], names: Sequence[str], player
 
 
 def _print_counts(console: Console, reviews: list[Review], player: str) -> None:
-    """How many decisions had every choice valued, some, or none."""
-    every = [r for r in reviews if r.estimates is not None and r.estimates.values and r.estimates.complete]
-    some = [r for r in reviews if r.estimates is not None and r.estimates.values and not r.estimates.complete]
+    """How many decisions were valued, and in what; a count of none is left out."""
+    console.print(counts_line(reviews, player))
     console.print(
-        f"[bold]{len(reviews)}[/] decisions with a choice: every choice valued by {escape(player)} in "
-        f"[bold]{len(every)}[/], some in [bold]{len(some)}[/], none in "
-        f"[bold]{len(reviews) - len(every) - len(some)}[/] "
-        "(plays and exchange: points the side takes in the hand; calls: expected change of the side's score)"
+        "[dim]Values: for plays and the exchange, the points the side takes in the hand; "
+        "for calls, the expected change of the side's score.[/]"
     )
+
+
+def counts_line(reviews: Sequence[Review], player: str) -> str:
+    """``40 decisions with a choice: 38 with every choice valued by expert, 2 with some``."""
+    every = sum(1 for r in reviews if r.estimates is not None and r.estimates.values and r.estimates.complete)
+    some = sum(
+        1 for r in reviews if r.estimates is not None and r.estimates.values and not r.estimates.complete
+    )
+    none = len(reviews) - every - some
+    parts = [
+        f"[bold]{count}[/] {words}"
+        for count, words in (
+            (every, f"with every choice valued by {escape(player)}"),
+            (some, "with some choices valued"),
+            (none, "not valued"),
+        )
+        if count
+    ]
+    head = f"[bold]{len(reviews)}[/] decision{'' if len(reviews) == 1 else 's'} with a choice"
+    return head + (": " + ", ".join(parts) if parts else "")
 
 
 def _print_mistakes(console: Console, reviews: list[Review], names: Sequence[str], top: int) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from pedro.cli.errors import PedroGroup
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
 from pedro.server.settings import Limits, ServerSettings
 
@@ -20,6 +21,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=PedroGroup,
 )
 console = Console()
 
@@ -96,14 +98,24 @@ def analyze(
     top: int = typer.Option(10, "--top", min=0, help="how many of the biggest mistakes to list"),
     line: int = typer.Option(None, "--line", help="which record of a .jsonl file, counted from 1"),
     json_output: bool = typer.Option(False, "--json", help="print one JSON object with every decision"),
-    seat: list[int] = typer.Option([], "--seat", help="only this seat's decisions, from 0 (repeatable)"),
+    seat: list[int] = typer.Option(
+        [], "--seat", help="only this seat's decisions, counted from 1 (repeatable; records count from 0)"
+    ),
 ) -> None:
     """Value every decision of a recorded game and list the biggest mistakes."""
     from pedro.cli import analyze_cmd
 
     raise typer.Exit(
         analyze_cmd.run(
-            console, file, hand, player=player, seed=seed, top=top, line=line, as_json=json_output, seats=seat
+            console,
+            file,
+            hand,
+            player=player,
+            seed=seed,
+            top=top,
+            line=line,
+            as_json=json_output,
+            seats=[s - 1 for s in seat],  # --seat counts from 1, the record from 0
         )
     )
 

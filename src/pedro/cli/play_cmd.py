@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from pedro import i18n
+from pedro.cli.errors import BAD_DATA, USAGE_ERROR, said
 from pedro.cli.play.game import Ask, TerminalGame
 from pedro.cli.play.saving import check_save_path
 from pedro.cli.play.seats import (
-    DEFAULT_NAME,
     DEFAULT_PLAYER,
     HUMAN,
     check_name,
@@ -34,7 +34,6 @@ from pedro.records import ReplayError
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.options import OptionError, make_ruleset, parse_option_args
 
-USAGE_ERROR = 2
 DEFAULT_VARIANT = "cinch"
 
 
@@ -61,7 +60,7 @@ def run(
     try:
         i18n.use(i18n.check_language(lang) if lang is not None else i18n.language_from_env())
     except i18n.LanguageError as error:
-        console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        _error(console, str(error))
         return USAGE_ERROR
     try:
         if save is not None:
@@ -81,20 +80,23 @@ def run(
         else:
             rules = make_ruleset(variant or DEFAULT_VARIANT, parse_option_args(option_args or ()))
             kinds = seat_players(players, rules.players)
-            check_name(name or _(DEFAULT_NAME))
+            if name is not None:
+                check_name(name)
             game = TerminalGame(
                 console,
                 rules,
                 kinds,
                 seed=seed,
                 save=save,
-                name=name or _(DEFAULT_NAME),
+                name=name,
                 hints=hints,
                 ask=ask,
             )
-    except (UnknownVariantError, OptionError, UnknownPlayerError, ReplayError, ValueError) as error:
-        said = error.translated() if isinstance(error, OptionError) else str(error)
-        console.print(f"[bold red]{_('error:')}[/] {escape(said)}", highlight=False, soft_wrap=True)
+    except ReplayError as error:
+        _error(console, str(error))
+        return BAD_DATA
+    except (UnknownVariantError, OptionError, UnknownPlayerError, ValueError) as error:
+        _error(console, error.translated() if isinstance(error, OptionError) else said(error))
         return USAGE_ERROR
     return game.run()
 
@@ -149,3 +151,8 @@ def resumed_game(
         console, result.rules, kinds, seed=seed, save=save or path, hints=hints, ask=ask,
         state=result.state, names=names, resumed_from=path,
     )  # fmt: skip
+
+
+def _error(console: Console, message: str) -> None:
+    """``virhe: ...``: the one line of a usage error, its first word in the game's language."""
+    console.print(f"[bold red]{_('error:')}[/] {escape(message)}", highlight=False, soft_wrap=True)

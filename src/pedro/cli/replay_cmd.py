@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from pedro.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty_card
+from pedro.cli.errors import report
 from pedro.engine.actions import Verb, action_cards, arg_of, play_cards, verb_of
 from pedro.engine.phases import Phase, Status
 from pedro.engine.state import HandResult, PlayedTrick
@@ -82,7 +83,7 @@ def _sources(path: Path) -> Iterator[tuple[str, str | Path]]:
 
 
 def _error(console: Console, message: str) -> None:
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    report(console, message)
 
 
 # ---------------------------------------------------------------------------

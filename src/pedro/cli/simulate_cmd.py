@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pedro.cli.errors import report, said
 from pedro.engine.state import GameState
 from pedro.players import PLAYERS, UnknownPlayerError, check_player
 from pedro.players.external import FALLBACK
@@ -81,7 +82,7 @@ def run(
         rules = make_ruleset(variant, parse_option_args(option_args or ()))
         names = player_names(players, rules)
     except (UnknownVariantError, OptionError, UnknownPlayerError) as exc:
-        _error(console, str(exc))
+        _error(console, said(exc))
         return USAGE_ERROR
     if games < 1 or max_hands < 1:
         _error(console, "--games and --max-hands must be at least 1")
@@ -98,7 +99,7 @@ def run(
         try:
             _play_all(console, rules, names, summary, games=games, seed=seed, max_hands=max_hands, out=out)
         except GameFailure as exc:
-            _error(console, str(exc))
+            _error(console, said(exc))
             return GAME_FAILED
     print_summary(console, rules, names, summary, seed=seed, max_hands=max_hands)
     if record is not None:
@@ -197,7 +198,8 @@ def print_summary(
         avg_bid = f"{sum(stats.bids) / len(stats.bids):.2f}" if stats.bids else "–"
         table.add_row(label, str(stats.wins), avg_points, str(stats.made), str(stats.set), avg_bid)
     console.print(table)
-    console.print("Players: " + ", ".join(f"seat {s} {escape(name)}" for s, name in enumerate(names)))
+    # seats counted from 1 where people read them (the records count from 0)
+    console.print("Players: " + ", ".join(f"seat {s + 1} {escape(name)}" for s, name in enumerate(names)))
     console.print(
         f"Unfinished games (stopped after {plural(max_hands, 'hand')}): {summary.unfinished}. "
         f"Hands: {summary.hands} ({summary.thrown_in} thrown in after all passed); "
@@ -206,8 +208,9 @@ def print_summary(
     for seat, faults in sorted(summary.faults.items()):
         if faults:
             kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(faults.items()))
+            who = f"seat {seat + 1} ({escape(names[seat])})"
             console.print(
-                f"[bold yellow]Bot faults[/] at seat {seat} ({escape(names[seat])}): {sum(faults.values())} "
+                f"[bold yellow]Bot faults[/] at {who}: {sum(faults.values())} "
                 f"decisions made by the fallback player {FALLBACK} instead ({kinds}).",
                 highlight=False,
                 soft_wrap=True,
@@ -217,4 +220,4 @@ def print_summary(
 
 
 def _error(console: Console, message: str) -> None:
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    report(console, message)

@@ -38,6 +38,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pedro.cli.errors import report, said
 from pedro.players import PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.players.external import FALLBACK, parse_spec
 from pedro.terminal import plural, progress_bar, seed_range
@@ -100,7 +101,7 @@ def run(
         rules = make_ruleset(variant, parse_option_args(option_args or ()))
         names = parse_players(players)
     except (UnknownVariantError, OptionError, UnknownPlayerError) as exc:
-        _error(console, str(exc))
+        _error(console, said(exc))
         return USAGE_ERROR
     for value, what, least in (
         (deals, "--deals", 1),
@@ -145,10 +146,10 @@ def run(
                 )
             elapsed = time.perf_counter() - started
     except _BackendUnavailable as exc:
-        _error(console, str(exc))
+        _error(console, said(exc))
         return USAGE_ERROR
     except (TournamentError, RayBackendError) as exc:
-        _error(console, str(exc))
+        _error(console, said(exc))
         return GAME_FAILED
     summary = summarise(names, results)
     print_report(console, rules.name, rules.id, summary, seed=seed, games=games, max_hands=max_hands)
@@ -309,4 +310,4 @@ def print_report(
 
 
 def _error(console: Console, message: str) -> None:
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    report(console, message)

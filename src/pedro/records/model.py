@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
 from pedro.cards import CardError, format_card, parse_card
+from pedro.variants.model import Ruleset
 
 FORMAT = "pedro-record/1"
 
@@ -33,11 +34,32 @@ class RecordError(ReplayError):
     """A record that is malformed before any action is tried (JSON, fields, cards, deal)."""
 
 
+#: How a card error in a record ends; the reader then says which cards the record's variant has.
+NOT_A_CARD = "is not a card"
+
+
+def cards_allowed(rules: Ruleset | None) -> str:
+    """The cards a record of ``rules`` may name: rank and suit, and jokers only where it has them."""
+    cards = "a card is its rank (A K Q J 10 9 8 7 6 5 4 3 2, or T) then its suit (S H D C, or ♠ ♥ ♦ ♣)"
+    if rules is None:
+        return cards + ", or a joker (JK, BJ, SJ) in a variant that has them"
+    if not rules.jokers:
+        return f"{rules.name} is played with the 52 cards: {cards}"
+    return f"{rules.name} has {len(rules.deck)} cards: {cards}, or the joker {' or '.join(rules.jokers)}"
+
+
+def not_a_card(message: str, rules: Ruleset | None) -> str:
+    """A card error's ``message`` (``'1X' is not a card: ...``) with the cards of ``rules`` said instead."""
+    head, found, _rest = message.partition(NOT_A_CARD)
+    return f"{head}{NOT_A_CARD}; {cards_allowed(rules)}" if found else message
+
+
 def _canonical_card(text: str) -> str:
     try:
         return format_card(parse_card(text))
-    except CardError as exc:
-        raise ValueError(str(exc)) from None
+    except CardError:
+        # which cards are allowed depends on the variant (its jokers), not known here
+        raise ValueError(f"{text!r} {NOT_A_CARD}") from None
 
 
 Card = Annotated[StrictStr, AfterValidator(_canonical_card)]

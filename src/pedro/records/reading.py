@@ -17,7 +17,15 @@ from pydantic import ValidationError
 
 from pedro.cards import format_card, parse_card
 from pedro.engine.deal import pack_from_deal as deal_pack
-from pedro.records.model import FORMAT, HAND_FIELDS, RECORD_FIELDS, RecordError, RecordModel
+from pedro.records.model import (
+    FORMAT,
+    HAND_FIELDS,
+    NOT_A_CARD,
+    RECORD_FIELDS,
+    RecordError,
+    RecordModel,
+    cards_allowed,
+)
 from pedro.variants.catalog import UnknownVariantError
 from pedro.variants.model import Ruleset
 from pedro.variants.options import OptionError, make_ruleset, options_dict
@@ -92,7 +100,10 @@ def check(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> Checked
     try:
         model = RecordModel.model_validate(data)
     except ValidationError as exc:
-        raise RecordError(_validation_message(exc)) from None
+        message = _validation_message(exc)
+        if NOT_A_CARD in message:
+            message += "; " + _cards_of(data.get("variant"), data.get("options"))
+        raise RecordError(message) from None
     try:
         rules = make_ruleset(model.variant, model.options)
     except UnknownVariantError as exc:
@@ -227,6 +238,15 @@ _TYPE_WORDS = {
     "model_type": "must be an object",
     "model_attributes_type": "must be an object",
 }
+
+
+def _cards_of(variant: object, options: object) -> str:
+    """The cards a record of ``variant`` (with ``options``) may name, as far as they are known."""
+    try:
+        rules = make_ruleset(str(variant), dict(options) if isinstance(options, Mapping) else {})
+    except (UnknownVariantError, OptionError, TypeError, ValueError):
+        return cards_allowed(None)
+    return cards_allowed(rules)
 
 
 def _validation_message(exc: ValidationError) -> str:

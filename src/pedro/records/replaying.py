@@ -17,7 +17,7 @@ from pedro.engine.actions import ActionError, action_text, parse_action_text, pl
 from pedro.engine.deal import DealError, RecordedDeal, RecordedDeals, SeededDeals
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState, HandResult, IllegalActionError
-from pedro.records.model import ReplayError
+from pedro.records.model import ReplayError, not_a_card
 from pedro.records.reading import CheckedRecord, check, counted
 from pedro.variants.model import Ruleset
 from pedro.variants.options import options_dict
@@ -191,7 +191,8 @@ def _replay(
             try:
                 seat, action = parse_action_text(text, rules.max_bid)
             except ActionError as exc:
-                raise ReplayError(f"{where}: {exc}", hand=k + 1, action=i + 1) from None
+                said = not_a_card(str(exc), rules)
+                raise ReplayError(f"{where}: {said}", hand=k + 1, action=i + 1) from None
             if seat != state.current_player:
                 raise ReplayError(
                     f"{where}: it is seat {state.current_player}'s turn, not seat {seat}'s; "

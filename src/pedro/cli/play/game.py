@@ -64,7 +64,7 @@ class TerminalGame:
         *,
         seed: int | None = None,
         save: Path | None = None,
-        name: str = DEFAULT_NAME,
+        name: str | None = None,
         hints: bool = False,
         ask: Ask | None = None,
         state: GameState | None = None,
@@ -75,7 +75,9 @@ class TerminalGame:
         """A new game of ``rules``, or with ``state`` (and its seats' ``names``) one to play on.
 
         ``pause``: wait for Enter after each hand's result, so it does not scroll away
-        (by default when a person types at a terminal).
+        (by default when a person types at a terminal). Without ``name`` the human is
+        recorded as ``You`` and shown as "you" in the game's language: a record's names do
+        not depend on the language it was played in.
         """
         self.console = console
         self.rules = rules
@@ -84,7 +86,13 @@ class TerminalGame:
         self.resumed_from = resumed_from
         self.kinds = list(kinds)
         self.human = self.kinds.index(HUMAN)
-        self.names = list(names) if names is not None else seat_names(kinds, name)
+        #: the names the record (and a bot program) gets, the same in every language
+        self.recorded_names = list(names) if names is not None else seat_names(kinds, name or DEFAULT_NAME)
+        #: the names shown: the default-named human is "you" in the game's language
+        self.names = [
+            _(DEFAULT_NAME) if seat == self.human and text == DEFAULT_NAME else text
+            for seat, text in enumerate(self.recorded_names)
+        ]
         self.players: dict[int, Player] = {}
         for seat, kind in enumerate(kinds):
             if kind == HUMAN:
@@ -118,7 +126,7 @@ class TerminalGame:
     def _run(self) -> int:
         say = self.tell.say
         try:
-            self.bots.begin(self.state, self.names)
+            self.bots.begin(self.state, self.recorded_names)
         except BotStartError as error:
             say("[bold red]" + _("error:") + f"[/] {escape(str(error))}", soft_wrap=True)
             return GAME_FAILED
@@ -173,7 +181,7 @@ class TerminalGame:
 
     def record_names(self) -> list[str]:
         """The seats' names as the record has them, each computer player's kind after its name."""
-        return [record_name(name, kind) for name, kind in zip(self.names, self.kinds, strict=True)]
+        return [record_name(name, kind) for name, kind in zip(self.recorded_names, self.kinds, strict=True)]
 
     # ------------------------------------------------------------------ applying
 

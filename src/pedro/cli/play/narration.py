@@ -16,7 +16,7 @@ from pedro import i18n, terminal
 from pedro.cards import cards_of
 from pedro.cli.play.answers import CARD_VERBS
 from pedro.cli.play.seats import DEFAULT_NAME
-from pedro.display import sort_hand, status_word
+from pedro.display import dealer_kept, sort_hand, status_word
 from pedro.engine.actions import PASS, Verb, arg_of, play_cards, verb_of
 from pedro.engine.auction import forced_call
 from pedro.engine.observation import Observation
@@ -268,7 +268,7 @@ class Narrator:
                 said = self.says(s, N_("{who} is {status}"), N_("You are {status}"), status=word)
                 self.say(f"  [yellow]{said}[/]" + (f": {shown_cards}" if shown_cards else ""))
         if before.phase != Phase.PLAY and after.phase == Phase.PLAY and after.seat == self.human:
-            exchanged = terminal.exchange_markup(after, rules, self.names)
+            exchanged = terminal.exchange_markup(after, rules, self.names, dealer_kept(self.state))
             if exchanged:
                 self.say(_("The exchange: {exchange}.", exchange=exchanged))
             sizes = ", ".join(f"{escape(self.names[s])} {after.hand_sizes[s]}" for s in range(rules.players))

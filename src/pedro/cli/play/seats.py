@@ -17,7 +17,7 @@ COMPUTER_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 
 def seat_players(players: str | None, n: int) -> list[str]:
-    """Player kinds per seat: n-1 computer players (the human in seat 0), or n with one ``human``."""
+    """Player kinds per seat: n-1 computer players (the human in the first seat), or n with one ``human``."""
     if not players:
         return [HUMAN] + [DEFAULT_PLAYER] * (n - 1)
     # a bot program's command keeps its case; a built-in player's name does not need it
@@ -29,7 +29,7 @@ def seat_players(players: str | None, n: int) -> list[str]:
         names = [HUMAN, *names]
     if len(names) != n or names.count(HUMAN) != 1:
         raise ValueError(
-            f"--players needs {n - 1} computer players for seats 1..{n - 1} "
+            f"--players needs {n - 1} computer players for seats 2 to {n} "
             f"(e.g. {','.join(['basic'] * (n - 1))}), "
             f"or {n} names with 'human' at your seat; got {players!r}; players are: {', '.join(PLAYERS)}; "
             f"levels: {', '.join(level.name for level in LEVELS)}"

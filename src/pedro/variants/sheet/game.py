@@ -59,7 +59,7 @@ def players(rules: Ruleset) -> list[str]:
     if rules.partnerships:
         seats = _(
             "{n} players in two partnerships; partners sit opposite each other "
-            "(seats 0 and 2 against seats 1 and 3) and score together.",
+            "(seats 1 and 3 against seats 2 and 4) and score together.",
             n=rules.players,
         )
     elif rules.min_players != rules.max_players:
