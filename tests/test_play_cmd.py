@@ -723,7 +723,7 @@ def test_a_hand_result_shows_who_took_each_point_and_the_exchange_counts(tmp_pat
     line = next(line for line in text.splitlines() if line.startswith("The exchange:"))
     for seat in range(4):
         assert game.names[seat] in line
-    assert "robbed the pack: took" in text or "drew" in line
+    assert "robbed the pack and kept" in text or "drew" in line
 
 
 def test_the_result_stays_until_enter_when_pausing(tmp_path: Path) -> None:

@@ -144,14 +144,14 @@ def exchange_markup(obs: Observation, rules: Ruleset, names: Sequence[str], kept
             said = {
                 "laid aside": pgettext("you", "laid aside {n}", n=out),
                 "discarded": pgettext("you", "discarded {n}", n=out),
-                "robbed": pgettext("you", "robbed the pack: took {n}", n=got),
+                "robbed": pgettext("you", "robbed the pack and kept {n}", n=got),
                 "drew": pgettext("you", "drew {n}", n=got),
             }
         else:
             said = {
                 "laid aside": _("laid aside {n}", n=out),
                 "discarded": _("discarded {n}", n=out),
-                "robbed": _("robbed the pack: took {n}", n=got),
+                "robbed": _("robbed the pack and kept {n}", n=got),
                 "drew": _("drew {n}", n=got),
             }
         words = []
