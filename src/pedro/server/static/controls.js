@@ -243,7 +243,7 @@ function forcedWhy(game, legal) {
 
 /** The keys that do something in this phase: a play's line does not list bids. */
 function keysHint(phase) {
-  return t(["auction", "trump", "play"].includes(phase) ? `keys.${phase}` : "keys.other");
+  return t(["auction", "trump", "play"].includes(phase) ? `keys.${phase}` : "keys.decision");
 }
 
 /** A card choice's question ("Choose the cards to discard"), then its rule (the server's English, translated). */
