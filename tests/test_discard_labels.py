@@ -1,7 +1,7 @@
 """What the table page says about a player's own laid-aside cards is what the other seats see.
 
 The page lists a seat's own discards under "face up" when they are in its public ``face_up``
-row, and under "face down: only you know them" otherwise. Both labels must be true under every
+row, and under "face down: not shown to the table" otherwise. Both labels must be true under every
 variant and every house rule on which cards lie face up: a card called face down appears
 nowhere in what everyone is sent, and a card called face up is in it.
 """

@@ -29,16 +29,16 @@ FORCED = {
     "fi": ("pakotettu", "jakajan oli pakko tarjota: kaikki muut passasivat"),
     "sv": ("tvingat", "givaren måste bjuda: alla andra passade"),
 }
-#: what the forced dealer is told in place of a Pass button (cinch's forced bid is its least, 7)
+#: what the forced dealer is told in place of a Pass button
 FORCED_WHY = {
-    "en": "Everyone else passed: as the dealer you may not pass, and must bid 7 or more.",
-    "fi": "Kaikki muut passasivat: jakajana et voi passata, vaan sinun on tarjottava vähintään 7.",
-    "sv": "Alla andra passade: som givare får du inte passa utan måste bjuda minst 7.",
+    "en": "Everyone else passed: as the dealer you may not pass, and must bid.",
+    "fi": "Kaikki muut passasivat: jakajana et voi passata, vaan sinun on tarjottava.",
+    "sv": "Alla andra passade: som givare får du inte passa utan måste bjuda.",
 }
 #: the labels of the rows of small cards, in each language (static/i18n: hand.row*, seat.*)
 ROW_LABELS = {
     "en": {
-        "discards": "Your discards (face down: only you know them)",
+        "discards": "Your discards (face down: not shown to the table)",
         "faceUp": "Your cards laid aside face up",
         "shown": "Your cards shown to the table",
         "seen": "Seen: other cards you have looked at (e.g. the pack), not in your hand",
@@ -46,7 +46,7 @@ ROW_LABELS = {
         "seatShown": "shown",
     },
     "fi": {
-        "discards": "Hylkäämäsi kortit (kuvapuoli alaspäin: vain sinä tiedät ne)",
+        "discards": "Hylkäämäsi kortit (kuvapuoli alaspäin: ei näytetty pöydälle)",
         "faceUp": "Kortit, jotka panit sivuun kuvapuoli ylöspäin",
         "shown": "Pöydälle näyttämäsi kortit",
         "seen": "Nähty: muut kortit, jotka olet nähnyt (esim. pakasta), eivät kädessäsi",

@@ -231,14 +231,12 @@ function promptText(state) {
 }
 
 /**
- * Why a dealer has no Pass: in an auction only the forced dealer may not pass (everyone else did),
- * and the first call offered is the forced bid.
+ * Why a dealer has no Pass: in an auction only the forced dealer may not pass (everyone else did).
+ * The bids offered are the buttons below (under some house rules not one run of numbers).
  */
 function forcedWhy(game, legal) {
   if (game.phase !== "auction" || legal.actions.some((a) => a.action === "pass")) return null;
-  const lowest = /^bid (\d+)$/.exec(legal.actions[0]?.action || "");
-  if (!lowest) return null;
-  return h("p", { class: "forced-why", dataset: { testid: "forced-why" }, text: t("auction.forcedWhy", { n: lowest[1] }) });
+  return h("p", { class: "forced-why", dataset: { testid: "forced-why" }, text: t("auction.forcedWhy") });
 }
 
 /** The keys that do something in this phase: a play's line does not list bids. */
