@@ -505,7 +505,7 @@ class TablePage {
       notify.querySelector("input").disabled = true;
       why.textContent = t("prefs.notifyUnsupported");
     }
-    return h("div", { class: "prefs-table" }, autoPlay, sound, notify, why);
+    return h("div", {}, autoPlay, sound, notify, why);
   }
 }
 
