@@ -16,12 +16,23 @@ function signed(n) {
   return "0";
 }
 
-/** The contract in words: "Ann 8 ♥", "Bo 28-56 ♠", or "thrown in". */
-export function contractText(seats, row) {
-  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+/** What was bid, without the bidder: "8 ♥", "28-56 ♠", "protect (30) ♣". */
+function bidText(row) {
   const call = row.call === "protect" ? t("sheet.protect") : row.call === "double" ? t("sheet.double") : row.call;
   const bid = row.call ? `${call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
-  return `${seatName(seats, row.bidder)} ${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
+  return `${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
+}
+
+/** The contract in words: "Ann: 8 ♥", "Bo: 28-56 ♠", or "thrown in" (the colon keeps a name that ends in a number apart from the bid). */
+export function contractText(seats, row) {
+  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+  return `${seatName(seats, row.bidder)}: ${bidText(row)}`;
+}
+
+/** The sheet's contract cell: the bidder and the bid in spans of their own, a colon and weight between. */
+function contractCell(seats, row) {
+  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+  return [h("span", { class: "bidder", text: `${seatName(seats, row.bidder)}:` }), " ", h("span", { class: "bid", text: bidText(row) })];
 }
 
 /** One row per finished hand; each side's cell shows its running score and what the hand changed. */
@@ -31,8 +42,8 @@ export function renderSheet(table, seats, sheet, scores) {
     "tr",
     {},
     h("th", { text: "#", attrs: { scope: "col" } }),
-    h("th", { text: t("sheet.contract"), attrs: { scope: "col" } }),
-    sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col" }, class: "num" })),
+    h("th", { text: t("sheet.contract"), attrs: { scope: "col", title: t("sheet.contract") } }),
+    sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col", title: sideName(table, seats, side) }, class: "num" })),
   );
   let previous = sides.map(() => 0);
   const rows = sheet.map((row, i) => {
@@ -57,7 +68,7 @@ export function renderSheet(table, seats, sheet, scores) {
       h(
         "td",
         { class: "contract" },
-        contractText(seats, row),
+        contractCell(seats, row),
         made ? h("span", { class: `made ${made}`, text: made === "made" ? " ✓" : " ✗", attrs: { title: t(`sheet.${made}`) } }) : null,
       ),
       cells,

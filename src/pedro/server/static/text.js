@@ -57,3 +57,15 @@ export const WORDS = {
   forgetLabel: (title) => t("words.forgetLabel", { title }),
   get unreachable() { return t("words.unreachable"); },
 };
+
+/**
+ * The level a computer player is, by the level's name or the player it stands for (players/levels.py
+ * LEVELS: the server names its computer seats by the same table); null for any other player.
+ */
+const LEVEL_OF = { beginner: "beginner", basic: "beginner", club: "club", heuristic: "club", strong: "strong", "expert:3:bid=heuristic": "strong", expert: "expert" };
+
+/** A computer player as people read it: its level's name in the page's language, any other player as its spec. */
+export const playerLabel = (player) => (player && LEVEL_OF[player] ? t(`levelName.${LEVEL_OF[player]}`) : player || t("seat.computer"));
+
+/** A computer seat's name: "2 · Beginner", the seat first (from 1) so two computers read apart even when cut. */
+export const computerName = (seat, player) => t("seat.computerName", { n: seat + 1, level: playerLabel(player) });
