@@ -9,8 +9,11 @@ export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
 /** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
 export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
 
-/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand". */
-export const lengthText = (table) => (table.hands ? tn("tournament.hands", table.hands) : t("table.to", { target: table.target }));
+/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target). */
+export const lengthText = (table) =>
+  table.hands
+    ? `${tn("tournament.hands", table.hands)}${table.target ? ` · ${t("summary.target", { target: table.target })}` : ""}`
+    : t("table.to", { target: table.target });
 
 /** The target beside the scores ("target 62"); a tournament deal's length instead, as it has none. */
 export const targetText = (table) => (table.hands ? lengthText(table) : t("summary.target", { target: table.target ?? "?" }));
