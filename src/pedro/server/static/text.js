@@ -1,5 +1,5 @@
 // Words shared by several pages.
-import { t, tn, tIf } from "./i18n.js";
+import { t, tn, tIf, tServer } from "./i18n.js";
 
 export const humanize = (name) => name.replaceAll("_", " ");
 
@@ -17,6 +17,19 @@ export const lengthText = (table) =>
 
 /** The target beside the scores ("target 62"); a tournament deal's length instead, as it has none. */
 export const targetText = (table) => (table.hands ? lengthText(table) : t("summary.target", { target: table.target ?? "?" }));
+
+/**
+ * A house rule's help (option_table.py's description, written for `--option name=value`) as the page
+ * shows it: translated, and every option or value it names by the label the form shows, so "unless
+ * end_rule is given" reads "unless end of the game is given" and "excess_trumps=must_discard_to_6"
+ * reads "excess trumps “must discard to 6”".
+ */
+export function optionHelp(text) {
+  const label = (id) => (tIf(`houseRule.${id}`) !== null ? optionName(id) : `“${optionValue(id)}”`);
+  return tServer(text || "").replace(/\b([a-z0-9]+(?:_[a-z0-9]+)+)(?:=([a-z0-9_]+))?/g, (all, id, value) =>
+    value === undefined ? label(id) : `${optionName(id)} “${optionValue(value)}”`,
+  );
+}
 
 /**
  * A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules".

@@ -4,7 +4,7 @@
 import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { loadName, saveName, saveSeat } from "./storage.js";
-import { optionFields } from "./createform.js";
+import { optionFields, levelsHelp } from "./createform.js";
 import { limitLength } from "./limits.js";
 import { optionsText, playerLabel } from "./text.js";
 import { t, tn } from "./i18n.js";
@@ -105,7 +105,7 @@ function tournamentForm(catalog) {
       }
       rows.push(h("div", { class: "tournament-table" }, h("h4", { text: t("tour.table", { n: table + 1 }) }), seats));
     }
-    fill(seatsBox, h("legend", { text: t("form.players") }), h("p", { class: "muted small", text: t("tour.seatsHelp") }), rows);
+    fill(seatsBox, h("legend", { text: t("form.players") }), h("p", { class: "muted small", text: t("tour.seatsHelp") }), rows, levelsHelp(levels));
   }
 
   function renderVariant() {
