@@ -43,7 +43,8 @@ export function renderSheet(table, seats, sheet, scores) {
     {},
     h("th", { text: "#", attrs: { scope: "col" } }),
     h("th", { text: t("sheet.contract"), attrs: { scope: "col", title: t("sheet.contract") } }),
-    sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col", title: sideName(table, seats, side) }, class: "num" })),
+    // a side's names in a span of their own: a name too long for the column ends in "…" (the title holds it whole)
+    sides.map((side) => h("th", { attrs: { scope: "col", title: sideName(table, seats, side) }, class: "num" }, h("span", { class: "side-head", text: sideName(table, seats, side) }))),
   );
   let previous = sides.map(() => 0);
   const rows = sheet.map((row, i) => {
