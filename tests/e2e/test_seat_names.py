@@ -32,7 +32,8 @@ def test_a_finnish_page_names_computer_seats_from_one_by_their_translated_level(
     # "basic" is the beginner level's player, "beginner" the level's name: both read as the level
     table = create_table(server.url, [HUMAN, computer("basic"), computer("beginner"), computer("random")])
     tid = table["table"]
-    ann = players("ann", storage=seat_storage(server.url, tid, 0, table["secret"], "Ann"), locale="fi-FI", viewport=PHONE)
+    storage = seat_storage(server.url, tid, 0, table["secret"], "Ann")
+    ann = players("ann", storage=storage, locale="fi-FI", viewport=PHONE)
 
     ann.goto("/")
     card = ann.page.locator(f'.table-card[data-table="{tid}"]')
