@@ -9,6 +9,7 @@ named by its spec; the score sheet keeps a bidder's name apart from the bid.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from pedro import server as server_package
 
 CATALOGS = Path(server_package.__file__).parent / "static" / "i18n"
 FI = json.loads((CATALOGS / "fi.json").read_text(encoding="utf-8"))
+EN = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))
 PHONE = {"width": 360, "height": 740}
 
 
@@ -90,3 +92,29 @@ def test_the_score_sheet_sets_a_bidder_apart_from_the_bid_and_keeps_its_head_wor
             assert heads.nth(i).get_attribute("title") == heads.nth(i).inner_text().replace("\n", " ")
     screenshot(bo.page, "sheet-phone", full_page=True)
     bo.assert_no_errors()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("locale", ["en-US", "fi-FI"])
+def test_the_create_form_names_levels_and_house_rules_as_people_read_them(
+    players: Callable[..., Player], server: ServerProcess, locale: str
+) -> None:
+    catalog = EN if locale == "en-US" else FI
+    ann = players("ann", locale=locale, viewport=PHONE)
+    ann.goto("/")
+    ann.page.wait_for_selector(".opt-desc")
+    helps = ann.page.locator(".opt-desc").all_inner_texts()
+    engine_words = [text for text in helps if re.search(r"\b[a-z0-9]+_[a-z0-9_]+\b", text)]
+    assert not engine_words, engine_words
+    target = ann.page.locator(".option:has(#opt-target) .opt-desc").inner_text()
+    assert catalog["houseRule.value.first_to_target_bidder_priority"] in target, target
+    # the levels first, by their names alone; the other players apart
+    player = ann.page.locator('select[name="player-1"]')
+    groups = player.locator("optgroup")
+    assert groups.nth(0).get_attribute("label") == catalog["form.levels"]
+    levels = ["beginner", "club", "strong", "expert"]
+    assert groups.nth(0).locator("option").all_inner_texts() == [catalog[f"levelName.{lv}"] for lv in levels]
+    assert groups.nth(1).get_attribute("label") == catalog["form.byName"]
+    # what each level does, whole, under the seats
+    told = ann.page.locator('[data-testid="levels-help"] li').all_inner_texts()
+    assert told == [f"{catalog[f'levelName.{lv}']}: {catalog[f'level.{lv}']}" for lv in levels]
