@@ -20,14 +20,23 @@ import json
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
+
+from pedro import server as server_package
+from pedro.players.levels import level_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, WebSocket
 
 T = TypeVar("T")
+
+#: the English page's texts (static/i18n/en.json)
+ENGLISH: dict[str, str] = json.loads(
+    (Path(server_package.__file__).parent / "static" / "i18n" / "en.json").read_text(encoding="utf-8")
+)
 
 #: seconds to wait for anything the page or the server should do
 WAIT = 20.0
@@ -69,6 +78,16 @@ def computer(player: str = "basic") -> dict[str, str]:
 
 
 HUMAN = {"kind": "human"}
+
+
+def page_name(seat: dict[str, Any]) -> str:
+    """A seat's name as an English page shows it: a computer by its seat (from 1) and its level's name
+    (static/text.js computerName), a person by the name, a free seat as "Seat N"."""
+    if seat["kind"] == "computer":
+        level = level_of(seat["player"] or "")
+        label = ENGLISH.get(f"levelName.{level}", level)
+        return f"{seat['seat'] + 1} · {label}"
+    return str(seat["name"] or f"Seat {seat['seat'] + 1}")
 
 
 def create_table(

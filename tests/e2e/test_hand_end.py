@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, seat_storage
+from tests.e2e.driver import HUMAN, Player, computer, create_table, hand_over, page_name, seat_storage
 from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
@@ -45,7 +45,7 @@ def test_a_cinch_exchange_is_announced_and_the_hand_end_shows_its_breakdown(
     assert exchange, "the play began without the page showing the exchange"
     played = next(s for s in ann.states if s["game"]["phase"] == "play")
     game = played["game"]
-    names = [s["name"] or f"Seat {s['seat'] + 1}" for s in played["seats"]]
+    names = [page_name(s) for s in played["seats"]]
     dealer = game["dealer"]
     for seat in range(4):
         out, got = game["discarded"][seat], game["drawn"][seat]

@@ -127,6 +127,13 @@ def test_create_a_table_and_read_its_summary(client: TestClient) -> None:
     assert summary["hand_index"] == 0 and summary["created"]
 
 
+def test_computer_seats_are_named_seat_first_counted_from_one_by_their_level(client: TestClient) -> None:
+    """Two computers of one level differ in their first characters; a spec that is no level stays."""
+    made = create_table(client, seats=seats_spec("human", "basic", "beginner", "expert:3"), seat=0)
+    names = [s["name"] for s in made["summary"]["seats"]]
+    assert names == ["Ann", "2 · beginner", "3 · beginner", "4 · expert:3"]
+
+
 def test_a_table_without_a_title_is_named_after_its_variant(client: TestClient) -> None:
     made = create_table(client, "king_pedro")
     assert made["summary"]["title"] == "King Pedro table"

@@ -273,6 +273,18 @@ def test_a_deal_table_is_a_one_hand_game(client: TestClient) -> None:
     assert ordinary["hands"] is None and (ordinary["rated"], ordinary["unrated"]) == (False, "no_profiles")
 
 
+def test_a_tournaments_target_is_its_deal_tables_target(client: TestClient) -> None:
+    """The target the director sets is the rules every deal table plays (it scores the hand: a
+    side reaching it may end the game), and the tournament shows it with its options."""
+    made = create(client, [COMPUTERS, COMPUTERS[::-1]], deals=1, options={"target": 21})
+    summary = wait_for(client, made["tournament"], lambda s: s["finished"])
+    assert summary["options"] == {"target": 21} and summary["target"] == 21
+    for row in summary["results"][0]["tables"]:
+        table = client.get(f"/api/tables/{row['table_id']}").json()
+        assert table["target"] == 21 and table["options"] == {"target": 21}
+        assert room_of(client, row["table_id"]).state.rules.target == 21
+
+
 def error(response: Any, status: int) -> str:
     """The refusal's English message; it also carries the code the page translates (with its fields)."""
     assert response.status_code == status, response.text

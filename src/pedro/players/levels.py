@@ -40,3 +40,19 @@ def level_player(name: str) -> str:
     """
     level = _BY_NAME.get(name)
     return level.player if level is not None else name
+
+
+_BY_PLAYER = {level.player: level for level in LEVELS}
+
+
+def level_of(player: str) -> str:
+    """The level a player spec is, by the level's name or the spec it stands for; any other spec
+    unchanged, so a person reads one name per level wherever a computer is shown.
+
+    >>> level_of("basic"), level_of("club"), level_of("expert:3")
+    ('beginner', 'club', 'expert:3')
+    """
+    if player in _BY_NAME:
+        return player
+    level = _BY_PLAYER.get(player)
+    return level.name if level is not None else player

@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pedro.engine.actions import parse_turn_text
 from pedro.engine.state import HandResult
-from pedro.players import LEVELS
+from pedro.players.levels import level_of
 from pedro.ratings import (
     RATED_COMPUTERS,
     Rating,
@@ -95,18 +95,6 @@ class GameRating:
                 for c in self.changes
             ],
         }
-
-
-def _computer_name(player: str) -> str:
-    """The profile name of a computer seat's player: its level's name, else the player as given.
-
-    >>> _computer_name("heuristic"), _computer_name("club"), _computer_name("random")
-    ('club', 'club', 'random')
-    """
-    for level in LEVELS:
-        if player in (level.name, level.player):
-            return level.name
-    return player
 
 
 def _computer_id(name: str) -> str:
@@ -354,7 +342,7 @@ class RatedGames:
 
     def _computer_profile(self, c: Connection, player: str, now: datetime) -> str:
         """The profile of a computer seat's level (or player), made the first time it is needed."""
-        name = _computer_name(player)
+        name = level_of(player)  # the profile of a computer seat: its level, else the player as given
         profile_id = _computer_id(name)
         c.execute(
             self._insert_ignore(profiles_table).values(

@@ -3,7 +3,7 @@ import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { saveSeat, saveName, loadLastGame, saveLastGame } from "./storage.js";
 import { profileSecret } from "./myprofile.js";
-import { optionName, optionValue } from "./text.js";
+import { optionName, optionValue, optionHelp } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tServer } from "./i18n.js";
 import { TEXT as PRACTICE_TEXT } from "./practice.js";
@@ -85,7 +85,7 @@ export function optionFields() {
         h("span", { class: "opt-name" }, capitalize(optionName(opt.name)), rangeText ? h("span", { class: "muted small", text: rangeText }) : null),
       ),
       opt.type === "bool" ? null : input,
-      h("p", { class: "opt-desc muted small", text: tServer(opt.description) }),
+      h("p", { class: "opt-desc muted small", text: optionHelp(opt.description) }),
     );
   }
 
@@ -101,6 +101,15 @@ export function optionFields() {
   }
 
   return { controls, row: optionRow, chosen: chosenOptions };
+}
+
+/** What each strength level does, under the seats (whole: a select would cut it), weakest first. */
+export function levelsHelp(levels) {
+  return h(
+    "ul",
+    { class: "levels-help muted small", dataset: { testid: "levels-help" } },
+    levels.map((name) => h("li", {}, h("strong", { text: t(`levelName.${name}`) }), `: ${t(`level.${name}`)}`)),
+  );
 }
 
 /**
@@ -178,12 +187,13 @@ export function createForm(catalog, nameInput) {
         h(
           "optgroup",
           { attrs: { label: t("form.levels") } },
-          levels.map((name) => h("option", { value: name, text: `${t(`levelName.${name}`)} (${t(`level.${name}`)})` })),
+          // the name alone, so a narrow select never cuts it; what each level does is told under the seats
+          levels.map((name) => h("option", { value: name, text: t(`levelName.${name}`), attrs: { title: t(`level.${name}`) } })),
         ),
         h(
           "optgroup",
           { attrs: { label: t("form.byName") } },
-          players.map((p) => h("option", { value: p, text: descriptions[p] ? `${p} (${tServer(descriptions[p])})` : p })),
+          players.map((p) => h("option", { value: p, text: p, attrs: descriptions[p] ? { title: tServer(descriptions[p]) } : {} })),
         ),
       );
       player.value = choice.player;
@@ -224,6 +234,7 @@ export function createForm(catalog, nameInput) {
       }),
       rows,
       h("label", { class: "me nobody" }, nobody, ` ${t("form.nobody")}`),
+      seatChoices.slice(0, n).some((c) => c.kind === "computer") ? levelsHelp(levels) : null,
     );
   }
 

@@ -1,5 +1,6 @@
 // Tiny DOM helpers: the client builds its pages from plain elements, no framework.
 import { t } from "./i18n.js";
+import { computerName } from "./text.js";
 
 /**
  * Create an element. `props` keys: `class`, `text`, `dataset` (object), `on` (event map),
@@ -39,8 +40,9 @@ export function fill(el, ...children) {
   return el;
 }
 
-/** Text for a person: "Ann", or "Seat 3" when the seat has no name yet. */
+/** Text for a person: "Ann", "Seat 3" when the seat has no name yet, a computer "2 · Beginner" in the page's language. */
 export function seatName(seats, seat) {
   const s = seats && seats[seat];
+  if (s && s.kind === "computer") return computerName(seat, s.player);
   return (s && s.name) || t("join.seat", { n: seat + 1 });
 }

@@ -5,7 +5,7 @@ import { loadName, saveName, loadSeat, saveSeat } from "./storage.js";
 import { createForm } from "./createform.js";
 import { quickPlayBox } from "./quickplay.js";
 import { limitLength } from "./limits.js";
-import { optionsText, lengthText } from "./text.js";
+import { optionsText, lengthText, playerLabel } from "./text.js";
 import { myTablesBox } from "./mytables.js";
 import { t, tn } from "./i18n.js";
 import { loadProfile, profileSecret } from "./myprofile.js";
@@ -93,7 +93,7 @@ function tableCard(table, nameInput, errorEl) {
   const num = (s) => h("span", { class: "seat-num", text: String(s.seat + 1) });
   const seats = table.seats.map((s) => {
     const label = (text) => h("span", { class: "chip-name", text, attrs: { title: text } });
-    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(s.name || `${t("seat.computer")} (${s.player})`));
+    if (s.kind === "computer") return h("li", { class: "seat-chip bot" }, num(s), label(playerLabel(s.player)));
     if (s.claimed) return h("li", { class: `seat-chip taken ${s.connected ? "online" : ""}` }, num(s), label(s.name || t("join.taken")));
     if (mine) return h("li", { class: "seat-chip free" }, num(s), t("join.free"));
     return h(

@@ -16,25 +16,23 @@ function signed(n) {
   return "0";
 }
 
-/** The bidder and the call of a hand's contract: ["Ann", "8 ♥"], ["Bo", "28-56 ♠"]; null when thrown in. */
-function contractParts(seats, row) {
-  if (row.bidder === null || row.bidder === undefined) return null;
+/** What was bid, without the bidder: "8 ♥", "28-56 ♠", "protect (30) ♣". */
+function bidText(row) {
   const call = row.call === "protect" ? t("sheet.protect") : row.call === "double" ? t("sheet.double") : row.call;
   const bid = row.call ? `${call}${row.call === "protect" ? ` (${row.bid})` : ""}` : String(row.bid);
-  return [seatName(seats, row.bidder), `${bid}${row.trump ? " " + suitText(row.trump) : ""}`];
+  return `${bid}${row.trump ? " " + suitText(row.trump) : ""}`;
 }
 
-/** The contract in words: "Ann: 8 ♥", "Bo: 28-56 ♠", or "thrown in" (a colon keeps "club 3" apart from its bid). */
+/** The contract in words: "Ann: 8 ♥", "Bo: 28-56 ♠", or "thrown in" (the colon keeps a name that ends in a number apart from the bid). */
 export function contractText(seats, row) {
-  const parts = contractParts(seats, row);
-  return parts ? t("sheet.contractOf", { name: parts[0], call: parts[1] }) : t("sheet.thrownIn");
+  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+  return `${seatName(seats, row.bidder)}: ${bidText(row)}`;
 }
 
-/** The contract's cell: the bidder's name, then the call on a line or a box of its own. */
+/** The sheet's contract cell: the bidder and the bid in spans of their own, a colon and weight between. */
 function contractCell(seats, row) {
-  const parts = contractParts(seats, row);
-  if (!parts) return t("sheet.thrownIn");
-  return [h("span", { class: "bidder", text: parts[0] }), " ", h("span", { class: "call", text: parts[1] })];
+  if (row.bidder === null || row.bidder === undefined) return t("sheet.thrownIn");
+  return [h("span", { class: "bidder", text: `${seatName(seats, row.bidder)}:` }), " ", h("span", { class: "bid", text: bidText(row) })];
 }
 
 /** One row per finished hand; each side's cell shows its running score and what the hand changed. */
@@ -44,8 +42,9 @@ export function renderSheet(table, seats, sheet, scores) {
     "tr",
     {},
     h("th", { text: "#", attrs: { scope: "col" } }),
-    h("th", { text: t("sheet.contract"), attrs: { scope: "col" } }),
-    sides.map((side) => h("th", { text: sideName(table, seats, side), attrs: { scope: "col" }, class: "num" })),
+    h("th", { text: t("sheet.contract"), attrs: { scope: "col", title: t("sheet.contract") } }),
+    // a side's names in a span of their own: a name too long for the column ends in "…" (the title holds it whole)
+    sides.map((side) => h("th", { attrs: { scope: "col", title: sideName(table, seats, side) }, class: "num" }, h("span", { class: "side-head", text: sideName(table, seats, side) }))),
   );
   let previous = sides.map(() => 0);
   const rows = sheet.map((row, i) => {

@@ -4,6 +4,7 @@ import { h, seatName } from "./dom.js";
 import { cardFace, cardBacks, suitText, actionLabel } from "./cards.js";
 import { exchangeWords, exchangeShort, TEXT } from "./handend.js";
 import { t, tn } from "./i18n.js";
+import { playerLabel } from "./text.js";
 
 /** How many of the other seats go to the left column, the top row and the right column. */
 const GROUPS = { 0: [0, 0, 0], 1: [0, 1, 0], 2: [1, 0, 1], 3: [1, 1, 1], 4: [1, 2, 1], 5: [2, 1, 2], 6: [2, 2, 2] };
@@ -76,7 +77,7 @@ function lastCalls(calls) {
 
 function seatInfo(seat) {
   if (!seat) return "";
-  if (seat.kind === "computer") return `${t("seat.computer")}${seat.player ? ` · ${seat.player}` : ""}`;
+  if (seat.kind === "computer") return `${t("seat.computer")} · ${playerLabel(seat.player)}`;
   if (!seat.claimed) return t("seat.free");
   if (seat.stand_in) return t("seat.away");
   return seat.connected ? "" : t("seat.offline");

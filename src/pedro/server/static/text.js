@@ -1,5 +1,5 @@
 // Words shared by several pages.
-import { t, tn, tIf } from "./i18n.js";
+import { t, tn, tIf, tServer } from "./i18n.js";
 
 export const humanize = (name) => name.replaceAll("_", " ");
 
@@ -9,11 +9,27 @@ export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
 /** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
 export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
 
-/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand". */
-export const lengthText = (table) => (table.hands ? tn("tournament.hands", table.hands) : t("table.to", { target: table.target }));
+/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target). */
+export const lengthText = (table) =>
+  table.hands
+    ? `${tn("tournament.hands", table.hands)}${table.target ? ` · ${t("summary.target", { target: table.target })}` : ""}`
+    : t("table.to", { target: table.target });
 
 /** The target beside the scores ("target 62"); a tournament deal's length instead, as it has none. */
 export const targetText = (table) => (table.hands ? lengthText(table) : t("summary.target", { target: table.target ?? "?" }));
+
+/**
+ * A house rule's help (option_table.py's description, written for `--option name=value`) as the page
+ * shows it: translated, and every option or value it names by the label the form shows, so "unless
+ * end_rule is given" reads "unless end of the game is given" and "excess_trumps=must_discard_to_6"
+ * reads "excess trumps “must discard to 6”".
+ */
+export function optionHelp(text) {
+  const label = (id) => (tIf(`houseRule.${id}`) !== null ? optionName(id) : `“${optionValue(id)}”`);
+  return tServer(text || "").replace(/\b([a-z0-9]+(?:_[a-z0-9]+)+)(?:=([a-z0-9_]+))?/g, (all, id, value) =>
+    value === undefined ? label(id) : `${optionName(id)} “${optionValue(value)}”`,
+  );
+}
 
 /**
  * A table's options in a line: "target 11, slam, no keep nontrumps"; none is "standard rules".
@@ -56,3 +72,15 @@ export const WORDS = {
   forgetLabel: (title) => t("words.forgetLabel", { title }),
   get unreachable() { return t("words.unreachable"); },
 };
+
+/**
+ * The level a computer player is, by the level's name or the player it stands for (players/levels.py
+ * LEVELS: the server names its computer seats by the same table); null for any other player.
+ */
+const LEVEL_OF = { beginner: "beginner", basic: "beginner", club: "club", heuristic: "club", strong: "strong", "expert:3:bid=heuristic": "strong", expert: "expert" };
+
+/** A computer player as people read it: its level's name in the page's language, any other player as its spec. */
+export const playerLabel = (player) => (player && LEVEL_OF[player] ? t(`levelName.${LEVEL_OF[player]}`) : player || t("seat.computer"));
+
+/** A computer seat's name: "2 · Beginner", the seat first (from 1) so two computers read apart even when cut. */
+export const computerName = (seat, player) => t("seat.computerName", { n: seat + 1, level: playerLabel(player) });

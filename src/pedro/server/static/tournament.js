@@ -4,9 +4,9 @@
 import { h, fill } from "./dom.js";
 import { api } from "./net.js";
 import { loadName, saveName, saveSeat } from "./storage.js";
-import { optionFields } from "./createform.js";
+import { optionFields, levelsHelp } from "./createform.js";
 import { limitLength } from "./limits.js";
-import { optionsText } from "./text.js";
+import { optionsText, playerLabel } from "./text.js";
 import { t, tn } from "./i18n.js";
 
 const REFRESH_MS = 2500;
@@ -105,7 +105,7 @@ function tournamentForm(catalog) {
       }
       rows.push(h("div", { class: "tournament-table" }, h("h4", { text: t("tour.table", { n: table + 1 }) }), seats));
     }
-    fill(seatsBox, h("legend", { text: t("form.players") }), h("p", { class: "muted small", text: t("tour.seatsHelp") }), rows);
+    fill(seatsBox, h("legend", { text: t("form.players") }), h("p", { class: "muted small", text: t("tour.seatsHelp") }), rows, levelsHelp(levels));
   }
 
   function renderVariant() {
@@ -217,9 +217,9 @@ class TournamentView {
         "section",
         { class: "box tournament-head" },
         h("h2", { text: s.title }),
-        h("p", { class: "muted", text: `${s.name} · ${tn("tour.dealsCount", s.deals)} · ${tn("tour.tablesCount", s.tables)}` }),
+        h("p", { class: "muted", text: `${s.name} · ${tn("tour.dealsCount", s.deals)} · ${tn("tour.tablesCount", s.tables)}${s.target ? ` · ${t("summary.target", { target: s.target })}` : ""}` }),
         h("p", { class: "muted small", text: t("tour.endsAfter", { n: s.deals }) }),
-        Object.keys(s.options || {}).length ? h("p", { class: "muted small", text: optionsText(s.options, []) }) : null,
+        Object.keys(s.options || {}).filter((k) => k !== "target").length ? h("p", { class: "muted small", text: optionsText(s.options, ["target"]) }) : null,
         h("p", { class: "small" }, `${t("tour.link")} `, h("code", { class: "join-link", text: location.href.split("?")[0] })),
         this.error,
       ),
@@ -274,7 +274,7 @@ class TournamentView {
           : t("tour.playingDeal", { n: progress.deal + 1, of: s.deals });
       const chips = seats.map((seat) => {
         const num = h("span", { class: "seat-num", text: String(seat.seat + 1) });
-        if (seat.kind === "computer") return h("li", { class: "seat-chip bot" }, num, h("span", { class: "chip-name", text: `${t("seat.computer")} (${t(`levelName.${seat.level}`)})` }));
+        if (seat.kind === "computer") return h("li", { class: "seat-chip bot" }, num, h("span", { class: "chip-name", text: playerLabel(seat.level) }));
         if (seat.claimed) return h("li", { class: "seat-chip taken" }, num, h("span", { class: "chip-name", text: seat.name }));
         if (joined || s.finished) return h("li", { class: "seat-chip free" }, num, t("join.free"));
         return h(
@@ -322,10 +322,10 @@ class TournamentView {
     }
   }
 
-  /** "3 · Ann & computer (Beginner)": the entrant's number, then its players in their home seats' order. */
+  /** "3 · Ann & Beginner": the entrant's number, then its players (a computer by its level) in their home seats' order. */
   entrantName(entrant) {
     const seats = this.summary.seats.flat().filter((s) => s.entrant === entrant);
-    const names = seats.map((s) => (s.kind === "computer" ? `${t("seat.computer")} (${t(`levelName.${s.level}`)})` : s.name || t("join.free")));
+    const names = seats.map((s) => (s.kind === "computer" ? playerLabel(s.level) : s.name || t("join.free")));
     return `${entrant + 1} · ${names.join(" & ")}`;
   }
 

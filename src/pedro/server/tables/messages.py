@@ -116,7 +116,7 @@ class SeatInfo(TypedDict):
 
     seat: int
     name: str
-    """the player's name, or the computer's (`basic 1`), or `Seat N` while free"""
+    """the player's name, a computer's (`2 · beginner`: seat from 1, level), or `Seat N` while free"""
     kind: Literal["human", "computer"]
     player: str | None
     """the computer player (`basic`, `expert:64` ...); null for a human seat"""

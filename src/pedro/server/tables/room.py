@@ -28,6 +28,7 @@ from pedro.engine.actions import (
     parse_turn_text,
 )
 from pedro.engine.state import GameState
+from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
 from pedro.server.settings import ServerSettings
@@ -515,7 +516,10 @@ class Room:
         row = self.seats[seat].row
         if row.name:
             return row.name
-        return f"{row.player or 'computer'} {seat}" if row.kind == "computer" else f"Seat {seat + 1}"
+        if row.kind == "computer":
+            # the seat first: two computers of one level read apart even where a name is cut
+            return f"{seat + 1} · {level_of(row.player or 'computer')}"
+        return f"Seat {seat + 1}"
 
     def seat_facts(self) -> tuple[Seat, ...]:
         """Each seat as the table shows it now (made at every change: positional arguments and

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pedro.players.levels import LEVELS
+from pedro.players.levels import level_of
 from pedro.server.tournaments.queries import TournamentRow, TournamentSeat
 from pedro.tournament.duplicate import Seating, matchpoints, seatings
 from pedro.variants.model import Ruleset
@@ -36,16 +36,9 @@ def entrant_of(rules: Ruleset, table_no: int, seat: int) -> int:
     return table_no * len(sides_of(rules)) + rules.side_of(seat)
 
 
-def _level_of(player: str | None) -> str | None:
-    for level in LEVELS:
-        if level.player == player:
-            return level.name
-    return None
-
-
 def _seat_name(s: TournamentSeat) -> str:
     if s.kind == "computer":
-        return f"{_level_of(s.player) or s.player} computer"
+        return f"{level_of(s.player or '')} computer"
     return s.name or f"Seat {s.seat + 1}"
 
 
@@ -82,6 +75,8 @@ def summary(row: TournamentRow) -> dict[str, Any]:
         "variant": rules.id,
         "name": rules.name,
         "options": row.options,
+        # the score its deal tables play to (a hand's score may reach it), shown with the rules
+        "target": rules.target,
         "players": rules.players,
         "partnerships": rules.partnerships,
         "deals": row.deals,
@@ -115,7 +110,8 @@ def _seats(row: TournamentRow, rules: Ruleset) -> list[list[dict[str, Any]]]:
             {
                 "seat": s.seat,
                 "kind": s.kind,
-                "level": _level_of(s.player),
+                # a level's name, or the player's spec when it is no level (the page names it so)
+                "level": level_of(s.player) if s.kind == "computer" and s.player else None,
                 "name": _seat_name(s) if s.claimed else None,
                 "claimed": s.claimed,
                 "entrant": entrant_of(rules, t, s.seat),
