@@ -54,6 +54,15 @@ def test_a_finnish_page_names_computer_seats_from_one_by_their_translated_level(
     screenshot(ann.page, "seat-names-finnish-phone")
     ann.assert_no_errors()
 
+    # a visitor without a seat reads the same names on the page that lists the seats
+    bo = players("bo", locale="fi-FI", viewport=PHONE)
+    bo.goto(table["url"])
+    listed = bo.page.locator(".seat-list li")
+    listed.first.wait_for()
+    assert listed.nth(1).inner_text().endswith(f"2 · {beginner} ({FI['seat.computer']})"), (
+        listed.all_inner_texts()
+    )
+
 
 @pytest.mark.browser
 def test_the_score_sheet_sets_a_bidder_apart_from_the_bid_and_keeps_its_head_words_whole(

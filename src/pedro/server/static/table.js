@@ -6,7 +6,7 @@ import { renderFelt, renderLastTrick, renderCalls, contractLine, lastLabel } fro
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
 import { Controls } from "./controls.js";
-import { optionsText, lengthText, targetText } from "./text.js";
+import { optionsText, lengthText, targetText, computerName } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tn, tIf } from "./i18n.js";
 import { cardText } from "./cards.js";
@@ -545,7 +545,8 @@ function waitingForPlayers(state) {
 
 /** A seat in the list of seats: "Bo (computer)", the player's name, "taken" or "free". */
 function seatLabel(s) {
-  if (s.kind === "computer") return `${s.name || s.player} (${t("seat.computer")})`;
+  // the name every page gives a computer ("2 · Aloittelija"), not the server's English one
+  if (s.kind === "computer") return `${computerName(s.seat, s.player)} (${t("seat.computer")})`;
   return s.claimed ? s.name || t("join.taken") : t("join.free");
 }
 
