@@ -207,6 +207,27 @@ def test_reviewed_hands_are_kept_in_the_database_and_made_once(
 
 
 @pytest.mark.slow
+def test_the_progress_rises_hand_by_hand_before_the_review_is_done(
+    tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, _ = finished_game(tmp_path)
+
+    def paced(job: HandJob) -> dict[str, Any]:
+        time.sleep(0.15)  # long enough for the page's asks to fall between two hands
+        return review_hand(job)
+
+    monkeypatch.setattr(reviews_module, "review_hand", paced)
+    with server() as client:
+        seen, review = until_done(lambda: client.get(f"/api/tables/{table}/review/0"))
+    total = len(review["hands"])
+    assert total >= 2 and seen and seen[0]["total"] == total
+    counts = [body["done"] for body in seen]
+    assert counts == sorted(counts), counts
+    # hands are reported as they are made, not only at the end
+    assert any(0 < done < total for done in counts), counts
+
+
+@pytest.mark.slow
 def test_the_work_runs_off_the_event_loop(
     tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
