@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from tests.e2e.driver import HUMAN, Player, computer, create_table, seat_storage, summary
+from tests.e2e.hooks import missing_hooks
 from tests.serving import ServerProcess
 
 from pedro import server as server_package
@@ -127,3 +128,9 @@ def test_the_create_form_names_levels_and_house_rules_as_people_read_them(
     # what each level does, whole, under the seats
     told = ann.page.locator('[data-testid="levels-help"] li').all_inner_texts()
     assert told == [f"{catalog[f'levelName.{lv}']}: {catalog[f'level.{lv}']}" for lv in levels]
+
+
+def test_the_client_sets_every_hook_these_tests_drive() -> None:
+    """Without a browser, in the fast tier: the served page and its scripts still set every hook the
+    browser tests above select (tests/e2e/hooks.py)."""
+    assert missing_hooks(__file__) == []
