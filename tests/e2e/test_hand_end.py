@@ -136,7 +136,9 @@ def test_a_robbing_dealers_count_is_said_once_the_dealer_has_chosen(
     table says only what was laid aside; once play begins, what the dealer took."""
     page = players("ann").page
     page.goto("./")
+    # The page may not have loaded its catalog yet; load English here so no text is a bare key.
     words = """async ([phase, turn]) => {
+      await (await import("./static/i18n.js")).loadLanguage("en");
       const { exchangeWords } = await import("./static/handend.js");
       const game = { discarded: [2, 0, 1, 3], drawn: [2, 0, 1, 10], dealer: 3, phase, turn };
       return [0, 3].map((seat) => exchangeWords(game, seat, true));
