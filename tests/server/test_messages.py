@@ -66,8 +66,9 @@ def test_the_reference_names_every_message_part_and_field() -> None:
 
 
 def test_every_error_code_the_tables_send_is_in_the_schema_and_no_other() -> None:
-    """The codes in the source (``RoomError("turn", ...)``, ``client.error("rate", ...)``) are
-    exactly the schema's. ``unfinished`` is a RoomError the HTTP API answers, never a message."""
+    """The codes in the source (``RoomError("turn", ...)``, ``client.error("rate", ...)``,
+    ``client.removed("removed", ...)``) are exactly the schema's. ``unfinished`` is a RoomError the
+    HTTP API answers, never a message."""
     sent = {RESTARTING}
     for path in TABLES.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -75,7 +76,9 @@ def test_every_error_code_the_tables_send_is_in_the_schema_and_no_other() -> Non
                 continue
             func, first = node.func, node.args[0]
             refusal = (isinstance(func, ast.Name) and func.id == "RoomError") or (
-                isinstance(func, ast.Attribute) and func.attr == "error" and ast.unparse(func.value) != "log"
+                isinstance(func, ast.Attribute)
+                and func.attr in ("error", "removed")
+                and ast.unparse(func.value) != "log"
             )
             if refusal and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 sent.add(first.value)

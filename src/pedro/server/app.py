@@ -29,6 +29,7 @@ from pedro.server.services import Services, build_services
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import StoreError
 from pedro.server.tables.address_limits import AddressLimits
+from pedro.server.tables.host import HostRoutes
 from pedro.server.tables.routes import TableRoutes
 from pedro.server.tables.websocket import TableSockets
 from pedro.server.tournaments.routes import TournamentRoutes
@@ -58,6 +59,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
                 s.registry, s.lifecycle, tournaments, AddressLimits(settings.limits.websockets_per_client)
             ),
         ).routes(),
+        *HostRoutes(s.registry, settings.limits).routes(),
         *FinishedRoutes(s.registry, s.bodies, tournaments).routes(),
         *ReviewRoutes(s.reviews, tournaments).routes(),
         *s.hints.routes(),

@@ -72,6 +72,17 @@ MESSAGES = {
     "no_language": "no language {lang!r}; the languages are: {known}",
     "profile_needs_seat": "a profile takes a seat: give the seat too",
     "restarting": "the server is restarting; try again in a moment (nothing was changed)",
+    # a table's host (server/tables/host.py)
+    "not_host": "that is not this table's host secret (the browser that created the table holds it)",
+    "host_started": "the game has started: a seat is made a person's or a computer's before the start only",
+    "host_not_started": "the game has not started: a seat is handed to the computer during the game",
+    "host_over": "the table's game is over or the table is closed: there is nothing left to change",
+    "host_seat_present": (
+        "seat {seat}'s player is at the table: only the seat of a player who is away may be given "
+        "to the computer"
+    ),
+    "host_computer_seat": "seat {seat} is a computer player's: only a person's seat is handed over",
+    "host_no_seat": "no seat {seat}: the table has seats 0 to {last}",
     # duplicate tournaments (server/tournaments); tables and seats counted from 1
     "no_tournament": "no such tournament (check the link)",
     "tournament_seat_count": (

@@ -1,7 +1,7 @@
 // The "new table" form: a variant, its house rules, who sits where, and the creator's own seat.
 import { h, fill } from "./dom.js";
 import { api } from "./net.js";
-import { saveSeat, saveName, loadLastGame, saveLastGame } from "./storage.js";
+import { saveSeat, saveHost, saveName, loadLastGame, saveLastGame } from "./storage.js";
 import { profileSecret } from "./myprofile.js";
 import { optionName, optionValue, optionHelp } from "./text.js";
 import { limitLength } from "./limits.js";
@@ -282,6 +282,7 @@ export function createForm(catalog, nameInput) {
       const answer = await api("api/tables", { method: "POST", body });
       if (name) saveName(name);
       if (answer.secret && answer.seat !== null && answer.seat !== undefined) saveSeat(answer.table, answer.seat, answer.secret, name);
+      saveHost(answer.table, answer.host);
       // quick play repeats this game: its variant, and its computers' level when they have one
       const level = body.seats.find((s) => s.kind === "computer" && levels.includes(s.player))?.player;
       saveLastGame({ ...loadLastGame(), variant: body.variant, ...(level ? { level } : {}) });

@@ -3,7 +3,7 @@
 // this browser by the create form and by itself), or Cinch against beginners for a newcomer.
 import { h } from "./dom.js";
 import { api } from "./net.js";
-import { saveName, saveSeat, loadLastGame, saveLastGame } from "./storage.js";
+import { saveName, saveSeat, saveHost, loadLastGame, saveLastGame } from "./storage.js";
 import { t, tn } from "./i18n.js";
 import { profileSecret } from "./myprofile.js";
 
@@ -54,6 +54,7 @@ export function quickPlayBox(catalog, nameInput) {
       const answer = await api("api/tables", { method: "POST", body });
       saveName(name);
       saveSeat(answer.table, answer.seat, answer.secret, name);
+      saveHost(answer.table, answer.host);
       saveLastGame({ variant: variant.id, level });
       location.href = `t/${encodeURIComponent(answer.table)}`;
     } catch (err) {

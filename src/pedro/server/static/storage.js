@@ -1,7 +1,8 @@
-// What the browser remembers: a seat's secret per table (the only key to act for it), the player's
-// name, the display preferences and the last game started (kept under "pedro-name", "pedro-deck",
-// "pedro-lang", "pedro-prefs" and "pedro-last-game", which cannot be a table's key: those are "pedro:"
-// and the table's id).
+// What the browser remembers: a seat's secret per table (the only key to act for it), the host
+// secret of each table it created ("pedro-host:" and the id), its id as a spectator
+// ("pedro-viewer"), the player's name, the display preferences and the last game started (kept under
+// "pedro-name", "pedro-deck", "pedro-lang", "pedro-prefs" and "pedro-last-game", which cannot be a
+// table's key: those are "pedro:" and the table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
 
@@ -36,6 +37,30 @@ export function mySeats() {
 
 export function forgetSeat(tableId) {
   localStorage.removeItem(key(tableId));
+}
+
+/** The host secret of a table this browser created (``pedro-host:{id}``), or null. */
+export function loadHost(tableId) {
+  try {
+    return localStorage.getItem(`pedro-host:${tableId}`);
+  } catch {
+    return null;
+  }
+}
+
+export function saveHost(tableId, secret) {
+  if (secret) localStorage.setItem(`pedro-host:${tableId}`, secret);
+}
+
+/** This browser's id as a spectator (made once), by which a table's host may remove it. */
+export function viewerId() {
+  let id = localStorage.getItem("pedro-viewer");
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("pedro-viewer", id);
+  }
+  return id;
 }
 
 export function loadName() {

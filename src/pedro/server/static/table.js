@@ -1,7 +1,7 @@
 // The table page /t/{id}: take a seat or watch, then keep the page in step with the server's states.
 import { h, fill, seatName } from "./dom.js";
 import { api, TableSocket } from "./net.js";
-import { loadSeat, saveSeat, forgetSeat, loadName, loadPrefs, savePrefs } from "./storage.js";
+import { loadSeat, saveSeat, forgetSeat, loadName, loadPrefs, savePrefs, viewerId } from "./storage.js";
 import { renderFelt, renderLastTrick, renderCalls, contractLine, lastLabel } from "./tableview.js";
 import { renderSheet, renderSummary, sideName } from "./sheet.js";
 import { renderBreakdown, renderExchange, TEXT } from "./handend.js";
@@ -15,6 +15,7 @@ import { tournamentLink } from "./tournament.js";
 import { loadProfile, profileSecret } from "./myprofile.js";
 import { gameRatingBox } from "./gamerating.js";
 import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts.js";
+import { HostBox } from "./host.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -43,6 +44,7 @@ class TablePage {
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
+    this.host = new HostBox(tableId, (message) => this.showError(message));
     this.build();
   }
 
@@ -89,7 +91,7 @@ class TablePage {
   start() {
     const mine = loadSeat(this.id);
     if (mine) this.connect({ type: "join", secret: mine.secret });
-    else if (new URLSearchParams(location.search).has("watch")) this.connect({ type: "watch" });
+    else if (new URLSearchParams(location.search).has("watch")) this.connect(watchHello());
     else this.showJoin();
   }
 
@@ -204,7 +206,7 @@ class TablePage {
   watch() {
     this.hideJoin();
     history.replaceState(null, "", `${location.pathname}?watch`);
-    this.connect({ type: "watch" });
+    this.connect(watchHello());
   }
 
   hideJoin() {
@@ -250,13 +252,20 @@ class TablePage {
       this.showElsewhere(errorText(msg));
       return;
     }
-    if (msg.code === "auth" && loadSeat(this.id)) {
+    if (msg.code === "removed") {
+      this.stopSocket();
+      this.clearTable();
+      fill(this.el.join, h("h2", { text: t("table.title") }), h("p", { class: "form-error", text: errorText(msg) }), h("p", {}, h("a", { href: "./", text: t("page.backToLobby") })));
+      this.el.join.hidden = false;
+      return;
+    }
+    if ((msg.code === "auth" || msg.code === "seat_changed") && loadSeat(this.id)) {
       // the stored secret is no good here (e.g. the database was reset): offer the seats again
       forgetSeat(this.id);
       this.stopSocket();
       this.state = null;
       this.clearTable();
-      this.showJoin(t("error.auth"));
+      this.showJoin(errorText(msg));
       return;
     }
     if (msg.code === "not_found" || msg.code === "table_broken") {
@@ -399,7 +408,10 @@ class TablePage {
     this.alerts.update(myTurn, table.title || table.name, this.prefs);
 
     fill(this.el.felt, renderFelt(view));
-    if (!started) {
+    if (table.closed) {
+      fill(this.el.hand, you === null || you === undefined ? null : this.controls.render(state, () => this.render()).hand);
+      fill(this.el.panel, h("div", { class: "panel-turn waiting" }, h("p", { class: "prompt", dataset: { testid: "closed" }, text: t("host.closed") })));
+    } else if (!started) {
       fill(this.el.panel, waitingForPlayers(state));
       fill(this.el.hand, you === null || you === undefined ? null : this.controls.render(state, () => this.render()).hand);
     } else if (you === null || you === undefined) {
@@ -444,6 +456,7 @@ class TablePage {
     const lastTrick = renderLastTrick(view);
     const yourSide = view.you === null || view.you === undefined ? -1 : sides.find((s) => table.sides[s].includes(view.you));
     return [
+      this.host.render(state, () => this.render()),
       this.hints.render(state, !!this.myTurn),
       h(
         "section",
@@ -530,6 +543,11 @@ function spectatorPanel(state) {
     { class: "panel-turn waiting" },
     h("p", { class: "prompt" }, t("watch.watching"), who ? [" ", ...waitingWords(who)] : null),
   );
+}
+
+/** A spectator's hello: this browser's id (by which the host may remove it) and the player's name. */
+function watchHello() {
+  return { type: "watch", viewer: viewerId(), name: loadName() || undefined };
 }
 
 /** Before the first deal is played: who is still missing, and how to bring them. */

@@ -79,8 +79,11 @@ export const WORDS = {
  */
 const LEVEL_OF = { beginner: "beginner", basic: "beginner", club: "club", heuristic: "club", strong: "strong", "expert:3:bid=heuristic": "strong", expert: "expert" };
 
+/** The level ("club") a computer player is, or null for a player that is no level's. */
+export const levelOf = (player) => (player && LEVEL_OF[player]) || null;
+
 /** A computer player as people read it: its level's name in the page's language, any other player as its spec. */
-export const playerLabel = (player) => (player && LEVEL_OF[player] ? t(`levelName.${LEVEL_OF[player]}`) : player || t("seat.computer"));
+export const playerLabel = (player) => (levelOf(player) ? t(`levelName.${levelOf(player)}`) : player || t("seat.computer"));
 
 /** A computer seat's name: "2 · Beginner", the seat first (from 1) so two computers read apart even when cut. */
 export const computerName = (seat, player) => t("seat.computerName", { n: seat + 1, level: playerLabel(player) });

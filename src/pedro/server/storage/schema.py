@@ -40,6 +40,10 @@ tables_table = Table(
     Column("practice", Boolean, nullable=False, default=False, server_default=false()),
     #: the game ends after this many hands (a duplicate tournament's deal); NULL: at the target score
     Column("hands", Integer),
+    #: sha256 of the host secret its creator was given (``tables.host``); NULL: no host
+    Column("host_hash", String(64)),
+    #: the host closed the table before its game ended: nothing more is played at it
+    Column("closed", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -51,6 +55,16 @@ seats_table = Table(
     Column("player", String(40)),  # the computer player's name
     Column("name", String(40)),
     Column("secret_hash", String(64)),  # sha256 of the seat's secret; NULL while free
+    #: the host gave the seat to the computer for the rest of the game (its player was away)
+    Column("handed", Boolean, nullable=False, default=False, server_default=false()),
+)
+
+#: The spectators a table's host removed, by the id their browser sends when it watches.
+barred_viewers_table = Table(
+    "pedro_barred_viewers",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("viewer", String(64), primary_key=True),
 )
 
 actions_table = Table(

@@ -23,13 +23,14 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, and_, create_engine, event, insert, or_, select, text, true, update
+from sqlalchemy import Engine, and_, create_engine, delete, event, insert, or_, select, text, true, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
 
 from pedro.server.storage.schema import (
     actions_table,
+    barred_viewers_table,
     seat_profiles_table,
     seats_table,
     stand_ins_table,
@@ -80,6 +81,8 @@ class SeatRow:
     secret_hash: str | None = None
     #: the profile that took the seat, written with it (a table shows whether its game will be rated)
     profile: str | None = None
+    #: the host gave the seat to the computer for the rest of the game (``tables.host``)
+    handed: bool = False
 
 
 #: A seat claim's news without a profile (no profile id has it: they are URL-safe tokens).
@@ -102,7 +105,7 @@ def _seats_query(where: Any) -> Any:
 
 
 def _seat_row(s: Any) -> SeatRow:
-    return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id)
+    return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id, s.handed)
 
 
 @dataclass
@@ -122,6 +125,24 @@ class TableRow:
     practice: bool = False
     #: the game ends after this many hands (a duplicate tournament's deal); None: at the target score
     hands: int | None = None
+    #: the hash of the host secret its creator was given; None: the table has no host
+    host_hash: str | None = None
+    #: the host closed the table before its game ended
+    closed: bool = False
+    #: the viewer ids of the spectators the host removed
+    barred: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class News:
+    """What other server processes may have committed of a table since this one last looked."""
+
+    #: the actions from the number asked for on
+    actions: list[str]
+    #: every seat as stored now
+    seats: list[SeatRow]
+    closed: bool
+    barred: set[str]
 
 
 @dataclass(frozen=True)
@@ -164,8 +185,55 @@ class Finished:
         return f"table {self.table_id}: finished"
 
 
+@dataclass(frozen=True)
+class SeatChange:
+    """The host made a seat a person's (free) or a computer player's, before the start."""
+
+    table_id: str
+    seat: int
+    kind: str
+    player: str | None
+    #: the seat's secret hash the host's change was made against: a claim meanwhile wins
+    was: str | None
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} made {self.kind}"
+
+
+@dataclass(frozen=True)
+class SeatHanded:
+    """The host gave an away seat to the computer for the rest of the game, or gave it back."""
+
+    table_id: str
+    seat: int
+    handed: bool
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} {'handed over' if self.handed else 'given back'}"
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The host closed the table (its game unfinished): stored as finished too, so it is not
+    restored, listed or counted against its creator as open."""
+
+    table_id: str
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: closed"
+
+
+@dataclass(frozen=True)
+class ViewerBarred:
+    table_id: str
+    viewer: str
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: a spectator removed"
+
+
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
-Write = NewTable | SeatClaim | NewAction | Finished
+Write = NewTable | SeatClaim | NewAction | Finished | SeatChange | SeatHanded | Closed | ViewerBarred
 
 
 def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
@@ -190,6 +258,22 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
                 c.execute(_LEASE_NEW, {"table": write.row.id, "me": announce_as})
         elif isinstance(write, SeatClaim):
             _claim(c, write)
+        elif isinstance(write, SeatChange):
+            _change_seat(c, write)
+        elif isinstance(write, SeatHanded):
+            c.execute(
+                update(seats_table)
+                .where(seats_table.c.table_id == write.table_id, seats_table.c.seat == write.seat)
+                .values(handed=write.handed)
+            )
+        elif isinstance(write, Closed):
+            c.execute(
+                update(tables_table)
+                .where(tables_table.c.id == write.table_id)
+                .values(closed=True, finished=True)
+            )
+        elif isinstance(write, ViewerBarred):
+            c.execute(insert(barred_viewers_table).values(table_id=write.table_id, viewer=write.viewer))
         else:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
@@ -227,7 +311,9 @@ def news_payload(process: str, write: Write) -> str | None:
     ``"<process> <table> <seq> <text>"`` for an action,
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
-    new table.
+    new table; the host's changes: ``"<process> <table> seat-kind <seat> <kind> <player or ~>"``,
+    ``"<process> <table> handed <seat> <1 or 0>"``, ``"<process> <table> closed"`` and
+    ``"<process> <table> barred <viewer>"``.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
@@ -236,6 +322,14 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
     if isinstance(write, NewTable):
         return f"{process} {write.row.id} new"
+    if isinstance(write, SeatChange):
+        return f"{process} {write.table_id} seat-kind {write.seat} {write.kind} {write.player or NO_PROFILE}"
+    if isinstance(write, SeatHanded):
+        return f"{process} {write.table_id} handed {write.seat} {int(write.handed)}"
+    if isinstance(write, Closed):
+        return f"{process} {write.table_id} closed"
+    if isinstance(write, ViewerBarred):
+        return f"{process} {write.table_id} barred {write.viewer}"
     return None
 
 
@@ -252,6 +346,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             finished=row.finished,
             practice=row.practice,
             hands=row.hands,
+            host_hash=row.host_hash,
         )
     )
     c.execute(
@@ -294,6 +389,24 @@ def _claim(c: Connection, claim: SeatClaim) -> None:
         )
 
 
+def _change_seat(c: Connection, change: SeatChange) -> None:
+    """The seat as the host made it: free (its player, if any, loses it) or a computer's."""
+    seat = and_(seats_table.c.table_id == change.table_id, seats_table.c.seat == change.seat)
+    held = seats_table.c.secret_hash
+    result = c.execute(
+        update(seats_table)
+        .where(seat, held.is_(None) if change.was is None else held == change.was)
+        .values(kind=change.kind, player=change.player, name=None, secret_hash=None)
+    )
+    if result.rowcount != 1:
+        raise ConflictError(f"seat {change.seat} was taken meanwhile")
+    c.execute(
+        delete(seat_profiles_table).where(
+            seat_profiles_table.c.table_id == change.table_id, seat_profiles_table.c.seat == change.seat
+        )
+    )
+
+
 def hash_secret(secret: str) -> str:
     """Secrets are stored hashed, so a copy of the database cannot act for anyone."""
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -330,6 +443,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 def aware(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; they were stored as UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _barred(c: Connection, table_ids: list[str]) -> dict[str, set[str]]:
+    """The spectators the hosts of ``table_ids`` removed, by table."""
+    barred: dict[str, set[str]] = {}
+    query = select(barred_viewers_table).where(barred_viewers_table.c.table_id.in_(table_ids))
+    for row in c.execute(query):
+        barred.setdefault(row.table_id, set()).add(row.viewer)
+    return barred
 
 
 class Store:
@@ -482,9 +604,9 @@ class Store:
             where = and_(where, or_(tables_table.c.created_at >= active_since, recent_action))
         return self._load(where)
 
-    def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
-        """A table's actions from number ``start`` on, and its seats: what another process may have
-        committed since this one last looked."""
+    def load_news(self, table_id: str, start: int) -> News:
+        """A table's actions from number ``start`` on, its seats and the host's marks: what another
+        process may have committed since this one last looked."""
         try:
             with self.engine.connect() as c:
                 actions = [
@@ -496,9 +618,13 @@ class Store:
                     )
                 ]
                 seats = [_seat_row(s) for s in c.execute(_seats_query(seats_table.c.table_id == table_id))]
+                closed = bool(
+                    c.execute(select(tables_table.c.closed).where(tables_table.c.id == table_id)).scalar()
+                )
+                barred = _barred(c, [table_id]).get(table_id, set())
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
-        return actions, seats
+        return News(actions, seats, closed, barred)
 
     def _load(self, where: Any) -> list[TableRow]:
         try:
@@ -524,6 +650,8 @@ class Store:
                     finished=r.finished,
                     practice=r.practice,
                     hands=r.hands,
+                    host_hash=r.host_hash,
+                    closed=r.closed,
                 )
                 for r in c.execute(query)
             }
@@ -541,6 +669,8 @@ class Store:
                 if a.seq != len(row.actions):
                     raise StoreError(f"table {a.table_id}: action {len(row.actions)} is missing")
                 row.actions.append(a.text)
+            for table_id, barred in _barred(c, ids).items():
+                tables[table_id].barred = barred
         return list(tables.values())
 
     def ping(self) -> None:

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from pedro.server.storage.tables_db import (
     Finished,
     NewAction,
+    News,
     NewTable,
     SeatClaim,
-    SeatRow,
     Store,
     StoreError,
     TableRow,
@@ -69,6 +69,10 @@ class AsyncStore:
         """
         return self._submit(NewAction(table_id, seq, text, stand_in))
 
+    async def write(self, write: Write) -> None:
+        """A change committed in its turn (the host's: ``tables.host``); StoreError if it was not."""
+        await self._submit(write)
+
     def mark_finished(self, table_id: str) -> None:
         """Note a finished game, without waiting: the flag only spares a restart loading it."""
         self._submit(Finished(table_id)).add_done_callback(_log_failure)
@@ -85,7 +89,7 @@ class AsyncStore:
     async def load_table(self, table_id: str) -> TableRow | None:
         return await asyncio.to_thread(self.store.load_table, table_id)
 
-    async def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
+    async def load_news(self, table_id: str, start: int) -> News:
         return await asyncio.to_thread(self.store.load_news, table_id, start)
 
     # ------------------------------------------------------------------ the thread

@@ -50,6 +50,10 @@ ERROR_CODES = {
     "stale": "sent for an older state than the game's (its `seq`)",
     "auth": "unknown secret, or acting without a seat",
     "replaced": "the seat was opened in another window; this connection closes",
+    "removed": "the table's host removed you as a spectator; this connection closes, and watching "
+    "again from this browser is refused",
+    "seat_changed": "the table's host changed your seat before the start; this connection closes",
+    "closed": "the table's host closed the table: nothing more is played at it",
     "bad_message": "not a protocol message, or a second `join`/`watch`",
     "too_big": "the message is over 4 KiB",
     "rate": "too many messages; this one was ignored",
@@ -125,7 +129,9 @@ class SeatInfo(TypedDict):
     connected: bool
     """a computer seat, or a human whose page is open (at any server process)"""
     stand_in: bool
-    """a computer plays for the human, who has been away too long"""
+    """a computer plays for the human, who has been away too long (or whom the host handed over)"""
+    handed: bool
+    """the table's host gave the seat to the computer for the rest of the game (or until given back)"""
 
 
 @with_config(_EXACT)
@@ -167,6 +173,8 @@ class TableInfo(Rules):
     """the seat `unrated` is about (`shared_profile`, `unrated_player`), else null"""
     hands: int | None
     """hands to play (a duplicate tournament's deal: 1); null: to the game's end"""
+    closed: bool
+    """the table's host closed it before its game ended: nothing more is played at it"""
 
 
 @with_config(_EXACT)

@@ -31,8 +31,16 @@ class Join(Strict):
     secret: Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
 
+#: A browser's own id, made by its page and kept, so that a table's host may remove a spectator.
+ViewerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+
+
 class Watch(Strict):
     type: Literal["watch"]
+    #: the watching browser's id (the host removes a spectator by it); optional
+    viewer: ViewerId | None = None
+    #: the spectator's name, shown to the table's host; optional
+    name: Name | None = None
 
 
 class Act(Strict):

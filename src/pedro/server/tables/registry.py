@@ -95,7 +95,7 @@ class TableRegistry:
         unused = [
             table_id
             for table_id, room in self.rooms.items()
-            if (room.finished and not room.has_clients) or room.idle_for(self.idle_seconds)
+            if (room.over and not room.has_clients) or room.idle_for(self.idle_seconds)
         ]
         for table_id in unused:
             self.rooms.pop(table_id).stop()
@@ -160,11 +160,11 @@ class TableRegistry:
     def listed(self) -> list[Room]:
         """Open tables for the lobby; finished and idle rooms nobody is looking at are let go meanwhile."""
         self._let_go_unused()
-        return [r for r in self.rooms.values() if r.row.listed and not r.finished]
+        return [r for r in self.rooms.values() if r.row.listed and not r.over]
 
     def unfinished(self) -> list[str]:
         """The tables this process may drive (it holds leases for these only)."""
-        return [table_id for table_id, room in self.rooms.items() if not room.finished]
+        return [table_id for table_id, room in self.rooms.items() if not room.over]
 
     def stop(self) -> None:
         if self._sweeper is not None:
@@ -205,6 +205,16 @@ class TableRegistry:
             seat, secret_hash, profile, name = text.split(" ", 3)
             if not room.seats[int(seat)].claimed:
                 room.seat_taken(int(seat), name, secret_hash, None if profile == NO_PROFILE else profile)
+        elif kind == "seat-kind":
+            seat, seat_kind, player = text.split(" ", 2)
+            room.seat_changed(int(seat), seat_kind, None if player == NO_PROFILE else player)
+        elif kind == "handed":
+            seat, handed = text.split(" ", 1)
+            room.seat_handed(int(seat), handed == "1")
+        elif kind == "barred":
+            room.viewer_barred(text)
+        elif kind == "closed":
+            room.table_closed()
         else:
             log.error("unreadable news from another server process: %r", payload[:80])
         return False

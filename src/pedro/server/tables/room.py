@@ -32,7 +32,7 @@ from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
 from pedro.server.settings import ServerSettings
-from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow
+from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow, Write
 from pedro.server.sync.writer import AsyncStore, committed
 from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
@@ -56,11 +56,19 @@ class Client(Protocol):
 
     seat: int | None
 
+    #: a spectator's browser's id (``watch``), by which the host may remove it; None: none given
+    viewer: str | None
+    #: the name a spectator gave (``watch``), shown to the host; None: none given
+    name: str | None
+
     def send(self, text: str | bytes) -> None:
         """Send a text message (bytes: UTF-8, as ``state`` messages are made)."""
 
     def replaced(self) -> None:
         """Another connection took this client's seat."""
+
+    def removed(self, code: str, message: str) -> None:
+        """The host removed this client (a spectator it barred, everyone at a closed table)."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,9 @@ class Room:
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
         self._started = all(s.claimed for s in self.seats)
-        self._table = Table(row.id, row.title, row.options, row.practice, row.hands, *self._forecast())
+        self._table = Table(
+            row.id, row.title, row.options, row.practice, row.hands, *self._forecast(), closed=row.closed
+        )
         #: the parts of the state messages that change seldom, kept encoded between changes
         self._memo = ViewMemo()
         self.spectators: set[Client] = set()
@@ -160,6 +170,16 @@ class Room:
         return self.state.is_over
 
     @property
+    def closed(self) -> bool:
+        """The host closed the table before its game ended: nothing more is played at it."""
+        return self.row.closed
+
+    @property
+    def over(self) -> bool:
+        """Nothing more is played at the table: its game ended, or its host closed it."""
+        return self.state.is_over or self.row.closed
+
+    @property
     def rated(self) -> bool:
         """The game will count for ratings as the seats stand (``table_view.Table.rated``)."""
         return self._table.rated
@@ -176,12 +196,15 @@ class Room:
         return next((s.row.seat for s in self.seats if s.row.profile == profile), None)
 
     def stand_in(self, seat: int) -> bool:
-        """A human seat played by the computer because its player is away."""
+        """A human seat played by the computer: its player is away, or the host handed it over."""
+        s = self.seats[seat]
+        return s.row.kind == "human" and s.row.secret_hash is not None and (s.row.handed or self.away(seat))
+
+    def away(self, seat: int) -> bool:
+        """The seat's player has been gone ``away_seconds`` (the host may then hand it over)."""
         s = self.seats[seat]
         return (
-            s.row.kind == "human"
-            and s.row.secret_hash is not None
-            and not s.present
+            not s.present
             and s.away_since is not None
             and self.clock() - s.away_since >= self.settings.away_seconds
         )
@@ -195,14 +218,14 @@ class Room:
         connected here or to another server process. Such a table may be let go and read again
         when someone opens it, so abandoned tables neither fill the lobby nor cost memory."""
         return (
-            not self.finished
+            not self.over
             and not self.has_clients
             and not any(s.elsewhere for s in self.seats)
             and self.clock() - self.active_at >= seconds
         )
 
     def computer_turn(self) -> bool:
-        if self.finished or not self.started:
+        if self.over or not self.started:
             return False
         seat = self.state.current_player
         return self.seats[seat].row.kind == "computer" or self.stand_in(seat)
@@ -256,13 +279,18 @@ class Room:
         s.row.name = name
         s.row.secret_hash = secret_hash
         s.row.profile = profile
-        reason, reason_seat = self._forecast()
-        self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
-        s.away_since = self.active_at = self.clock()
-        self._started = all(s.claimed for s in self.seats)
+        s.away_since = self.clock()
         log.info("table %s: seat %d taken", self.id, seat, extra=fields(self.id, "seat_taken", seat))
         if s.client is None:  # claimed but not connected: it counts as away in ``away_seconds``
             self._schedule_away_check()
+        self._seats_changed()
+
+    def _seats_changed(self) -> None:
+        """A seat was taken or changed: whether the game is rated, and whether play may begin."""
+        reason, reason_seat = self._forecast()
+        self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
+        self.active_at = self.clock()
+        self._started = all(s.claimed for s in self.seats)
         self.broadcast()
         self.kick()
 
@@ -278,7 +306,7 @@ class Room:
         a wrong secret costs a read of the seats, never the table's pace."""
         if not self.settings.shared or all(s.claimed for s in self.seats):
             return None
-        _, stored = await self.store.load_news(self.id, self.seq)
+        stored = (await self.store.load_news(self.id, self.seq)).seats
         if not any(s.secret_hash == secret_hash for s in stored):
             return None
         await self.catch_up()
@@ -296,6 +324,8 @@ class Room:
             await self._act(_seat_of(client), text, seq)
 
     async def _act(self, seat: int, text: str, seq: int) -> None:
+        if self.closed:
+            raise RoomError("closed", "the table's host closed the table")
         if self.finished:
             raise RoomError("illegal", "the game is over")
         if not self.started:
@@ -372,12 +402,20 @@ class Room:
 
     async def _catch_up(self) -> None:
         """The caller holds the lock."""
-        texts, seats = await self.store.load_news(self.id, self.seq)
-        for stored in seats:
+        news = await self.store.load_news(self.id, self.seq)
+        for stored in news.seats:
             s = self.seats[stored.seat]
+            if (stored.kind, stored.player) != (s.row.kind, s.row.player):
+                self.seat_changed(stored.seat, stored.kind, stored.player)
             if stored.secret_hash is not None and s.row.secret_hash is None:
                 self.seat_taken(stored.seat, stored.name or "", stored.secret_hash, stored.profile)
-        for text in texts:
+            if stored.handed != s.row.handed:
+                self.seat_handed(stored.seat, stored.handed)
+        for viewer in news.barred - self.row.barred:
+            self.viewer_barred(viewer)
+        if news.closed and not self.closed:
+            self.table_closed()
+        for text in news.actions:
             seat, action = self._stored(text)
             self._apply(seat, action, text, committed_here=False)
 
@@ -424,6 +462,56 @@ class Room:
             self.start()
         elif self._driver is not None:
             self._driver.cancel()
+
+    # ------------------------------------------------------------------ the host's changes
+
+    async def host_write(self, write: Write, apply: Callable[[], None]) -> None:
+        """A change of the host's (checked by ``tables.host``): committed, then applied here.
+        Under the lock, so no action is between its check and its commit."""
+        async with self._lock:
+            await self.store.write(write)
+            apply()
+
+    def seat_changed(self, seat: int, kind: str, player: str | None) -> None:
+        """Before the start, the host made the seat a person's (free) or a computer's."""
+        s = self.seats[seat]
+        old = s.client
+        s.row.kind, s.row.player = kind, player
+        s.row.name = s.row.secret_hash = s.row.profile = None
+        s.client, s.elsewhere = None, frozenset()
+        s.away_since = self.clock() if kind == "human" else None
+        if old is not None:
+            old.removed("seat_changed", "the table's host changed your seat; take a free one to play")
+        self._seats_changed()
+
+    def seat_handed(self, seat: int, handed: bool) -> None:
+        """The host gave the seat to the computer for the rest of the game, or gave it back."""
+        self.seats[seat].row.handed = handed
+        self.broadcast()
+        self.kick()
+
+    def viewer_barred(self, viewer: str) -> None:
+        """The host removed a spectator: its pages here are closed, and it may not watch again."""
+        self.row.barred.add(viewer)
+        for client in [c for c in self.spectators if c.viewer == viewer]:
+            self.spectators.discard(client)
+            client.removed("removed", "the table's host removed you as a spectator")
+
+    def table_closed(self) -> None:
+        """The host closed the table: everyone is told, and its computers stop."""
+        self.row.closed = self.row.finished = True
+        self._table = replace(self._table, closed=True)
+        if self._driver is not None:
+            self._driver.cancel()
+        self.broadcast()
+
+    def spectator_list(self) -> list[dict[str, str | None]]:
+        """The spectators watching through this process, once per browser (for the host)."""
+        seen: dict[str | None, str | None] = {}
+        for client in self.spectators:
+            if client.viewer is not None:
+                seen.setdefault(client.viewer, client.name)
+        return [{"viewer": viewer, "name": name} for viewer, name in sorted(seen.items(), key=str)]
 
     # ------------------------------------------------------------------ computer players
 
@@ -484,7 +572,7 @@ class Room:
 
     def start(self) -> None:
         """After a (re)start: arm the away timers and let computers move."""
-        if any(s.row.kind == "human" for s in self.seats) and not self.finished:
+        if any(s.row.kind == "human" for s in self.seats) and not self.over:
             self._schedule_away_check()
         self.kick()
 
@@ -534,6 +622,7 @@ class Room:
                     s.claimed,
                     s.row.kind == "computer" or s.present,
                     self.stand_in(s.row.seat),
+                    s.row.handed,
                 )
                 for s in self.seats
             ]
@@ -561,6 +650,7 @@ class Room:
             "hand_index": self.state.hand_index,
             "scores": list(self.state.scores),
             "finished": self.finished,
+            "closed": self.closed,
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
             "practice": self.row.practice,

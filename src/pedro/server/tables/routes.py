@@ -107,7 +107,7 @@ class TableRoutes:
         profile = await self.profiles.seat_profile(spec.profile)
         if profile is None and spec.seat is not None and spec.name is not None:
             await self.profiles.check_seat_name(spec.name)
-        row, secret = _new_table(spec, creations.limits, profile)
+        row, secret, host = _new_table(spec, creations.limits, profile)
         client = client_address(request)
         try:
             creations.check(client, row, registry.rooms)
@@ -124,7 +124,13 @@ class TableRoutes:
         log.info("table %s created: %s, %d computer players", row.id, row.variant, _computers(row))
         if secret is not None:
             log.info("table %s: seat %d taken", row.id, spec.seat)
-        body: dict[str, Any] = {"table": row.id, "seat": spec.seat, "secret": secret, "url": f"/t/{row.id}"}
+        body: dict[str, Any] = {
+            "table": row.id,
+            "seat": spec.seat,
+            "secret": secret,
+            "host": host,
+            "url": f"/t/{row.id}",
+        }
         return JSONResponse(body | {"summary": room.summary()}, status_code=201)
 
     async def table(self, request: Request) -> Response:
@@ -241,7 +247,7 @@ def _computers(row: TableRow) -> int:
     return sum(1 for s in row.seats if s.kind == "computer")
 
 
-def _seat_row(i: int, seat: SeatSpec, limits: Limits) -> SeatRow:
+def seat_row(i: int, seat: SeatSpec, limits: Limits) -> SeatRow:
     """A new table's seat as asked: a person's (empty), or a computer level the server may run."""
     if seat.kind != "computer":
         if seat.player is not None:
@@ -264,7 +270,9 @@ def _seat_row(i: int, seat: SeatSpec, limits: Limits) -> SeatRow:
 
 def _new_table(
     spec: CreateTable, limits: Limits, profile: SeatProfile | None = None
-) -> tuple[TableRow, str | None]:
+) -> tuple[TableRow, str | None, str]:
+    """The table asked for, the secret of its creator's seat (if one was taken), and its host
+    secret (``tables.host``)."""
     if spec.variant not in VARIANTS:
         raise HttpError.of(422, "unknown_variant", variant=spec.variant, variants=", ".join(VARIANTS))
     try:
@@ -274,7 +282,7 @@ def _new_table(
     if len(spec.seats) != rules.players:
         described = len(spec.seats)
         raise HttpError.of(400, "seat_count", variant=rules.name, players=rules.players, described=described)
-    seats = [_seat_row(i, s, limits) for i, s in enumerate(spec.seats)]
+    seats = [seat_row(i, s, limits) for i, s in enumerate(spec.seats)]
     secret = None
     if spec.seat is not None:
         if spec.seat >= rules.players or seats[spec.seat].kind != "human":
@@ -297,5 +305,6 @@ def _new_table(
         created_at=datetime.now(UTC),
         seats=seats,
         practice=spec.practice,
+        host_hash=hash_secret(host := secrets.token_urlsafe(24)),
     )
-    return row, secret
+    return row, secret, host

@@ -49,6 +49,8 @@ class Table:
     unrated: str | None
     #: the seat ``unrated`` is about, if any
     unrated_seat: int | None
+    #: the host closed the table before its game ended: nothing more is played at it
+    closed: bool = False
 
     @property
     def rated(self) -> bool:
@@ -66,6 +68,7 @@ class Table:
             "unrated": self.unrated,
             "unrated_seat": self.unrated_seat,
             "hands": self.hands,
+            "closed": self.closed,
         } | rules_json(rules)
 
 
@@ -82,6 +85,8 @@ class Seat(NamedTuple):
     claimed: bool
     connected: bool
     stand_in: bool
+    #: the host gave the seat to the computer for the rest of the game
+    handed: bool = False
 
     def json(self) -> dict[str, Any]:
         return {
@@ -92,6 +97,7 @@ class Seat(NamedTuple):
             "claimed": self.claimed,
             "connected": self.connected,
             "stand_in": self.stand_in,
+            "handed": self.handed,
         }
 
 
@@ -155,12 +161,14 @@ def state_messages(
     public_last = last_json(facts.last, obs, None)
     # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
     shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
+    # nobody is offered a move at a table its host closed
+    playable = started and not facts.table.closed
     messages: dict[int | None, bytes] = {}
     for seat in seats:
         if seat in messages:
             continue
         secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(state, seat)
-        own_text = _own_text(memo, seat, secrets, obs, started)
+        own_text = _own_text(memo, seat, secrets, obs, playable)
         last = shared_last or orjson.dumps(last_json(facts.last, obs, secrets))
         pieces = (
             head_text,

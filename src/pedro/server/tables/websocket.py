@@ -81,6 +81,9 @@ class WsClient:
         self.address = address
         self.seat: int | None = None
         self.room: Room | None = None
+        #: what a spectator's ``watch`` said of it (see ``tables.protocol.Watch``)
+        self.viewer: str | None = None
+        self.name: str | None = None
         #: text messages (bytes: UTF-8) waiting to be sent; None: close
         self.queue: asyncio.Queue[str | bytes | None] = asyncio.Queue()
         now = websocket.scope.get("extensions", {}).get(SEND_NOW)
@@ -113,7 +116,10 @@ class WsClient:
         self.send(json.dumps(Error(type="error", code=code, message=message), ensure_ascii=False))
 
     def replaced(self) -> None:
-        self.error("replaced", "this seat was opened in another window; this one is closed")
+        self.removed("replaced", "this seat was opened in another window; this one is closed")
+
+    def removed(self, code: str, message: str) -> None:
+        self.error(code, message)
         self.seat = None
         self.room = None
         self.close()
@@ -288,6 +294,9 @@ async def _answer(
         else:
             if room.row.hands is not None and await hidden.hidden_deal(room.id):
                 raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
+            if request.viewer is not None and request.viewer in room.row.barred:
+                raise RoomError("removed", "the table's host removed you as a spectator")
+            client.viewer, client.name = request.viewer, request.name
             _welcome(client, room, None)
     except StoreError as exc:
         log.error("table %s: database error: %s", room.id, exc)
