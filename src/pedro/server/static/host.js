@@ -44,7 +44,7 @@ export class HostBox {
     const rows = state.seats.map((seat) => {
       const select = h(
         "select",
-        { dataset: { testid: `host-seat-${seat.seat}` }, attrs: { "aria-label": t("join.seat", { n: seat.seat + 1 }) }, on: { change: () => this.setSeat(seat.seat, select.value) } },
+        { dataset: { testid: "host-seat", seat: String(seat.seat) }, attrs: { "aria-label": t("join.seat", { n: seat.seat + 1 }) }, on: { change: () => this.setSeat(seat.seat, select.value) } },
         h("option", { value: "human", text: t("host.person") }),
         // a player that is no level (a table made through the API) stays offered as it is
         seat.kind === "computer" && !levelOf(seat.player) ? h("option", { value: seat.player, text: seat.player }) : null,
@@ -62,8 +62,8 @@ export class HostBox {
       .filter((seat) => seat.kind === "human" && (seat.handed || seat.stand_in))
       .map((seat) => {
         const give = seat.handed
-          ? h("button", { type: "button", class: "small-button", text: t("host.giveBack"), dataset: { testid: `host-give-back-${seat.seat}` }, on: { click: () => this.handOver(seat.seat, false) } })
-          : h("button", { type: "button", class: "small-button", text: t("host.handOver"), dataset: { testid: `host-hand-over-${seat.seat}` }, on: { click: () => this.handOver(seat.seat, true) } });
+          ? h("button", { type: "button", class: "small-button", text: t("host.giveBack"), dataset: { testid: "host-give-back", seat: String(seat.seat) }, on: { click: () => this.handOver(seat.seat, false) } })
+          : h("button", { type: "button", class: "small-button", text: t("host.handOver"), dataset: { testid: "host-hand-over", seat: String(seat.seat) }, on: { click: () => this.handOver(seat.seat, true) } });
         return h("li", {}, h("span", { text: `${seat.name}${seat.handed ? ` (${t("host.handedNote")})` : ""} ` }), give);
       });
     return h("div", {}, h("h4", { text: t("host.duringGame") }), rows.length ? h("ul", { class: "host-seats" }, rows) : h("p", { class: "muted small", text: t("host.noAway") }));
