@@ -269,7 +269,7 @@ def test_another_process_learns_the_hosts_changes_by_news_and_by_catching_up(tmp
             registry.load()
             there = registry.rooms[row.id]
             # told by news
-            await here.host_write(
+            await here.commit_change(
                 SeatChange(row.id, 1, "computer", "basic", None),
                 lambda: here.seat_changed(1, "computer", "basic"),
             )
@@ -278,11 +278,11 @@ def test_another_process_learns_the_hosts_changes_by_news_and_by_catching_up(tmp
             registry.on_news(f"me {row.id} barred {VIEWER}")
             assert VIEWER in there.row.barred
             # news lost: catching up reads the stored changes
-            await here.host_write(SeatHanded(row.id, 0, True), lambda: here.seat_handed(0, True))
-            await here.host_write(
+            await here.commit_change(SeatHanded(row.id, 0, True), lambda: here.seat_handed(0, True))
+            await here.commit_change(
                 ViewerBarred(row.id, "other-viewer-1"), lambda: here.viewer_barred("other-viewer-1")
             )
-            await here.host_write(Closed(row.id), here.table_closed)
+            await here.commit_change(Closed(row.id), here.table_closed)
             await there.catch_up()
             assert there.seats[0].row.handed and there.stand_in(0)
             assert "other-viewer-1" in there.row.barred

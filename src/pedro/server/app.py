@@ -29,6 +29,7 @@ from pedro.server.services import Services, build_services
 from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import StoreError
 from pedro.server.tables.address_limits import AddressLimits
+from pedro.server.tables.again import AgainRoutes
 from pedro.server.tables.host import HostRoutes
 from pedro.server.tables.routes import TableRoutes
 from pedro.server.tables.websocket import TableSockets
@@ -60,6 +61,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
             ),
         ).routes(),
         *HostRoutes(s.registry, settings.limits).routes(),
+        *AgainRoutes(s.registry).routes(),
         *FinishedRoutes(s.registry, s.bodies, tournaments).routes(),
         *ReviewRoutes(s.reviews, tournaments).routes(),
         *s.hints.routes(),

@@ -83,6 +83,11 @@ MESSAGES = {
     ),
     "host_computer_seat": "seat {seat} is a computer player's: only a person's seat is handed over",
     "host_no_seat": "no seat {seat}: the table has seats 0 to {last}",
+    # play again (server/tables/again.py)
+    "again_not_player": "that secret does not belong to a seat of this table: only its players play again",
+    "again_unfinished": "the game is not over: the next one is set up once it has ended",
+    "again_tournament": "a tournament's deal is not played again: the tournament deals the next",
+    "not_held": "seat {seat} is not held for you: only a seat kept since the previous game is given up",
     # duplicate tournaments (server/tournaments); tables and seats counted from 1
     "no_tournament": "no such tournament (check the link)",
     "tournament_seat_count": (

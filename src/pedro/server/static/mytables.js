@@ -56,6 +56,8 @@ async function describe(mine) {
       summary && summary.finished
         ? h("a", { class: "button", href: `replay/${encodeURIComponent(mine.id)}`, text: WORDS.replay })
         : h("a", { class: "button primary", href: url, text: WORDS.backToSeat }),
+      // a next game set up by play again: the way on from the finished one
+      summary && summary.next ? h("a", { class: "button", href: `t/${encodeURIComponent(summary.next)}`, text: t("again.nextGame"), dataset: { testid: "next-game" } }) : null,
       summary && summary.finished
         ? h("button", {
             type: "button",

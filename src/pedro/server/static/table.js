@@ -16,6 +16,7 @@ import { loadProfile, profileSecret } from "./myprofile.js";
 import { gameRatingBox } from "./gamerating.js";
 import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts.js";
 import { HostBox } from "./host.js";
+import { AgainBox } from "./again.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -45,6 +46,7 @@ class TablePage {
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
     this.host = new HostBox(tableId, (message) => this.showError(message));
+    this.again = new AgainBox(tableId, (message) => this.showError(message));
     this.build();
   }
 
@@ -439,7 +441,7 @@ class TablePage {
     }
     this.el.panel.classList.toggle("my-turn", myTurn);
 
-    fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
+    fill(this.el.summary, over ? [tournamentLink(this.id), this.again.render(state), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
     fill(this.el.side, this.renderSide(view));
 
     const body = document.body.dataset;
@@ -553,11 +555,13 @@ function watchHello() {
 /** Before the first deal is played: who is still missing, and how to bring them. */
 function waitingForPlayers(state) {
   const free = state.seats.filter((s) => s.kind === "human" && !s.claimed);
+  const pending = state.seats.filter((s) => s.pending).map((s) => s.name);
   return h(
     "div",
     { class: "panel-turn waiting" },
-    h("p", { class: "prompt", text: tn("start.waiting", free.length) }),
-    h("p", { class: "muted small", text: t("start.invite") }),
+    free.length || !pending.length ? h("p", { class: "prompt", text: tn("start.waiting", free.length) }) : null,
+    pending.length ? h("p", { class: "prompt", text: t("start.pending", { names: pending.join(", ") }) }) : null,
+    free.length ? h("p", { class: "muted small", text: t("start.invite") }) : null,
   );
 }
 

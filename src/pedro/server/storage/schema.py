@@ -44,6 +44,8 @@ tables_table = Table(
     Column("host_hash", String(64)),
     #: the host closed the table before its game ended: nothing more is played at it
     Column("closed", Boolean, nullable=False, default=False, server_default=false()),
+    #: the table of the next game, set up when one of the players asked to play again
+    Column("next_table", String(40)),
 )
 
 seats_table = Table(
@@ -57,6 +59,8 @@ seats_table = Table(
     Column("secret_hash", String(64)),  # sha256 of the seat's secret; NULL while free
     #: the host gave the seat to the computer for the rest of the game (its player was away)
     Column("handed", Boolean, nullable=False, default=False, server_default=false()),
+    #: held for the seat's player of the previous game (its secret), who has not come yet
+    Column("pending", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 #: The spectators a table's host removed, by the id their browser sends when it watches.

@@ -83,6 +83,8 @@ class SeatRow:
     profile: str | None = None
     #: the host gave the seat to the computer for the rest of the game (``tables.host``)
     handed: bool = False
+    #: held for its player of the previous game, who has not come yet (``tables.again``)
+    pending: bool = False
 
 
 #: A seat claim's news without a profile (no profile id has it: they are URL-safe tokens).
@@ -105,7 +107,7 @@ def _seats_query(where: Any) -> Any:
 
 
 def _seat_row(s: Any) -> SeatRow:
-    return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id, s.handed)
+    return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id, s.handed, s.pending)
 
 
 @dataclass
@@ -131,6 +133,8 @@ class TableRow:
     closed: bool = False
     #: the viewer ids of the spectators the host removed
     barred: set[str] = field(default_factory=set)
+    #: the table of the next game, once a player asked to play again
+    next_table: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,7 @@ class News:
     seats: list[SeatRow]
     closed: bool
     barred: set[str]
+    next_table: str | None
 
 
 @dataclass(frozen=True)
@@ -224,6 +229,30 @@ class Closed:
 
 
 @dataclass(frozen=True)
+class NextTable:
+    """The next game's table, linked from the finished one's: once only (ConflictError if another
+    request or server process set one up first)."""
+
+    row: TableRow
+    previous: str
+
+    def describe(self) -> str:
+        return f"table {self.previous}: next game {self.row.id}"
+
+
+@dataclass(frozen=True)
+class SeatAnswered:
+    """A seat held for its player of the previous game: taken up (``accepted``) or given up."""
+
+    table_id: str
+    seat: int
+    accepted: bool
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} {'taken up' if self.accepted else 'given up'}"
+
+
+@dataclass(frozen=True)
 class ViewerBarred:
     table_id: str
     viewer: str
@@ -233,7 +262,18 @@ class ViewerBarred:
 
 
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
-Write = NewTable | SeatClaim | NewAction | Finished | SeatChange | SeatHanded | Closed | ViewerBarred
+Write = (
+    NewTable
+    | SeatClaim
+    | NewAction
+    | Finished
+    | SeatChange
+    | SeatHanded
+    | Closed
+    | ViewerBarred
+    | NextTable
+    | SeatAnswered
+)
 
 
 def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
@@ -252,10 +292,12 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
         if actions:
             _insert_actions(c, actions, now)
             actions = []
-        if isinstance(write, NewTable):
+        if isinstance(write, NewTable | NextTable):
             _insert_table(c, write.row)
             if announce_as is not None:
                 c.execute(_LEASE_NEW, {"table": write.row.id, "me": announce_as})
+            if isinstance(write, NextTable):
+                _link_next(c, write)
         elif isinstance(write, SeatClaim):
             _claim(c, write)
         elif isinstance(write, SeatChange):
@@ -272,6 +314,8 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
                 .where(tables_table.c.id == write.table_id)
                 .values(closed=True, finished=True)
             )
+        elif isinstance(write, SeatAnswered):
+            _answer_seat(c, write)
         elif isinstance(write, ViewerBarred):
             c.execute(insert(barred_viewers_table).values(table_id=write.table_id, viewer=write.viewer))
         else:
@@ -313,7 +357,8 @@ def news_payload(process: str, write: Write) -> str | None:
     (so they need not read the database), ``"<process> <table> new"`` for a
     new table; the host's changes: ``"<process> <table> seat-kind <seat> <kind> <player or ~>"``,
     ``"<process> <table> handed <seat> <1 or 0>"``, ``"<process> <table> closed"`` and
-    ``"<process> <table> barred <viewer>"``.
+    ``"<process> <table> barred <viewer>"``; play again: ``"<process> <table> next <next table>"``
+    (the next table is new too) and ``"<process> <table> answered <seat> <1 or 0>"``.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
@@ -330,6 +375,10 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.table_id} closed"
     if isinstance(write, ViewerBarred):
         return f"{process} {write.table_id} barred {write.viewer}"
+    if isinstance(write, NextTable):
+        return f"{process} {write.previous} next {write.row.id}"
+    if isinstance(write, SeatAnswered):
+        return f"{process} {write.table_id} answered {write.seat} {int(write.accepted)}"
     return None
 
 
@@ -359,6 +408,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
                 "player": s.player,
                 "name": s.name,
                 "secret_hash": s.secret_hash,
+                "pending": s.pending,
             }
             for s in row.seats
         ],
@@ -405,6 +455,36 @@ def _change_seat(c: Connection, change: SeatChange) -> None:
             seat_profiles_table.c.table_id == change.table_id, seat_profiles_table.c.seat == change.seat
         )
     )
+
+
+def _link_next(c: Connection, write: NextTable) -> None:
+    result = c.execute(
+        update(tables_table)
+        .where(tables_table.c.id == write.previous, tables_table.c.next_table.is_(None))
+        .values(next_table=write.row.id)
+    )
+    if result.rowcount != 1:
+        raise ConflictError(f"table {write.previous} has its next game already")
+
+
+def _answer_seat(c: Connection, answer: SeatAnswered) -> None:
+    """A held seat taken up by its player, or given up: then it is free, for anyone invited."""
+    seat = and_(
+        seats_table.c.table_id == answer.table_id,
+        seats_table.c.seat == answer.seat,
+        seats_table.c.pending.is_(True),
+    )
+    if answer.accepted:
+        result = c.execute(update(seats_table).where(seat).values(pending=False))
+    else:
+        result = c.execute(update(seats_table).where(seat).values(pending=False, name=None, secret_hash=None))
+        c.execute(
+            delete(seat_profiles_table).where(
+                seat_profiles_table.c.table_id == answer.table_id, seat_profiles_table.c.seat == answer.seat
+            )
+        )
+    if result.rowcount != 1:
+        raise ConflictError(f"seat {answer.seat} is not held for anyone")
 
 
 def hash_secret(secret: str) -> str:
@@ -618,13 +698,15 @@ class Store:
                     )
                 ]
                 seats = [_seat_row(s) for s in c.execute(_seats_query(seats_table.c.table_id == table_id))]
-                closed = bool(
-                    c.execute(select(tables_table.c.closed).where(tables_table.c.id == table_id)).scalar()
-                )
+                marks = c.execute(
+                    select(tables_table.c.closed, tables_table.c.next_table).where(
+                        tables_table.c.id == table_id
+                    )
+                ).one()
                 barred = _barred(c, [table_id]).get(table_id, set())
         except SQLAlchemyError as exc:
             raise store_error(exc) from exc
-        return News(actions, seats, closed, barred)
+        return News(actions, seats, marks.closed, barred, marks.next_table)
 
     def _load(self, where: Any) -> list[TableRow]:
         try:
@@ -652,6 +734,7 @@ class Store:
                     hands=r.hands,
                     host_hash=r.host_hash,
                     closed=r.closed,
+                    next_table=r.next_table,
                 )
                 for r in c.execute(query)
             }

@@ -5,13 +5,14 @@ writer of its game), and ``computers`` its computer players; ``registry`` the lo
 ``table_view`` a seat's ``state`` message, made from the game and the table's facts alone, of the
 JSON ``views``; ``protocol`` what clients may send and ``messages`` what they are sent
 (``message_docs`` writes its reference in docs/server.md); ``websocket`` the connection of an open
-page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat) and ``host`` the
-controls of a table's creator; ``limits`` the abuse
+page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat), ``host`` the
+controls of a table's creator and ``again`` the next game of the same players; ``limits`` the abuse
 limits on creating tables, ``address_limits`` those on each address's connections and refusals.
 """
 
 __all__ = [
     "address_limits",
+    "again",
     "computers",
     "game",
     "host",

@@ -8,10 +8,12 @@ game for its record and replay (``FinishedGame``) and the end for its rating (``
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pedro.engine.deal import SeededDeals
 from pedro.engine.state import GameState, HandResult
 from pedro.variants.options import make_ruleset
 
@@ -20,6 +22,16 @@ def table_game(variant: str, options: Mapping[str, Any], seed: str, hands: int |
     """A table's game from its first deal. A table of ``hands`` hands (a duplicate tournament's deal:
     one) is a game of that many hands, which ends after them with no winner and deals no more."""
     return GameState(make_ruleset(variant, dict(options)), seed=seed, hand_limit=hands)
+
+
+def seed_dealing_first(players: int, dealer: int) -> str:
+    """A new random seed whose game ``dealer`` deals first (play again: the deal moves on a seat).
+    Drawn until one fits, about ``players`` draws; the deals stay as random as any seed's, as the
+    first dealer is drawn apart from them."""
+    while True:
+        seed = secrets.token_hex(16)
+        if SeededDeals(seed).first_dealer(players) == dealer:
+            return seed
 
 
 @dataclass(frozen=True)

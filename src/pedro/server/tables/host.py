@@ -32,19 +32,16 @@ from pedro.server.storage.tables_db import (
     ViewerBarred,
     hash_secret,
 )
-from pedro.server.tables.protocol import SeatSpec, ViewerId
+from pedro.server.tables.protocol import SeatSpec, Secret, ViewerId
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room
 from pedro.server.tables.routes import seat_row
 
 log = logging.getLogger("pedro.server")
 
-#: The host secret, as a request carries it.
-HostSecret = Annotated[str, StringConstraints(min_length=1, max_length=100)]
-
 
 class HostRequest(Strict):
-    host: HostSecret
+    host: Secret
 
 
 class SeatKind(HostRequest):
@@ -110,7 +107,7 @@ class HostRoutes:
         if (row.kind, row.player) != (s.row.kind, s.row.player) or s.row.secret_hash is not None:
             change = SeatChange(room.id, seat, row.kind, row.player, s.row.secret_hash)
             try:
-                await room.host_write(change, lambda: room.seat_changed(seat, row.kind, row.player))
+                await room.commit_change(change, lambda: room.seat_changed(seat, row.kind, row.player))
             except ConflictError:
                 raise HttpError.of(409, "seat_just_taken", seat=seat) from None
             log.info("table %s: the host made seat %d %s", room.id, seat, row.player or "a person's")
@@ -129,7 +126,9 @@ class HostRoutes:
             raise HttpError.of(409, "host_seat_present", seat=seat)
         if asked.computer != row.handed:
             handed = asked.computer
-            await room.host_write(SeatHanded(room.id, seat, handed), lambda: room.seat_handed(seat, handed))
+            await room.commit_change(
+                SeatHanded(room.id, seat, handed), lambda: room.seat_handed(seat, handed)
+            )
             log.info("table %s: the host %s seat %d", room.id, "handed over" if handed else "gave back", seat)
         return JSONResponse(room.summary())
 
@@ -143,7 +142,7 @@ class HostRoutes:
         room = await self._host_room(request, asked, live=False)
         viewer = asked.viewer
         if viewer not in room.row.barred:
-            await room.host_write(ViewerBarred(room.id, viewer), lambda: room.viewer_barred(viewer))
+            await room.commit_change(ViewerBarred(room.id, viewer), lambda: room.viewer_barred(viewer))
             log.info("table %s: the host removed a spectator", room.id)
         return JSONResponse({"spectators": room.spectator_list()})
 
@@ -152,7 +151,7 @@ class HostRoutes:
         if room.finished:
             raise HttpError.of(409, "host_over")
         if not room.closed:
-            await room.host_write(Closed(room.id), room.table_closed)
+            await room.commit_change(Closed(room.id), room.table_closed)
             log.info("table %s: closed by its host", room.id)
         return JSONResponse(room.summary())
 

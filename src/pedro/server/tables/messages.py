@@ -132,6 +132,8 @@ class SeatInfo(TypedDict):
     """a computer plays for the human, who has been away too long (or whom the host handed over)"""
     handed: bool
     """the table's host gave the seat to the computer for the rest of the game (or until given back)"""
+    pending: bool
+    """held for its player of the previous game (play again), who has not come yet"""
 
 
 @with_config(_EXACT)
@@ -175,6 +177,8 @@ class TableInfo(Rules):
     """hands to play (a duplicate tournament's deal: 1); null: to the game's end"""
     closed: bool
     """the table's host closed it before its game ended: nothing more is played at it"""
+    next: str | None
+    """the table of the next game, once one of the players asked to play again"""
 
 
 @with_config(_EXACT)

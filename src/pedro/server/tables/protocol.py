@@ -26,9 +26,13 @@ MAX_SEQ = 2**31 - 1
 SeatNumber = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 
 
+#: A seat's or a host's secret, as a request carries it.
+Secret = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
 class Join(Strict):
     type: Literal["join"]
-    secret: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    secret: Secret
 
 
 #: A browser's own id, made by its page and kept, so that a table's host may remove a spectator.

@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from pedro.server.settings import ServerSettings
-from pedro.server.storage.tables_db import NO_PROFILE, StoreError, TableRow
+from pedro.server.storage.tables_db import NO_PROFILE, NewTable, NextTable, StoreError, TableRow
 from pedro.server.sync.cluster import Survey
 from pedro.server.sync.writer import AsyncStore
 from pedro.server.tables.room import Room, RoomSettings
@@ -147,11 +147,12 @@ class TableRegistry:
         )
         return self._restore(row) if row is not None else None
 
-    async def add(self, row: TableRow) -> Room:
+    async def add(self, row: TableRow, previous: str | None = None) -> Room:
         """A new table, driven here: when the database is shared, its lease was taken with it.
-        ``Unservable`` (nothing stored) if it could not be served."""
+        ``Unservable`` (nothing stored) if it could not be served. ``previous``: the finished table
+        whose next game it is (ConflictError, nothing stored, if that one has its next already)."""
         room = servable(row, self.store, self.settings)
-        await self.store.create_table(row)
+        await self.store.write(NewTable(row) if previous is None else NextTable(row, previous))
         self.rooms[row.id] = room
         room.driving = True
         room.start()
@@ -193,10 +194,10 @@ class TableRegistry:
         if kind == "left":
             return True  # its tables are free: take them at once
         room = self.rooms.get(table_id)
-        if kind == "new":
-            self._spawn(table_id, self.get(table_id))  # so that the lobby lists it here too
-        elif room is None:
-            pass  # a table this process has not loaded: it reads it when asked
+        if kind in ("new", "next"):  # so that the lobby lists it here too
+            self._spawn(text or table_id, self.get(text or table_id))
+        if kind == "new" or room is None:
+            pass  # read above; or a table this process has not loaded: it reads it when asked
         elif kind.isdigit():
             self._spawn(table_id, room.learn(int(kind), text))
         elif kind in ("here", "gone"):
@@ -211,6 +212,11 @@ class TableRegistry:
         elif kind == "handed":
             seat, handed = text.split(" ", 1)
             room.seat_handed(int(seat), handed == "1")
+        elif kind == "next":
+            room.next_table_set(text)
+        elif kind == "answered":
+            seat, accepted = text.split(" ", 1)
+            room.seat_answered(int(seat), accepted == "1")
         elif kind == "barred":
             room.viewer_barred(text)
         elif kind == "closed":

@@ -32,7 +32,14 @@ from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
 from pedro.server.settings import ServerSettings
-from pedro.server.storage.tables_db import ConflictError, SeatRow, StoreError, TableRow, Write
+from pedro.server.storage.tables_db import (
+    ConflictError,
+    SeatAnswered,
+    SeatRow,
+    StoreError,
+    TableRow,
+    Write,
+)
 from pedro.server.sync.writer import AsyncStore, committed
 from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
@@ -124,9 +131,16 @@ class Room:
             self.state.apply(self._stored(text)[1])
         now = clock()
         self.seats = [SeatState(s, away_since=now if s.kind == "human" else None) for s in row.seats]
-        self._started = all(s.claimed for s in self.seats)
+        self._started = self._ready()
         self._table = Table(
-            row.id, row.title, row.options, row.practice, row.hands, *self._forecast(), closed=row.closed
+            row.id,
+            row.title,
+            row.options,
+            row.practice,
+            row.hands,
+            *self._forecast(),
+            closed=row.closed,
+            next=row.next_table,
         )
         #: the parts of the state messages that change seldom, kept encoded between changes
         self._memo = ViewMemo()
@@ -162,6 +176,10 @@ class Room:
     def started(self) -> bool:
         """Play waits until every human seat has a player (kept up to date by ``seat_taken``)."""
         return self._started
+
+    def _ready(self) -> bool:
+        """Every seat has its player: taken, and not only held for the previous game's player."""
+        return all(s.claimed and not s.row.pending for s in self.seats)
 
     @property
     def finished(self) -> bool:
@@ -290,7 +308,7 @@ class Room:
         reason, reason_seat = self._forecast()
         self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
         self.active_at = self.clock()
-        self._started = all(s.claimed for s in self.seats)
+        self._started = self._ready()
         self.broadcast()
         self.kick()
 
@@ -411,10 +429,14 @@ class Room:
                 self.seat_taken(stored.seat, stored.name or "", stored.secret_hash, stored.profile)
             if stored.handed != s.row.handed:
                 self.seat_handed(stored.seat, stored.handed)
+            if s.row.pending and not stored.pending:
+                self.seat_answered(stored.seat, stored.secret_hash is not None)
         for viewer in news.barred - self.row.barred:
             self.viewer_barred(viewer)
         if news.closed and not self.closed:
             self.table_closed()
+        if news.next_table is not None and self.row.next_table is None:
+            self.next_table_set(news.next_table)
         for text in news.actions:
             seat, action = self._stored(text)
             self._apply(seat, action, text, committed_here=False)
@@ -463,11 +485,12 @@ class Room:
         elif self._driver is not None:
             self._driver.cancel()
 
-    # ------------------------------------------------------------------ the host's changes
+    # ------------------------------------------------------------------ the host's and the seats' changes
 
-    async def host_write(self, write: Write, apply: Callable[[], None]) -> None:
-        """A change of the host's (checked by ``tables.host``): committed, then applied here.
-        Under the lock, so no action is between its check and its commit."""
+    async def commit_change(self, write: Write, apply: Callable[[], None]) -> None:
+        """A change of the host's (``tables.host``) or of a held seat's (``tables.again``),
+        checked by the caller: committed, then applied here. Under the lock, so no action is
+        between its check and its commit."""
         async with self._lock:
             await self.store.write(write)
             apply()
@@ -503,6 +526,30 @@ class Room:
         self._table = replace(self._table, closed=True)
         if self._driver is not None:
             self._driver.cancel()
+        self.broadcast()
+
+    def seat_answered(self, seat: int, accepted: bool) -> None:
+        """The seat held for its player of the previous game was taken up, or given up (free)."""
+        row = self.seats[seat].row
+        row.pending = False
+        if not accepted:
+            row.name = row.secret_hash = row.profile = None
+        self._seats_changed()
+
+    async def take_up(self, seat: int) -> None:
+        """The player of the previous game came to the seat held for them."""
+        if self.seats[seat].row.pending:
+            try:
+                await self.commit_change(
+                    SeatAnswered(self.id, seat, True), lambda: self.seat_answered(seat, True)
+                )
+            except ConflictError:  # answered at another server process: read how
+                await self.catch_up()
+
+    def next_table_set(self, table_id: str) -> None:
+        """The next game's table was set up: every page of this one is told."""
+        self.row.next_table = table_id
+        self._table = replace(self._table, next=table_id)
         self.broadcast()
 
     def spectator_list(self) -> list[dict[str, str | None]]:
@@ -623,6 +670,7 @@ class Room:
                     s.row.kind == "computer" or s.present,
                     self.stand_in(s.row.seat),
                     s.row.handed,
+                    s.row.pending,
                 )
                 for s in self.seats
             ]
@@ -651,6 +699,7 @@ class Room:
             "scores": list(self.state.scores),
             "finished": self.finished,
             "closed": self.closed,
+            "next": self.row.next_table,
             "winner": self.state.winner,
             "created": self.row.created_at.isoformat(),
             "practice": self.row.practice,

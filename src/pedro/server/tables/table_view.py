@@ -51,6 +51,8 @@ class Table:
     unrated_seat: int | None
     #: the host closed the table before its game ended: nothing more is played at it
     closed: bool = False
+    #: the table of the next game, once one of the players asked to play again
+    next: str | None = None
 
     @property
     def rated(self) -> bool:
@@ -69,6 +71,7 @@ class Table:
             "unrated_seat": self.unrated_seat,
             "hands": self.hands,
             "closed": self.closed,
+            "next": self.next,
         } | rules_json(rules)
 
 
@@ -87,6 +90,8 @@ class Seat(NamedTuple):
     stand_in: bool
     #: the host gave the seat to the computer for the rest of the game
     handed: bool = False
+    #: held for its player of the previous game, who has not come yet
+    pending: bool = False
 
     def json(self) -> dict[str, Any]:
         return {
@@ -98,6 +103,7 @@ class Seat(NamedTuple):
             "connected": self.connected,
             "stand_in": self.stand_in,
             "handed": self.handed,
+            "pending": self.pending,
         }
 
 

@@ -290,6 +290,7 @@ async def _answer(
                 raise RoomError(
                     "auth", "that secret does not belong to a seat at this table; take a free seat"
                 )
+            await room.take_up(seat)  # a seat held since the previous game: its player came
             _welcome(client, room, seat)
         else:
             if room.row.hands is not None and await hidden.hidden_deal(room.id):

@@ -1,5 +1,7 @@
-"""Host controls: the hash of a table's host secret, a closed mark, seats the host gave to a
-computer, and the spectators the host removed (``pedro.server.tables.host``).
+"""Host controls and play again: the hash of a table's host secret, a closed mark, seats the host
+gave to a computer, the spectators the host removed (``pedro.server.tables.host``); the table of
+the next game played by the same people, and the seats held there for a player who has not come
+yet (``pedro.server.tables.again``).
 
 Tables made before this revision have no host: nobody holds their secret.
 
@@ -22,7 +24,9 @@ depends_on = None
 def upgrade() -> None:
     op.add_column("pedro_tables", sa.Column("host_hash", sa.String(64)))
     op.add_column("pedro_tables", sa.Column("closed", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("pedro_tables", sa.Column("next_table", sa.String(40)))
     op.add_column("pedro_seats", sa.Column("handed", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("pedro_seats", sa.Column("pending", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "pedro_barred_viewers",
         sa.Column(
@@ -35,7 +39,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("pedro_barred_viewers")
     with op.batch_alter_table("pedro_seats") as batch:
+        batch.drop_column("pending")
         batch.drop_column("handed")
     with op.batch_alter_table("pedro_tables") as batch:
+        batch.drop_column("next_table")
         batch.drop_column("closed")
         batch.drop_column("host_hash")
