@@ -54,9 +54,11 @@ export const TEXT = {
   error: (data, status) => (data && data.code && tIf(`review.error.${data.code}`, serverFields(data.fields))) || (data && data.error) || `${t("review.failed")} (${status})`,
 };
 
-/** An error's fields as the page says them: an English text of the server's (a failure's why) translated. */
+/** An error's fields as the page says them: an English text of the server's (a failure's why)
+ * translated, and seats counted from 1 as people count them (the API counts from 0). */
 function serverFields(fields) {
-  return Object.fromEntries(Object.entries(fields || {}).map(([name, value]) => [name, typeof value === "string" ? tServer(value) : value]));
+  const shown = (name, value) => (typeof value === "string" ? tServer(value) : (name === "seat" || name === "last") && typeof value === "number" ? value + 1 : value);
+  return Object.fromEntries(Object.entries(fields || {}).map(([name, value]) => [name, shown(name, value)]));
 }
 
 /** How soon the page asks again about a review being made: soon at first, then less often while
