@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pedro.server.http.http_protocol import MAX_HEADER_BYTES
 from pedro.server.settings import Limits
-from pedro.server.storage.tables_db import SeatRow, TableRow, hash_secret
+from pedro.server.storage.tables_db import News, SeatRow, TableRow, hash_secret
 from pedro.server.tables import address_limits, websocket
 from pedro.server.tables.address_limits import (
     REFUSAL_BURST,
@@ -235,9 +235,9 @@ class CountingStore:
         self.seats = seats
         self.reads = 0
 
-    async def load_news(self, table_id: str, start: int) -> tuple[list[str], list[SeatRow]]:
+    async def load_news(self, table_id: str, start: int) -> News:
         self.reads += 1
-        return [], self.seats
+        return News([], self.seats, closed=False, barred=set(), next_table=None)
 
 
 def shared_room(claimed: int) -> tuple[Room, CountingStore]:
