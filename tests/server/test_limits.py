@@ -324,6 +324,9 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
             "open_tables_per_client": Limits().open_tables_per_client,
             "computer_only_tables": Limits().computer_only_tables,
             "max_expert_samples": Limits().max_expert_samples,
+            "chat_chars": Limits().chat_chars,
+            "chat_messages": Limits().chat_messages,
+            "chat_seconds": Limits().chat_seconds,
         }
         word = "W" * MAX_TITLE_CHARS
         assert post_table(client, title=word).json()["summary"]["title"] == word

@@ -23,13 +23,14 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, and_, create_engine, event, insert, or_, select, text, true, update
+from sqlalchemy import Engine, and_, create_engine, event, func, insert, or_, select, text, true, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
 
 from pedro.server.storage.schema import (
     actions_table,
+    chat_table,
     seat_profiles_table,
     seats_table,
     stand_ins_table,
@@ -105,6 +106,38 @@ def _seat_row(s: Any) -> SeatRow:
     return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id)
 
 
+#: Chat lines a table keeps at hand per channel (and reads back at a start): the recent ones.
+CHAT_HISTORY = 100
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A line of a table's chat, as stored (``pedro.server.tables.chat`` says who may read it)."""
+
+    seq: int
+    channel: str
+    #: the speaking seat; None for a spectator, who speaks under ``name``
+    seat: int | None
+    name: str | None
+    #: free text, or a quick phrase's code: one of the two
+    text: str | None
+    phrase: str | None
+    at: datetime
+
+    def news(self) -> str:
+        """The line as other server processes are told it (JSON: far below NOTIFY's 8000 bytes)."""
+        return json.dumps(
+            [self.seq, self.channel, self.seat, self.name, self.text, self.phrase, self.at.isoformat()],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_news(cls, text: str) -> ChatRow:
+        seq, channel, seat, name, said, phrase, at = json.loads(text)
+        return cls(seq, channel, seat, name, said, phrase, datetime.fromisoformat(at))
+
+
 @dataclass
 class TableRow:
     id: str
@@ -122,6 +155,10 @@ class TableRow:
     practice: bool = False
     #: the game ends after this many hands (a duplicate tournament's deal); None: at the target score
     hands: int | None = None
+    #: the table's chat is on
+    chat: bool = True
+    #: its recent chat, at most ``CHAT_HISTORY`` lines per channel, in order
+    chat_lines: list[ChatRow] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -164,8 +201,28 @@ class Finished:
         return f"table {self.table_id}: finished"
 
 
+@dataclass(frozen=True)
+class NewChatLine:
+    table_id: str
+    line: ChatRow
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: chat {self.line.seq}"
+
+
+@dataclass(frozen=True)
+class ChatSwitch:
+    """A table's chat turned on or off."""
+
+    table_id: str
+    on: bool
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: chat {'on' if self.on else 'off'}"
+
+
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
-Write = NewTable | SeatClaim | NewAction | Finished
+Write = NewTable | SeatClaim | NewAction | Finished | NewChatLine | ChatSwitch
 
 
 def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
@@ -190,6 +247,10 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
                 c.execute(_LEASE_NEW, {"table": write.row.id, "me": announce_as})
         elif isinstance(write, SeatClaim):
             _claim(c, write)
+        elif isinstance(write, NewChatLine):
+            _insert_chat(c, write)
+        elif isinstance(write, ChatSwitch):
+            c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(chat=write.on))
         else:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
@@ -227,7 +288,8 @@ def news_payload(process: str, write: Write) -> str | None:
     ``"<process> <table> <seq> <text>"`` for an action,
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
-    new table.
+    new table, ``"<process> <table> chat <line as JSON>"`` for a chat line (``ChatRow.news``) and
+    ``"<process> <table> chat_switch on|off"`` for the chat turned on or off.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
@@ -236,7 +298,44 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
     if isinstance(write, NewTable):
         return f"{process} {write.row.id} new"
+    if isinstance(write, NewChatLine):
+        return f"{process} {write.table_id} chat {write.line.news()}"
+    if isinstance(write, ChatSwitch):
+        return f"{process} {write.table_id} chat_switch {'on' if write.on else 'off'}"
     return None
+
+
+def _insert_chat(c: Connection, write: NewChatLine) -> None:
+    line = write.line
+    c.execute(
+        insert(chat_table).values(
+            table_id=write.table_id,
+            seq=line.seq,
+            channel=line.channel,
+            seat=line.seat,
+            name=line.name,
+            text=line.text,
+            phrase=line.phrase,
+            created_at=line.at,
+        )
+    )
+
+
+def _chat_row(r: Any) -> ChatRow:
+    return ChatRow(r.seq, r.channel, r.seat, r.name, r.text, r.phrase, aware(r.created_at))
+
+
+def _recent_chat(c: Connection, ids: list[str]) -> Iterator[tuple[str, ChatRow]]:
+    """The tables' recent chat lines (``CHAT_HISTORY`` per channel), table by table, in order."""
+    rank = (
+        func.row_number()
+        .over(partition_by=(chat_table.c.table_id, chat_table.c.channel), order_by=chat_table.c.seq.desc())
+        .label("rank")
+    )
+    ranked = select(chat_table, rank).where(chat_table.c.table_id.in_(ids)).subquery()
+    query = select(ranked).where(ranked.c.rank <= CHAT_HISTORY).order_by(ranked.c.table_id, ranked.c.seq)
+    for r in c.execute(query):
+        yield r.table_id, _chat_row(r)
 
 
 def _insert_table(c: Connection, row: TableRow) -> None:
@@ -252,6 +351,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             finished=row.finished,
             practice=row.practice,
             hands=row.hands,
+            chat=row.chat,
         )
     )
     c.execute(
@@ -500,6 +600,19 @@ class Store:
             raise store_error(exc) from exc
         return actions, seats
 
+    def load_chat(self, table_id: str, after: int) -> list[ChatRow]:
+        """A table's chat lines after number ``after``: what other processes may have said since."""
+        try:
+            with self.engine.connect() as c:
+                query = (
+                    select(chat_table)
+                    .where(chat_table.c.table_id == table_id, chat_table.c.seq > after)
+                    .order_by(chat_table.c.seq)
+                )
+                return [_chat_row(r) for r in c.execute(query)]
+        except SQLAlchemyError as exc:
+            raise store_error(exc) from exc
+
     def _load(self, where: Any) -> list[TableRow]:
         try:
             return self._read(where)
@@ -524,6 +637,7 @@ class Store:
                     finished=r.finished,
                     practice=r.practice,
                     hands=r.hands,
+                    chat=r.chat,
                 )
                 for r in c.execute(query)
             }
@@ -541,6 +655,8 @@ class Store:
                 if a.seq != len(row.actions):
                     raise StoreError(f"table {a.table_id}: action {len(row.actions)} is missing")
                 row.actions.append(a.text)
+            for table_id, line in _recent_chat(c, ids):
+                tables[table_id].chat_lines.append(line)
         return list(tables.values())
 
     def ping(self) -> None:
