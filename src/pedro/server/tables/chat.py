@@ -96,14 +96,12 @@ class TableChat:
         messages: int,
         seconds: float,
         *,
-        now: Callable[[], datetime] = utc_now,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.room = room
         self.on = on
         self.messages = messages
         self.seconds = seconds
-        self.now = now
         self.clock = clock
         self.recent: dict[str, deque[ChatRow]] = {c: deque(maxlen=CHAT_HISTORY) for c in CHANNELS}
         #: the highest line number this room holds (-1: none)
@@ -194,7 +192,7 @@ class TableChat:
         self._spend(client)
         for _ in range(_TRIES):
             line = ChatRow(
-                self.next_seq, channel, seat, None if seat is not None else name, text, phrase, self.now()
+                self.next_seq, channel, seat, None if seat is not None else name, text, phrase, utc_now()
             )
             self.next_seq += 1
             try:
