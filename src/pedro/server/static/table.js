@@ -15,6 +15,7 @@ import { tournamentLink } from "./tournament.js";
 import { loadProfile, profileSecret } from "./myprofile.js";
 import { gameRatingBox } from "./gamerating.js";
 import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts.js";
+import { ChatPanel } from "./chat.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -43,6 +44,7 @@ class TablePage {
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
+    this.chat = new ChatPanel((message) => !!this.socket && this.socket.send(message));
     this.build();
   }
 
@@ -60,7 +62,7 @@ class TablePage {
       felt: h("div", { class: "felt-slot" }),
       hand: h("div", { class: "hand-slot" }),
       panel: h("div", { class: "turn-slot" }),
-      side: h("aside", { class: "side" }),
+      side: h("div", { class: "side-boxes" }),
     };
     const copy = h("button", {
       type: "button",
@@ -75,6 +77,7 @@ class TablePage {
         { class: "topbar" },
         h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: t("table.homeTitle") } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
+        this.chat.badge,
         this.el.conn,
       ),
       h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
@@ -82,14 +85,14 @@ class TablePage {
       this.el.notice,
       this.el.join,
       this.el.summary,
-      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), this.el.side),
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.chat.el)),
     );
   }
 
   start() {
     const mine = loadSeat(this.id);
-    if (mine) this.connect({ type: "join", secret: mine.secret });
-    else if (new URLSearchParams(location.search).has("watch")) this.connect({ type: "watch" });
+    if (mine) this.connect({ type: "join", secret: mine.secret, chat: true });
+    else if (new URLSearchParams(location.search).has("watch")) this.connect({ type: "watch", chat: true });
     else this.showJoin();
   }
 
@@ -194,7 +197,7 @@ class TablePage {
       const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name, profile: profileSecret() } });
       saveSeat(this.id, answer.seat, answer.secret, answer.name || name);
       this.hideJoin();
-      this.connect({ type: "join", secret: answer.secret });
+      this.connect({ type: "join", secret: answer.secret, chat: true });
     } catch (err) {
       form.querySelector("button[type=submit]").disabled = false;
       await this.refreshJoin(err.message);
@@ -204,7 +207,7 @@ class TablePage {
   watch() {
     this.hideJoin();
     history.replaceState(null, "", `${location.pathname}?watch`);
-    this.connect({ type: "watch" });
+    this.connect({ type: "watch", chat: true });
   }
 
   hideJoin() {
@@ -239,10 +242,12 @@ class TablePage {
     if (msg.type === "welcome") this.welcomed = true;
     else if (msg.type === "state") this.onState(msg);
     else if (msg.type === "error") this.onError(msg);
+    else if (msg.type === "chat" || msg.type === "chat_history") this.chat.onMessage(msg);
     // pong needs nothing
   }
 
   onError(msg) {
+    if (this.chat.onError(msg)) return;
     if (msg.code === "replaced") {
       // the seat was opened in another window (the server closes this connection): stand down
       // instead of taking it back, or two windows would keep throwing each other out
@@ -429,6 +434,7 @@ class TablePage {
 
     fill(this.el.summary, over ? [tournamentLink(this.id), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
     fill(this.el.side, this.renderSide(view));
+    this.chat.update(state);
 
     const body = document.body.dataset;
     body.seq = String(state.seq);
