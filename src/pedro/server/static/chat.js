@@ -260,9 +260,6 @@ export class ChatPanel {
     return h(
       "li",
       { class: `chat-line ${spectator ? "from-spectator" : ""} ${mine ? "mine" : ""}`, dataset: { chatSeq: String(line.seq) }, attrs: { title: Number.isNaN(at.getTime()) ? null : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) } },
-      h("span", { class: "who", text: name }),
-      spectator ? h("span", { class: "muted small", text: ` (${t("chat.spectator")})` }) : null,
-      h("span", { class: "said", text: `: ${this.said(line)}` }),
       mine
         ? null
         : h("button", {
@@ -273,6 +270,9 @@ export class ChatPanel {
             attrs: { "aria-label": t("chat.mute", { name }), title: t("chat.mute", { name }) },
             on: { click: () => this.mute(line) },
           }),
+      h("span", { class: "who", text: name, attrs: { title: name } }),
+      spectator ? h("span", { class: "muted small", text: ` (${t("chat.spectator")})` }) : null,
+      h("span", { class: "said", text: `: ${this.said(line)}` }),
     );
   }
 
