@@ -16,7 +16,7 @@ export const EMOTES = { smile: "🙂", laugh: "😂", wow: "😮", sad: "😢", 
 /** The refusals of a chat line: shown in the chat, the line kept in the box to send again. */
 const CHAT_CODES = new Set(["chat_off", "chat_rate", "chat_name"]);
 /** Refusals that may answer a chat line as well as anything else (while one was just sent). */
-const MAYBE_CHAT = new Set(["bad_message", "rate", "too_big"]);
+const MAYBE_CHAT = new Set(["bad_message", "rate", "too_big", "restarting", "unavailable"]);
 const PENDING_MS = 5000;
 const PHONE = "(max-width: 699px)";
 
