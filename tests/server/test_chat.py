@@ -102,7 +102,7 @@ def test_seats_talk_to_everyone_and_spectators_to_spectators_while_a_hand_is_pla
         watch_chat(kib)
         assert room_of(client, table).started  # every seat is taken: a hand is being played
 
-        ann.send_json({"type": "chat", "text": "hello all"})
+        ann.send_json({"type": "chat", "text": "hello all", "name": "Zed"})  # a seat speaks as itself
         for ws in (ann, p1, kib):
             got = said(ws)
             assert got["type"] == "chat" and line(got) == ("table", 0, "Ann", "hello all", None)
@@ -363,6 +363,11 @@ def test_a_line_said_at_another_process_reaches_this_ones_readers(tmp_path: Path
             assert payload is not None
             registry.on_news(payload)
             assert json.loads(reader.received[-1])["text"] == "from afar"
+            # the chat turned off there, and on again
+            registry.on_news(f"other {row.id} chat_switch off")
+            assert json.loads(reader.received[-1]) == {"type": "chat_history", "on": False, "lines": []}
+            registry.on_news(f"other {row.id} chat_switch on")
+            assert [m["text"] for m in json.loads(reader.received[-1])["lines"]] == ["from afar"]
             # the longest line's news stays far below PostgreSQL's 8000 bytes
             longest = ChatRow(
                 2**31 - 1, "spectators", None, "\U0001f600" * 40, '"' * 500, None, datetime.now(UTC)
