@@ -253,7 +253,7 @@ def test_reload_mid_hand_resumes_the_same_seat_and_state(
     ann.page.reload()
     ann.page.wait_for_selector(f'body[data-seq="{seq}"][data-turn="true"]', state="attached")
     rejoins = [m for m in ann.sent if m.get("type") == "join"][joins:]
-    assert rejoins == [{"type": "join", "secret": secret}], rejoins
+    assert rejoins == [{"type": "join", "secret": secret, "chat": True}], rejoins
     after = ann.state_at(seq)
     assert (
         after["you"] == 0

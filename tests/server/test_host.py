@@ -68,6 +68,7 @@ CONTROLS = [
     ("/spectators", {}),
     ("/remove", {"viewer": VIEWER}),
     ("/close", {}),
+    ("/chat", {"on": False}),
 ]
 
 
@@ -199,6 +200,22 @@ def test_the_host_lists_and_removes_a_spectator_who_may_not_watch_again(client: 
         assert recv(again)["code"] == "removed"
     bad = host_post(client, table, "/remove", host, viewer="<b>")
     assert bad.status_code == 422
+
+
+def test_the_host_turns_the_chat_off_and_on_for_everyone(client: TestClient) -> None:
+    made = waiting_table(client)
+    table, host = made["table"], made["host"]
+    with client.websocket_connect(f"/ws/{table}") as ann:
+        ann.send_json({"type": "join", "secret": made["secret"], "chat": True})
+        recv_until(ann, lambda m: m["type"] == "chat_history" and m["on"])
+        assert host_post(client, table, "/chat", host, on=False).json() == {"chat": False}
+        recv_until(ann, lambda m: m["type"] == "chat_history" and not m["on"])
+        ann.send_json({"type": "chat", "phrase": "gg"})
+        assert recv_until(ann, lambda m: m["type"] == "error")["code"] == "chat_off"
+        assert host_post(client, table, "/chat", host, on=True).json() == {"chat": True}
+        recv_until(ann, lambda m: m["type"] == "chat_history" and m["on"])
+        ann.send_json({"type": "chat", "phrase": "gg"})
+        assert recv_until(ann, lambda m: m["type"] == "chat")["phrase"] == "gg"
 
 
 def test_a_closed_table_offers_no_move_refuses_actions_and_leaves_the_lobby(tmp_path: Path) -> None:

@@ -324,6 +324,9 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
             "open_tables_per_client": Limits().open_tables_per_client,
             "computer_only_tables": Limits().computer_only_tables,
             "max_expert_samples": Limits().max_expert_samples,
+            "chat_chars": Limits().chat_chars,
+            "chat_messages": Limits().chat_messages,
+            "chat_seconds": Limits().chat_seconds,
         }
         word = "W" * MAX_TITLE_CHARS
         assert post_table(client, title=word).json()["summary"]["title"] == word
@@ -356,6 +359,9 @@ def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path
             "open_tables_per_client": 7,
             "computer_only_tables": 0,
             "max_expert_samples": 30,
+            "chat_chars": 200,
+            "chat_messages": 5,
+            "chat_seconds": 10.0,
         }
         assert create(proc.url, "203.0.113.1").status_code == 201
         answer = create(proc.url, "203.0.113.1")

@@ -305,6 +305,18 @@ def serve(
         Limits.review_max_hands, "--review-max-hands", min=1,
         help="hands a game may have to be reviewed (longer ones are refused)",
     ),
+    chat_chars: int = typer.Option(
+        Limits.chat_chars, "--chat-chars", min=1, max=500,
+        help="characters of one chat message at a table",
+    ),
+    chat_messages: int = typer.Option(
+        Limits.chat_messages, "--chat-messages", min=1,
+        help="chat messages one person may send in --chat-seconds",
+    ),
+    chat_seconds: float = typer.Option(
+        Limits.chat_seconds, "--chat-seconds", min=0.1,
+        help="the window of seconds --chat-messages counts in",
+    ),
     forwarded_allow_ips: str = typer.Option(
         None, "--forwarded-allow-ips",
         help="proxies whose X-Forwarded-For gives the client's address, comma-separated, * for any "
@@ -361,6 +373,9 @@ def serve(
         reviews_per_client=reviews_per_client,
         reviews_queued=reviews_queued,
         review_max_hands=review_max_hands,
+        chat_chars=chat_chars,
+        chat_messages=chat_messages,
+        chat_seconds=chat_seconds,
     )
 
     settings = ServerSettings(

@@ -152,6 +152,9 @@ def build_services(settings: ServerSettings) -> Services:
         game_over=game_over,
         shared=cluster_db is not None,
         presence=cluster_db.presence if cluster_db is not None else None,
+        chat_chars=settings.limits.chat_chars,
+        chat_messages=settings.limits.chat_messages,
+        chat_seconds=settings.limits.chat_seconds,
     )
     registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
     limits = settings.limits

@@ -30,6 +30,11 @@ class Limits:
     reviews_queued: int = 20
     #: hands a game may have to be reviewed (each costs seconds of a worker)
     review_max_hands: int = 60
+    #: characters of one chat message at a table (once cleaned of invisible characters)
+    chat_chars: int = 200
+    #: chat messages one person (a seat, a spectator's connection) may send in ``chat_seconds``
+    chat_messages: int = 5
+    chat_seconds: float = 10.0
 
 
 @dataclass(frozen=True)

@@ -49,23 +49,23 @@ def _clean_text(text: str) -> str:
     return " ".join(kept.split())
 
 
+def shown_text(text: str, limit: int, *, required: bool) -> str:
+    """A name, title or chat message cleaned (``_clean_text``), then checked for its length in
+    characters: PydanticCustomError (``empty_text``, ``text_too_long``) for a model to report."""
+    cleaned = _clean_text(text)
+    if required and not cleaned:
+        raise PydanticCustomError(
+            "empty_text",
+            "should have at least 1 character once spaces and invisible characters are removed",
+        )
+    if len(cleaned) > limit:
+        raise PydanticCustomError("text_too_long", "should have at most {limit} characters", {"limit": limit})
+    return cleaned
+
+
 def _shown_text(limit: int, *, required: bool) -> AfterValidator:
     """A validator that cleans a name or title, then checks its length in characters."""
-
-    def check(text: str) -> str:
-        cleaned = _clean_text(text)
-        if required and not cleaned:
-            raise PydanticCustomError(
-                "empty_text",
-                "should have at least 1 character once spaces and invisible characters are removed",
-            )
-        if len(cleaned) > limit:
-            raise PydanticCustomError(
-                "text_too_long", "should have at most {limit} characters", {"limit": limit}
-            )
-        return cleaned
-
-    return AfterValidator(check)
+    return AfterValidator(lambda text: shown_text(text, limit, required=required))
 
 
 Name = Annotated[str, _shown_text(MAX_NAME_CHARS, required=True)]

@@ -1,7 +1,7 @@
 // The host's box at the table page: shown only in the browser that created the table (it holds the
 // host secret, storage.js). Before the start: each seat a person's or a computer level; during the
 // game: an away player's seat given to the computer, or given back; at any time: who is watching,
-// removing one, and closing the table. The server checks every control (server/tables/host.py).
+// removing one, the table's chat on or off, and closing the table. The server checks every control (server/tables/host.py).
 import { h } from "./dom.js";
 import { api } from "./net.js";
 import { loadHost } from "./storage.js";
@@ -12,10 +12,12 @@ import { computerName, levelOf, playerLabel } from "./text.js";
 const LEVELS = ["beginner", "club", "strong", "expert"];
 
 export class HostBox {
-  constructor(tableId, onError) {
+  /** ``chatOn()``: whether the table's chat is on, as its last ``chat_history`` said. */
+  constructor(tableId, onError, chatOn) {
     this.id = tableId;
     this.secret = loadHost(tableId);
     this.onError = onError;
+    this.chatOn = chatOn;
     /** The spectators last asked for (null: not asked). */
     this.spectators = null;
   }
@@ -36,6 +38,7 @@ export class HostBox {
       h("p", { class: "muted small", text: t("host.about") }),
       started ? this.awaySeats(state) : this.seatChoices(state),
       this.spectatorList(),
+      this.chatSwitch(),
       h("div", { class: "buttons" }, h("button", { type: "button", class: "quiet danger", text: t("host.close"), dataset: { testid: "host-close" }, on: { click: () => this.close() } })),
     );
   }
@@ -81,6 +84,11 @@ export class HostBox {
       ),
     );
     return h("div", {}, h("h4", { text: t("host.spectators") }), rows.length ? h("ul", { class: "host-spectators" }, rows) : h("p", { class: "muted small", text: t("host.noSpectators") }), show);
+  }
+
+  chatSwitch() {
+    const box = h("input", { type: "checkbox", checked: this.chatOn(), attrs: { role: "switch" }, dataset: { testid: "host-chat" }, on: { change: () => this.post("chat", { on: box.checked }) } });
+    return h("label", { class: "pref" }, box, ` ${t("host.chat")}`);
   }
 
   async setSeat(seat, choice) {

@@ -1,8 +1,9 @@
 // What the browser remembers: a seat's secret per table (the only key to act for it), the host
 // secret of each table it created ("pedro-host:" and the id), its id as a spectator
-// ("pedro-viewer"), the player's name, the display preferences and the last game started (kept under
-// "pedro-name", "pedro-deck", "pedro-lang", "pedro-prefs" and "pedro-last-game", which cannot be a
-// table's key: those are "pedro:" and the table's id).
+// ("pedro-viewer"), the player's name, the display preferences, the last game started and the
+// people muted in the chat (kept under "pedro-name", "pedro-deck", "pedro-lang", "pedro-prefs",
+// "pedro-last-game" and "pedro-muted", which cannot be a table's key: those are "pedro:" and the
+// table's id).
 
 const key = (tableId) => `pedro:${tableId}`;
 
@@ -128,6 +129,24 @@ export function loadLastGame() {
 export function saveLastGame(game) {
   try {
     localStorage.setItem("pedro-last-game", JSON.stringify(game));
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+/** The people muted in the chat, `[{key, name}]` (`key`: "p:" a player's name, "s:" a spectator's). */
+export function loadMuted() {
+  try {
+    const value = JSON.parse(localStorage.getItem("pedro-muted") || "[]");
+    return Array.isArray(value) ? value.filter((m) => m && typeof m.key === "string" && typeof m.name === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveMuted(muted) {
+  try {
+    localStorage.setItem("pedro-muted", JSON.stringify(muted));
   } catch {
     // private mode: the choice lasts for this page only
   }

@@ -17,6 +17,7 @@ import { gameRatingBox } from "./gamerating.js";
 import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts.js";
 import { HostBox } from "./host.js";
 import { AgainBox } from "./again.js";
+import { ChatPanel } from "./chat.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -45,8 +46,9 @@ class TablePage {
     this.handEnd = null;
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
-    this.host = new HostBox(tableId, (message) => this.showError(message));
+    this.host = new HostBox(tableId, (message) => this.showError(message), () => this.chat.on);
     this.again = new AgainBox(tableId, (message) => this.showError(message));
+    this.chat = new ChatPanel((message) => !!this.socket && this.socket.send(message));
     this.build();
   }
 
@@ -64,7 +66,7 @@ class TablePage {
       felt: h("div", { class: "felt-slot" }),
       hand: h("div", { class: "hand-slot" }),
       panel: h("div", { class: "turn-slot" }),
-      side: h("aside", { class: "side" }),
+      side: h("div", { class: "side-boxes" }),
     };
     const copy = h("button", {
       type: "button",
@@ -79,6 +81,7 @@ class TablePage {
         { class: "topbar" },
         h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: t("table.homeTitle") } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
+        this.chat.badge,
         this.el.conn,
       ),
       h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
@@ -86,13 +89,13 @@ class TablePage {
       this.el.notice,
       this.el.join,
       this.el.summary,
-      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), this.el.side),
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.chat.el)),
     );
   }
 
   start() {
     const mine = loadSeat(this.id);
-    if (mine) this.connect({ type: "join", secret: mine.secret });
+    if (mine) this.connect({ type: "join", secret: mine.secret, chat: true });
     else if (new URLSearchParams(location.search).has("watch")) this.connect(watchHello());
     else this.showJoin();
   }
@@ -198,7 +201,7 @@ class TablePage {
       const answer = await api(`api/tables/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name, profile: profileSecret() } });
       saveSeat(this.id, answer.seat, answer.secret, answer.name || name);
       this.hideJoin();
-      this.connect({ type: "join", secret: answer.secret });
+      this.connect({ type: "join", secret: answer.secret, chat: true });
     } catch (err) {
       form.querySelector("button[type=submit]").disabled = false;
       await this.refreshJoin(err.message);
@@ -243,10 +246,16 @@ class TablePage {
     if (msg.type === "welcome") this.welcomed = true;
     else if (msg.type === "state") this.onState(msg);
     else if (msg.type === "error") this.onError(msg);
+    else if (msg.type === "chat" || msg.type === "chat_history") {
+      this.chat.onMessage(msg);
+      // the host's chat switch shows whether the chat is on
+      if (msg.type === "chat_history" && this.host.isHost && this.state) this.render();
+    }
     // pong needs nothing
   }
 
   onError(msg) {
+    if (this.chat.onError(msg)) return;
     if (msg.code === "replaced") {
       // the seat was opened in another window (the server closes this connection): stand down
       // instead of taking it back, or two windows would keep throwing each other out
@@ -443,6 +452,7 @@ class TablePage {
 
     fill(this.el.summary, over ? [tournamentLink(this.id), this.again.render(state), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
     fill(this.el.side, this.renderSide(view));
+    this.chat.update(state);
 
     const body = document.body.dataset;
     body.seq = String(state.seq);
@@ -549,7 +559,7 @@ function spectatorPanel(state) {
 
 /** A spectator's hello: this browser's id (by which the host may remove it) and the player's name. */
 function watchHello() {
-  return { type: "watch", viewer: viewerId(), name: loadName() || undefined };
+  return { type: "watch", viewer: viewerId(), name: loadName() || undefined, chat: true };
 }
 
 /** Before the first deal is played: who is still missing, and how to bring them. */

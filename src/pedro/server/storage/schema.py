@@ -21,6 +21,7 @@ from sqlalchemy import (
     Table,
     Text,
     false,
+    true,
 )
 
 metadata = MetaData()
@@ -46,6 +47,8 @@ tables_table = Table(
     Column("closed", Boolean, nullable=False, default=False, server_default=false()),
     #: the table of the next game, set up when one of the players asked to play again
     Column("next_table", String(40)),
+    #: the table's chat is on (its creator may turn it off: ``pedro.server.tables.chat``)
+    Column("chat", Boolean, nullable=False, default=True, server_default=true()),
 )
 
 seats_table = Table(
@@ -77,6 +80,20 @@ actions_table = Table(
     Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("text", String(400), nullable=False),  # record text: "<seat> <words>"
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A table's chat (``pedro.server.tables.chat``): it lives with the table, never in its game record.
+chat_table = Table(
+    "pedro_chat",
+    metadata,
+    Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("channel", String(12), nullable=False),  # "table" or "spectators"
+    Column("seat", Integer),  # the speaking seat; NULL for a spectator
+    Column("name", String(40)),  # a spectator's name; NULL for a seat (its name is the seat's)
+    Column("text", String(2000)),  # free text, or NULL for a phrase
+    Column("phrase", String(20)),  # a quick phrase's code ("gg"), or NULL for free text
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 

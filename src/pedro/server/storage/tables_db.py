@@ -23,7 +23,20 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, and_, create_engine, delete, event, insert, or_, select, text, true, update
+from sqlalchemy import (
+    Engine,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
@@ -31,6 +44,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from pedro.server.storage.schema import (
     actions_table,
     barred_viewers_table,
+    chat_table,
     seat_profiles_table,
     seats_table,
     stand_ins_table,
@@ -110,6 +124,38 @@ def _seat_row(s: Any) -> SeatRow:
     return SeatRow(s.seat, s.kind, s.player, s.name, s.secret_hash, s.profile_id, s.handed, s.pending)
 
 
+#: Chat lines a table keeps at hand per channel (and reads back at a start): the recent ones.
+CHAT_HISTORY = 100
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A line of a table's chat, as stored (``pedro.server.tables.chat`` says who may read it)."""
+
+    seq: int
+    channel: str
+    #: the speaking seat; None for a spectator, who speaks under ``name``
+    seat: int | None
+    name: str | None
+    #: free text, or a quick phrase's code: one of the two
+    text: str | None
+    phrase: str | None
+    at: datetime
+
+    def news(self) -> str:
+        """The line as other server processes are told it (JSON: far below NOTIFY's 8000 bytes)."""
+        return json.dumps(
+            [self.seq, self.channel, self.seat, self.name, self.text, self.phrase, self.at.isoformat()],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_news(cls, text: str) -> ChatRow:
+        seq, channel, seat, name, said, phrase, at = json.loads(text)
+        return cls(seq, channel, seat, name, said, phrase, datetime.fromisoformat(at))
+
+
 @dataclass
 class TableRow:
     id: str
@@ -135,6 +181,10 @@ class TableRow:
     barred: set[str] = field(default_factory=set)
     #: the table of the next game, once a player asked to play again
     next_table: str | None = None
+    #: the table's chat is on
+    chat: bool = True
+    #: its recent chat, at most ``CHAT_HISTORY`` lines per channel, in order
+    chat_lines: list[ChatRow] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -261,6 +311,26 @@ class ViewerBarred:
         return f"table {self.table_id}: a spectator removed"
 
 
+@dataclass(frozen=True)
+class NewChatLine:
+    table_id: str
+    line: ChatRow
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: chat {self.line.seq}"
+
+
+@dataclass(frozen=True)
+class ChatSwitch:
+    """A table's chat turned on or off."""
+
+    table_id: str
+    on: bool
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: chat {'on' if self.on else 'off'}"
+
+
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
 Write = (
     NewTable
@@ -273,6 +343,8 @@ Write = (
     | ViewerBarred
     | NextTable
     | SeatAnswered
+    | NewChatLine
+    | ChatSwitch
 )
 
 
@@ -318,6 +390,10 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
             _answer_seat(c, write)
         elif isinstance(write, ViewerBarred):
             c.execute(insert(barred_viewers_table).values(table_id=write.table_id, viewer=write.viewer))
+        elif isinstance(write, NewChatLine):
+            _insert_chat(c, write)
+        elif isinstance(write, ChatSwitch):
+            c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(chat=write.on))
         else:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
@@ -355,10 +431,12 @@ def news_payload(process: str, write: Write) -> str | None:
     ``"<process> <table> <seq> <text>"`` for an action,
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
-    new table; the host's changes: ``"<process> <table> seat-kind <seat> <kind> <player or ~>"``,
-    ``"<process> <table> handed <seat> <1 or 0>"``, ``"<process> <table> closed"`` and
-    ``"<process> <table> barred <viewer>"``; play again: ``"<process> <table> next <next table>"``
-    (the next table is new too) and ``"<process> <table> answered <seat> <1 or 0>"``.
+    new table, ``"<process> <table> chat <line as JSON>"`` for a chat line (``ChatRow.news``) and
+    ``"<process> <table> chat_switch on|off"`` for the chat turned on or off; the host's changes:
+    ``"<process> <table> seat-kind <seat> <kind> <player or ~>"``, ``"<process> <table> handed <seat>
+    <1 or 0>"``, ``"<process> <table> closed"`` and ``"<process> <table> barred <viewer>"``; play
+    again: ``"<process> <table> next <next table>"`` (the next table is new too) and
+    ``"<process> <table> answered <seat> <1 or 0>"``.
     """
     if isinstance(write, NewAction):
         return f"{process} {write.table_id} {write.seq} {write.text}"
@@ -379,7 +457,44 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.previous} next {write.row.id}"
     if isinstance(write, SeatAnswered):
         return f"{process} {write.table_id} answered {write.seat} {int(write.accepted)}"
+    if isinstance(write, NewChatLine):
+        return f"{process} {write.table_id} chat {write.line.news()}"
+    if isinstance(write, ChatSwitch):
+        return f"{process} {write.table_id} chat_switch {'on' if write.on else 'off'}"
     return None
+
+
+def _insert_chat(c: Connection, write: NewChatLine) -> None:
+    line = write.line
+    c.execute(
+        insert(chat_table).values(
+            table_id=write.table_id,
+            seq=line.seq,
+            channel=line.channel,
+            seat=line.seat,
+            name=line.name,
+            text=line.text,
+            phrase=line.phrase,
+            created_at=line.at,
+        )
+    )
+
+
+def _chat_row(r: Any) -> ChatRow:
+    return ChatRow(r.seq, r.channel, r.seat, r.name, r.text, r.phrase, aware(r.created_at))
+
+
+def _recent_chat(c: Connection, ids: list[str]) -> Iterator[tuple[str, ChatRow]]:
+    """The tables' recent chat lines (``CHAT_HISTORY`` per channel), table by table, in order."""
+    rank = (
+        func.row_number()
+        .over(partition_by=(chat_table.c.table_id, chat_table.c.channel), order_by=chat_table.c.seq.desc())
+        .label("rank")
+    )
+    ranked = select(chat_table, rank).where(chat_table.c.table_id.in_(ids)).subquery()
+    query = select(ranked).where(ranked.c.rank <= CHAT_HISTORY).order_by(ranked.c.table_id, ranked.c.seq)
+    for r in c.execute(query):
+        yield r.table_id, _chat_row(r)
 
 
 def _insert_table(c: Connection, row: TableRow) -> None:
@@ -396,6 +511,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             practice=row.practice,
             hands=row.hands,
             host_hash=row.host_hash,
+            chat=row.chat,
         )
     )
     c.execute(
@@ -708,6 +824,19 @@ class Store:
             raise store_error(exc) from exc
         return News(actions, seats, marks.closed, barred, marks.next_table)
 
+    def load_chat(self, table_id: str, after: int) -> list[ChatRow]:
+        """A table's chat lines after number ``after``: what other processes may have said since."""
+        try:
+            with self.engine.connect() as c:
+                query = (
+                    select(chat_table)
+                    .where(chat_table.c.table_id == table_id, chat_table.c.seq > after)
+                    .order_by(chat_table.c.seq)
+                )
+                return [_chat_row(r) for r in c.execute(query)]
+        except SQLAlchemyError as exc:
+            raise store_error(exc) from exc
+
     def _load(self, where: Any) -> list[TableRow]:
         try:
             return self._read(where)
@@ -735,6 +864,7 @@ class Store:
                     host_hash=r.host_hash,
                     closed=r.closed,
                     next_table=r.next_table,
+                    chat=r.chat,
                 )
                 for r in c.execute(query)
             }
@@ -754,6 +884,8 @@ class Store:
                 row.actions.append(a.text)
             for table_id, barred in _barred(c, ids).items():
                 tables[table_id].barred = barred
+            for table_id, line in _recent_chat(c, ids):
+                tables[table_id].chat_lines.append(line)
         return list(tables.values())
 
     def ping(self) -> None:

@@ -19,8 +19,11 @@ import threading
 from collections.abc import Sequence
 
 from pedro.server.storage.tables_db import (
+    ChatRow,
+    ChatSwitch,
     Finished,
     NewAction,
+    NewChatLine,
     News,
     NewTable,
     SeatClaim,
@@ -77,6 +80,14 @@ class AsyncStore:
         """Note a finished game, without waiting: the flag only spares a restart loading it."""
         self._submit(Finished(table_id)).add_done_callback(_log_failure)
 
+    def add_chat(self, table_id: str, line: ChatRow) -> asyncio.Future[None]:
+        """Resolved once the chat line is committed; ConflictError if its number was taken meanwhile."""
+        return self._submit(NewChatLine(table_id, line))
+
+    def set_chat(self, table_id: str, on: bool) -> asyncio.Future[None]:
+        """Resolved once the table's chat is stored as turned on or off."""
+        return self._submit(ChatSwitch(table_id, on))
+
     def _submit(self, write: Write) -> asyncio.Future[None]:
         if self._closed:
             raise StoreError("the database writer has stopped")
@@ -91,6 +102,9 @@ class AsyncStore:
 
     async def load_news(self, table_id: str, start: int) -> News:
         return await asyncio.to_thread(self.store.load_news, table_id, start)
+
+    async def load_chat(self, table_id: str, after: int) -> list[ChatRow]:
+        return await asyncio.to_thread(self.store.load_chat, table_id, after)
 
     # ------------------------------------------------------------------ the thread
 

@@ -4,7 +4,8 @@ Creating a table returns a host secret (stored hashed, as a seat's); each contro
 that carries it. Before the start the host makes a seat a person's or a computer's and picks the
 level (a person who took the seat loses it, if away); during the game the host hands an away
 seat to the computer for the rest of the game, or gives it back; at any time the host lists the
-spectators, removes one (its browser may not watch again), or closes the table. A wrong or
+spectators, removes one (its browser may not watch again), turns the table's chat off or on, or
+closes the table. A wrong or
 missing secret is refused with 403 ``not_host`` and changes nothing; every other refusal says
 what is allowed. Each change is committed before it is applied, and told to the other server
 processes as the seat claims are (``tables_db.news_payload``).
@@ -62,11 +63,18 @@ class RemoveSpectator(HostRequest):
     viewer: ViewerId
 
 
+class ChatSwitch(HostRequest):
+    """The table's chat on or off (off: nobody at the table talks, and its lines are not shown)."""
+
+    on: bool
+
+
 _ASK = {
     "seat": 'send {"host": "...", "kind": "human"} or {"host": "...", "kind": "computer", "player": "..."}',
     "hand": 'send {"host": "...", "computer": true} (or false to give the seat back)',
     "host": 'send {"host": "..."}',
     "remove": 'send {"host": "...", "viewer": "..."}',
+    "chat": 'send {"host": "...", "on": false} (or true)',
 }
 
 
@@ -86,6 +94,7 @@ class HostRoutes:
             Route(base + "/spectators", self.spectators, methods=["POST"]),
             Route(base + "/remove", self.remove, methods=["POST"]),
             Route(base + "/close", self.close, methods=["POST"]),
+            Route(base + "/chat", self.chat, methods=["POST"]),
         ]
 
     async def check(self, request: Request) -> Response:
@@ -145,6 +154,14 @@ class HostRoutes:
             await room.commit_change(ViewerBarred(room.id, viewer), lambda: room.viewer_barred(viewer))
             log.info("table %s: the host removed a spectator", room.id)
         return JSONResponse({"spectators": room.spectator_list()})
+
+    async def chat(self, request: Request) -> Response:
+        asked = await read_body(request, ChatSwitch, _ASK["chat"])
+        room = await self._host_room(request, asked, live=False)
+        if asked.on != room.chat.on:
+            await room.set_chat(asked.on)
+            log.info("table %s: the host turned the chat %s", room.id, "on" if asked.on else "off")
+        return JSONResponse({"chat": room.chat.on})
 
     async def close(self, request: Request) -> Response:
         room = await self._host_room(request, await read_body(request, HostRequest, _ASK["host"]), live=False)

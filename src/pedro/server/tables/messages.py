@@ -41,6 +41,11 @@ Words = Annotated[
     Kind("words", "an action in record words: `play AH`, `bid 8`, `discard 2C 7D` (docs/records.md)"),
 ]
 Suit = Literal["S", "H", "D", "C"]
+#: The quick phrases and emotes of the chat, sent as their code so that each reader sees them in
+#: its own language (the page's catalogs have ``chat.phrase.<code>``; emotes are emoji everywhere).
+Phrase = Literal[
+    "gg", "wp", "sorry", "thinking", "gl", "thanks", "smile", "laugh", "wow", "sad", "thumbs_up", "clap"
+]
 
 #: Each error code a client may be sent, and what it means. Nothing was changed by the message
 #: that was refused.
@@ -66,6 +71,10 @@ ERROR_CODES = {
     "(code 4029)",
     "too_many_refusals": "your address has had too many messages refused lately; wait a few seconds "
     "(a connection that goes on is closed with code 4029)",
+    "chat_off": "the table's chat is turned off; the message was not sent",
+    "chat_rate": "too many chat messages in a short time; this one was not sent: send it again in a few "
+    "seconds (the message says how many)",
+    "chat_name": "a spectator needs a name to chat (`name` in the `chat` message)",
 }
 
 
@@ -381,8 +390,49 @@ class State(TypedDict):
     game: Game
 
 
+@with_config(_EXACT)
+class ChatLine(TypedDict):
+    """A line of the table's chat. Text is to be shown as text, never as markup."""
+
+    seq: int
+    """the line's number at the table, all channels together: lines are shown in its order"""
+    channel: Literal["table", "spectators"]
+    """`table`: a seat's player spoke, everyone reads it; `spectators`: a spectator spoke, which the
+    seats read only while no hand is played (before the game starts, and once it is over)"""
+    seat: int | None
+    """the speaking seat; null for a spectator"""
+    name: str
+    """the seat's name as the table shows it, or the spectator's name"""
+    text: str | None
+    """what was said; null for a quick phrase"""
+    phrase: Phrase | None
+    """a quick phrase's or emote's code, for the reader's language; null for free text"""
+    at: str
+    """when it was said (ISO 8601, UTC)"""
+
+
+@with_config(_EXACT)
+class Chat(ChatLine):
+    """A line said at the table, to each client that may read its channel."""
+
+    type: Literal["chat"]
+
+
+@with_config(_EXACT)
+class ChatHistory(TypedDict):
+    """The table's recent chat as you may read it (at most 100 lines), and whether chat is on: after
+    the `state` that follows `welcome`, to the seats when the game ends (the spectators' lines join
+    them), and to everyone when the table's creator turns chat off or on. It replaces the lines the
+    client shows."""
+
+    type: Literal["chat_history"]
+    on: bool
+    """the table's chat is on; off: nobody may chat, and `lines` is empty"""
+    lines: list[ChatLine]
+
+
 #: Every message the server sends.
-AnyMessage = Welcome | State | Error | Restart | Pong
+AnyMessage = Welcome | State | Error | Restart | Pong | Chat | ChatHistory
 #: ... told apart by ``type``.
 ServerMessage = Annotated[AnyMessage, Field(discriminator="type")]
 

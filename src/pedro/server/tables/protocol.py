@@ -1,6 +1,6 @@
 """What clients may send to the tables, as pydantic models: anything else is refused with a clear message.
 
-The WebSocket messages (``join``, ``watch``, ``act``, ``ping``) and the HTTP requests that create
+The WebSocket messages (``join``, ``watch``, ``act``, ``ping``, ``chat``) and the HTTP requests that create
 a table and claim a seat. Models are strict and forbid extra fields (``request_body.Strict``), so
 the room only ever sees well-formed requests.
 """
@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
-from pedro.server.http.request_body import Name, Strict, Title, explain
+from pedro.server.http.request_body import Name, Strict, Title, explain, shown_text
+from pedro.server.settings import Limits
+from pedro.server.tables.messages import Phrase
 
 #: Largest WebSocket message a client may send, in bytes: a larger one is answered ``too_big``.
 MAX_MESSAGE_BYTES = 4096
@@ -33,6 +43,8 @@ Secret = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 class Join(Strict):
     type: Literal["join"]
     secret: Secret
+    #: send me the table's chat (``chat_history`` now, ``chat`` lines as they are said)
+    chat: bool = False
 
 
 #: A browser's own id, made by its page and kept, so that a table's host may remove a spectator.
@@ -45,6 +57,8 @@ class Watch(Strict):
     viewer: ViewerId | None = None
     #: the spectator's name, shown to the table's host; optional
     name: Name | None = None
+    #: send me the table's chat, as ``Join.chat``
+    chat: bool = False
 
 
 class Act(Strict):
@@ -57,8 +71,32 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-_ClientMessage = Annotated[Join | Watch | Act | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[Join | Watch | Act | Ping] = TypeAdapter(_ClientMessage)
+def _chat_text(text: str, info: ValidationInfo) -> str:
+    """Cleaned as names are (no control or invisible characters, single spaces), then no longer
+    than the server's ``chat_chars``, given as the validation's context."""
+    context = info.context if isinstance(info.context, dict) else {}
+    return shown_text(text, int(context.get("chat_chars", Limits.chat_chars)), required=True)
+
+
+class Chat(Strict):
+    """A line of chat: free ``text`` or a quick ``phrase``'s code (one of the two); a spectator
+    speaks under ``name`` (a seat's player under the seat's name, whatever ``name`` says)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(_chat_text)] | None = None
+    phrase: Phrase | None = None
+    name: Name | None = None
+
+    @model_validator(mode="after")
+    def _one_of_text_or_phrase(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat message has either a text or a phrase")
+        return self
+
+
+ClientMessage = Join | Watch | Act | Ping | Chat
+_ClientMessage = Annotated[ClientMessage, Field(discriminator="type")]
+_client_message: TypeAdapter[ClientMessage] = TypeAdapter(_ClientMessage)
 
 
 class SeatSpec(Strict):
@@ -92,8 +130,9 @@ class ProtocolError(ValueError):
     """A message that is not one the protocol allows."""
 
 
-def parse_client_message(text: str | bytes) -> Join | Watch | Act | Ping:
+def parse_client_message(text: str | bytes, chat_chars: int = Limits.chat_chars) -> ClientMessage:
+    """``chat_chars``: the longest chat text the server takes (``Limits.chat_chars``)."""
     try:
-        return _client_message.validate_json(text)
+        return _client_message.validate_json(text, context={"chat_chars": chat_chars})
     except ValidationError as exc:
-        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|ping, ...}")) from None
+        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|ping|chat, ...}")) from None

@@ -27,6 +27,7 @@ from pedro.server.settings import ServerSettings
 from pedro.server.storage.tables_db import NO_PROFILE, NewTable, NextTable, StoreError, TableRow
 from pedro.server.sync.cluster import Survey
 from pedro.server.sync.writer import AsyncStore
+from pedro.server.tables.chat import NEWS_KINDS as CHAT_NEWS
 from pedro.server.tables.room import Room, RoomSettings
 
 log = logging.getLogger("pedro.server")
@@ -187,6 +188,7 @@ class TableRegistry:
         if payload is None:
             for loaded in list(self.rooms.values()):
                 self._spawn(loaded.id, loaded.catch_up())
+                self._spawn(loaded.id, loaded.chat.catch_up())
             return True
         process, _, rest = payload.partition(" ")  # another's: the listener skips this one's own
         table_id, _, rest = rest.partition(" ")
@@ -200,6 +202,8 @@ class TableRegistry:
             pass  # read above; or a table this process has not loaded: it reads it when asked
         elif kind.isdigit():
             self._spawn(table_id, room.learn(int(kind), text))
+        elif kind in CHAT_NEWS:
+            room.chat.learn(kind, text)
         elif kind in ("here", "gone"):
             room.remote_presence(int(text), process, kind == "here")
         elif kind == "seat":

@@ -31,7 +31,7 @@ from pedro.engine.state import GameState
 from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
-from pedro.server.settings import ServerSettings
+from pedro.server.settings import Limits, ServerSettings
 from pedro.server.storage.tables_db import (
     ConflictError,
     SeatAnswered,
@@ -41,21 +41,14 @@ from pedro.server.storage.tables_db import (
     Write,
 )
 from pedro.server.sync.writer import AsyncStore, committed
+from pedro.server.tables.chat import TableChat
 from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
+from pedro.server.tables.refusals import RoomError as RoomError  # where the room's users import it
 from pedro.server.tables.table_view import Seat, Table, TableFacts, ViewMemo, state_messages
 from pedro.server.tables.views import PHASE_NAMES, rules_json
 
 log = logging.getLogger("pedro.server")
-
-
-class RoomError(Exception):
-    """A client's request refused; ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Client(Protocol):
@@ -89,6 +82,10 @@ class RoomSettings:
     shared: bool = False
     #: told (table id, seat, connected) when a seat's player connects to or leaves this process
     presence: Callable[[str, int, bool], None] | None = None
+    #: the chat's limits (``tables.chat``): a line's characters, and each person's pace
+    chat_chars: int = Limits.chat_chars
+    chat_messages: int = Limits.chat_messages
+    chat_seconds: float = Limits.chat_seconds
 
 
 @dataclass
@@ -161,6 +158,7 @@ class Room:
         self.driving = not settings.shared
         #: monotonic time of the latest action, seat claim or departure here (see ``idle_for``)
         self.active_at = now
+        self.chat = TableChat(self, row.chat, row.chat_lines, settings.chat_messages, settings.chat_seconds)
 
     # ------------------------------------------------------------------ facts
 
@@ -400,7 +398,15 @@ class Room:
                     for listener in self.settings.game_over:
                         listener(over)
         self.broadcast()
+        if self.finished:
+            self.chat.game_over()
         self.kick()
+
+    async def set_chat(self, on: bool) -> None:
+        """Turn the table's chat on or off (its creator's choice): stored, then every client is told
+        with a ``chat_history`` (empty while off), here and at the other server processes.
+        StoreError: nothing changed."""
+        await self.chat.switch(on)
 
     # ------------------------------------------------------------------ other server processes
 

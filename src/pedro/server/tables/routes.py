@@ -229,7 +229,7 @@ def _variants_json() -> dict[str, Any]:
     }
 
 
-def _limits_json(limits: Limits) -> dict[str, int]:
+def _limits_json(limits: Limits) -> dict[str, int | float]:
     """What clients may send and create: forms take their lengths from here, not from copies."""
     return {
         "name_chars": MAX_NAME_CHARS,
@@ -240,6 +240,9 @@ def _limits_json(limits: Limits) -> dict[str, int]:
         "open_tables_per_client": limits.open_tables_per_client,
         "computer_only_tables": limits.computer_only_tables,
         "max_expert_samples": limits.max_expert_samples,
+        "chat_chars": limits.chat_chars,
+        "chat_messages": limits.chat_messages,
+        "chat_seconds": limits.chat_seconds,
     }
 
 

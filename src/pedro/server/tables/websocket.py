@@ -37,6 +37,7 @@ from pedro.server.tables.messages import Error, Pong, Restart, Welcome
 from pedro.server.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
+    Chat,
     Join,
     Ping,
     ProtocolError,
@@ -268,7 +269,7 @@ async def _answer(
         client.error("too_big", f"messages are at most {MAX_MESSAGE_BYTES} bytes; this one was ignored")
         return
     try:
-        request = parse_client_message(text)
+        request = parse_client_message(text, room.settings.chat_chars)
     except ProtocolError as exc:
         client.error("bad_message", str(exc))
         return
@@ -279,6 +280,10 @@ async def _answer(
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
             await room.act(client, request.action, request.seq)
+        elif isinstance(request, Chat):
+            if client.room is None:
+                raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
+            await room.chat.say(client, request.text, request.phrase, request.name)
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
@@ -291,20 +296,22 @@ async def _answer(
                     "auth", "that secret does not belong to a seat at this table; take a free seat"
                 )
             await room.take_up(seat)  # a seat held since the previous game: its player came
-            _welcome(client, room, seat)
+            _welcome(client, room, seat, request.chat)
         else:
             if room.row.hands is not None and await hidden.hidden_deal(room.id):
                 raise RoomError("tournament_deal_hidden", MESSAGES["tournament_deal_hidden"])
             if request.viewer is not None and request.viewer in room.row.barred:
                 raise RoomError("removed", "the table's host removed you as a spectator")
             client.viewer, client.name = request.viewer, request.name
-            _welcome(client, room, None)
+            _welcome(client, room, None, request.chat)
     except StoreError as exc:
         log.error("table %s: database error: %s", room.id, exc)
         client.error("unavailable", "the game database did not accept the action; nothing changed, try again")
 
 
-def _welcome(client: WsClient, room: Room, seat: int | None) -> None:
+def _welcome(client: WsClient, room: Room, seat: int | None, chat: bool) -> None:
     client.room = room
     client.send(json.dumps(Welcome(type="welcome", seat=seat)))
     room.attach(client, seat)
+    if chat:
+        room.chat.welcome(client)
