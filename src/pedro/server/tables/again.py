@@ -54,11 +54,7 @@ class AgainRoutes:
 
     async def again(self, request: Request) -> Response:
         """The next game's table (set up by the first to ask), the asker's seat taken at it."""
-        asked = await read_body(request, SeatSecret, _ASK)
-        room = await self._room(request)
-        seat = room.seat_for_secret(hash_secret(asked.secret))
-        if seat is None:
-            raise HttpError.of(403, "again_not_player")
+        room, seat = await self._seat(request)
         if room.row.hands is not None:
             raise HttpError.of(409, "again_tournament")
         if not room.finished:
@@ -82,11 +78,7 @@ class AgainRoutes:
 
     async def leave(self, request: Request) -> Response:
         """Give up the seat held for you at a next game: it is free for anyone invited."""
-        asked = await read_body(request, SeatSecret, _ASK)
-        room = await self._room(request)
-        seat = room.seat_for_secret(hash_secret(asked.secret))
-        if seat is None:
-            raise HttpError.of(403, "again_not_player")
+        room, seat = await self._seat(request)
         if not room.seats[seat].row.pending:
             raise HttpError.of(409, "not_held", seat=seat)
         try:
@@ -97,12 +89,17 @@ class AgainRoutes:
             raise HttpError.of(409, "not_held", seat=seat) from None
         return JSONResponse(room.summary())
 
-    async def _room(self, request: Request) -> Room:
+    async def _seat(self, request: Request) -> tuple[Room, int]:
+        """The table, and the seat whose secret the request carries (403 for any other secret)."""
+        asked = await read_body(request, SeatSecret, _ASK)
         table_id = request.path_params["table"]
         room = await self.registry.get(table_id)
         if room is None:
             raise HttpError.of(410 if self.registry.is_broken(table_id) else 404, "no_table")
-        return room
+        seat = room.seat_for_secret(hash_secret(asked.secret))
+        if seat is None:
+            raise HttpError.of(403, "again_not_player")
+        return room, seat
 
 
 def next_row(room: Room, asker: int) -> TableRow:
