@@ -347,10 +347,17 @@ def flood_while_playing(database: str, log_dir: Path) -> None:
     with serve_process(database, log_dir, args=("--websockets-per-client", "200")) as server:
         seats = seats_spec("human", "random", "random", "random")
         # Pitch with Fives deals no card choices: a client outside the server's process cannot
-        # pick a legal set from a rule too big to list, and the pace is what is measured here
+        # pick a legal set from a rule too big to list, and the pace is what is measured here; a
+        # game to 10000 does not end while it is measured (a game over would count as no pace)
         made = httpx.post(
             f"{server.url}/api/tables",
-            json={"variant": "pitch_fives", "seats": seats, "seat": 0, "name": "P"},
+            json={
+                "variant": "pitch_fives",
+                "options": {"target": 10000},
+                "seats": seats,
+                "seat": 0,
+                "name": "P",
+            },
         )
         assert made.status_code == 201, made.text
         table, secret = made.json()["table"], made.json()["secret"]
