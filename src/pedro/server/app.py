@@ -57,6 +57,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
             TableSockets(
                 s.registry, s.lifecycle, tournaments, AddressLimits(settings.limits.websockets_per_client)
             ),
+            settings.turn_clocks,
         ).routes(),
         *FinishedRoutes(s.registry, s.bodies, tournaments).routes(),
         *ReviewRoutes(s.reviews, tournaments).routes(),

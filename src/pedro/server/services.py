@@ -152,6 +152,7 @@ def build_services(settings: ServerSettings) -> Services:
         game_over=game_over,
         shared=cluster_db is not None,
         presence=cluster_db.presence if cluster_db is not None else None,
+        hand_pause=settings.turn_clocks.hand_pause,
     )
     registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
     limits = settings.limits

@@ -122,6 +122,14 @@ class TableRow:
     practice: bool = False
     #: the game ends after this many hands (a duplicate tournament's deal); None: at the target score
     hands: int | None = None
+    #: seconds each decision of a human seat may take (``tables.clocks``); None: no clock
+    clock: float | None = None
+    #: the actions (their numbers) a stand-in made, and those of them a turn clock's running out made
+    stand_ins: set[int] = field(default_factory=set)
+    timed_out: set[int] = field(default_factory=set)
+    #: when the last action was committed (None: no action yet): a turn clock counts from it (not
+    #: part of what the table is: two reads of it are equal)
+    last_action_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -151,6 +159,8 @@ class NewAction:
     text: str
     #: made by a stand-in for an away player (noted: such a game may not be rated)
     stand_in: bool = False
+    #: made by the stand-in because the seat's turn clock ran out (a stand-in's action too)
+    timed_out: bool = False
 
     def describe(self) -> str:
         return f"table {self.table_id}: action {self.seq}"
@@ -216,7 +226,11 @@ def _insert_actions(c: Connection, actions: Sequence[NewAction], now: datetime) 
             _INSERT_ACTION,
             [{"table_id": a.table_id, "seq": a.seq, "text": a.text, "created_at": now} for a in actions],
         )
-    stood_in = [{"table_id": a.table_id, "seq": a.seq} for a in actions if a.stand_in]
+    stood_in = [
+        {"table_id": a.table_id, "seq": a.seq, "timed_out": a.timed_out}
+        for a in actions
+        if a.stand_in or a.timed_out
+    ]
     if stood_in:
         c.execute(insert(stand_ins_table), stood_in)
 
@@ -224,13 +238,15 @@ def _insert_actions(c: Connection, actions: Sequence[NewAction], now: datetime) 
 def news_payload(process: str, write: Write) -> str | None:
     """What the other server processes are told of a write, delivered when it commits.
 
-    ``"<process> <table> <seq> <text>"`` for an action,
+    ``"<process> <table> <seq> <text>"`` for an action (``<seq>s`` if a stand-in made it,
+    ``<seq>t`` if it did as the seat's turn clock ran out),
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
     new table.
     """
     if isinstance(write, NewAction):
-        return f"{process} {write.table_id} {write.seq} {write.text}"
+        mark = "t" if write.timed_out else "s" if write.stand_in else ""
+        return f"{process} {write.table_id} {write.seq}{mark} {write.text}"
     if isinstance(write, SeatClaim):
         profile = write.profile or NO_PROFILE
         return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
@@ -252,6 +268,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             finished=row.finished,
             practice=row.practice,
             hands=row.hands,
+            clock=row.clock,
         )
     )
     c.execute(
@@ -418,9 +435,11 @@ class Store:
         """Take a free human seat; ConflictError if someone has it (checked in the same statement)."""
         self._write_one(SeatClaim(table_id, seat, name, secret_hash, profile))
 
-    def append_action(self, table_id: str, seq: int, text: str) -> None:
+    def append_action(
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
+    ) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""
-        self._write_one(NewAction(table_id, seq, text))
+        self._write_one(NewAction(table_id, seq, text, stand_in, timed_out))
 
     def set_finished(self, table_id: str) -> None:
         self._write_one(Finished(table_id))
@@ -524,6 +543,7 @@ class Store:
                     finished=r.finished,
                     practice=r.practice,
                     hands=r.hands,
+                    clock=r.clock,
                 )
                 for r in c.execute(query)
             }
@@ -532,15 +552,21 @@ class Store:
             ids = list(tables)
             for s in c.execute(_seats_query(seats_table.c.table_id.in_(ids))):
                 tables[s.table_id].seats.append(_seat_row(s))
+            actions = actions_table.c
             for a in c.execute(
-                select(actions_table.c.table_id, actions_table.c.seq, actions_table.c.text)
-                .where(actions_table.c.table_id.in_(ids))
-                .order_by(actions_table.c.table_id, actions_table.c.seq)
+                select(actions.table_id, actions.seq, actions.text, actions.created_at)
+                .where(actions.table_id.in_(ids))
+                .order_by(actions.table_id, actions.seq)
             ):
                 row = tables[a.table_id]
                 if a.seq != len(row.actions):
                     raise StoreError(f"table {a.table_id}: action {len(row.actions)} is missing")
                 row.actions.append(a.text)
+                row.last_action_at = aware(a.created_at)
+            for m in c.execute(select(stand_ins_table).where(stand_ins_table.c.table_id.in_(ids))):
+                tables[m.table_id].stand_ins.add(m.seq)
+                if m.timed_out:
+                    tables[m.table_id].timed_out.add(m.seq)
         return list(tables.values())
 
     def ping(self) -> None:

@@ -60,14 +60,14 @@ class AsyncStore:
         await self._submit(SeatClaim(table_id, seat, name, secret_hash, profile))
 
     def append_action(
-        self, table_id: str, seq: int, text: str, stand_in: bool = False
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
     ) -> asyncio.Future[None]:
         """Resolved once action ``seq`` is committed; StoreError (ConflictError) and nothing stored if not.
 
         A future rather than a coroutine: the write goes on whether or not
         its caller waits (see :func:`committed`).
         """
-        return self._submit(NewAction(table_id, seq, text, stand_in))
+        return self._submit(NewAction(table_id, seq, text, stand_in, timed_out))
 
     def mark_finished(self, table_id: str) -> None:
         """Note a finished game, without waiting: the flag only spares a restart loading it."""

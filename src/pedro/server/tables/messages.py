@@ -125,7 +125,8 @@ class SeatInfo(TypedDict):
     connected: bool
     """a computer seat, or a human whose page is open (at any server process)"""
     stand_in: bool
-    """a computer plays for the human, who has been away too long"""
+    """a computer plays for the human, who has been away too long (or whose turn clock ran out
+    twice in a row: the player's own page then offers "I'm back")"""
 
 
 @with_config(_EXACT)
@@ -167,6 +168,8 @@ class TableInfo(Rules):
     """the seat `unrated` is about (`shared_profile`, `unrated_player`), else null"""
     hands: int | None
     """hands to play (a duplicate tournament's deal: 1); null: to the game's end"""
+    clock: float | None
+    """seconds each decision of a person may take (the turn clock); null: no clock"""
 
 
 @with_config(_EXACT)
@@ -361,6 +364,11 @@ class State(TypedDict):
     finished: bool
     started: bool
     """false while a human seat is free: nobody may act yet"""
+    clock_left: float | None
+    """seconds the seat to act has left, as the message was sent (the page counts down from its
+    own receipt of it); null when no turn clock runs (no clock, a computer's turn, a stand-in's)"""
+    timed_out: bool
+    """the last action was made by the stand-in because its seat's turn clock ran out"""
     table: TableInfo
     you: int | None
     """your seat; null for a spectator"""

@@ -1,6 +1,6 @@
 """What clients may send to the tables, as pydantic models: anything else is refused with a clear message.
 
-The WebSocket messages (``join``, ``watch``, ``act``, ``ping``) and the HTTP requests that create
+The WebSocket messages (``join``, ``watch``, ``act``, ``back``, ``ping``) and the HTTP requests that create
 a table and claim a seat. Models are strict and forbid extra fields (``request_body.Strict``), so
 the room only ever sees well-formed requests.
 """
@@ -41,12 +41,19 @@ class Act(Strict):
     seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
 
 
+class Back(Strict):
+    """A player its turn clock counted as away is back (``tables.clocks``)."""
+
+    type: Literal["back"]
+
+
 class Ping(Strict):
     type: Literal["ping"]
 
 
-_ClientMessage = Annotated[Join | Watch | Act | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[Join | Watch | Act | Ping] = TypeAdapter(_ClientMessage)
+ClientMessage = Join | Watch | Act | Back | Ping
+_ClientMessage = Annotated[ClientMessage, Field(discriminator="type")]
+_client_message: TypeAdapter[ClientMessage] = TypeAdapter(_ClientMessage)
 
 
 class SeatSpec(Strict):
@@ -66,6 +73,9 @@ class CreateTable(Strict):
     practice: bool = False
     #: the secret of the profile that takes ``seat`` (its name is the seat's)
     profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
+    #: seconds per decision of a person (a turn clock), one of the server's ``TurnClocks.lengths``
+    #: (checked by the routes); None: no clock
+    clock: Annotated[float, Field(gt=0, le=3600)] | None = None
 
 
 class ClaimSeat(Strict):
@@ -80,8 +90,8 @@ class ProtocolError(ValueError):
     """A message that is not one the protocol allows."""
 
 
-def parse_client_message(text: str | bytes) -> Join | Watch | Act | Ping:
+def parse_client_message(text: str | bytes) -> ClientMessage:
     try:
         return _client_message.validate_json(text)
     except ValidationError as exc:
-        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|ping, ...}")) from None
+        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|back|ping, ...}")) from None

@@ -197,8 +197,9 @@ class TableRegistry:
             self._spawn(table_id, self.get(table_id))  # so that the lobby lists it here too
         elif room is None:
             pass  # a table this process has not loaded: it reads it when asked
-        elif kind.isdigit():
-            self._spawn(table_id, room.learn(int(kind), text))
+        elif kind.rstrip("st").isdigit():  # an action, marked if a stand-in made it (``news_payload``)
+            seq, mark = kind.rstrip("st"), kind[-1]
+            self._spawn(table_id, room.learn(int(seq), text, mark in "st", mark == "t"))
         elif kind in ("here", "gone"):
             room.remote_presence(int(text), process, kind == "here")
         elif kind == "seat":

@@ -37,6 +37,7 @@ from pedro.server.tables.messages import Error, Pong, Restart, Welcome
 from pedro.server.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
+    Back,
     Join,
     Ping,
     ProtocolError,
@@ -273,6 +274,10 @@ async def _answer(
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
             await room.act(client, request.action, request.seq)
+        elif isinstance(request, Back):
+            if client.room is None:
+                raise RoomError("auth", 'send {"type": "join", "secret": ...} first')
+            await room.back(client)
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
