@@ -34,8 +34,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class TurnClocks:
-    """The turn clocks a table may be created with (``server.tables.clocks``). Not a flag: the
-    lengths are the game's, the same at every server; tests make them short."""
+    """The turn clocks a table may be created with (``server.tables.clocks``); ``pedro serve
+    --turn-clocks`` sets the lengths (tests make them short). A request only chooses among them."""
 
     #: seconds per decision a table's creator may choose (or no clock)
     lengths: tuple[float, ...] = (20.0, 45.0, 90.0)
