@@ -26,6 +26,7 @@ from tests.server.room_helpers import InstantStore, Listener, table_row
 
 from pedro.engine.actions import action_text
 from pedro.server.app import create_app
+from pedro.server.profiles.rated_games import RatedGames
 from pedro.server.settings import ServerSettings, TurnClocks
 from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow, hash_secret, news_payload
 from pedro.server.tables.clocks import TurnClock
@@ -237,3 +238,29 @@ def test_two_timed_out_decisions_in_a_row_make_a_seat_away_until_it_acts() -> No
     assert restored.away(0) and not restored.away(1)
     restored.back(0, to_act=True, now=50.0)
     assert not restored.away(0) and restored.left(50.0) == 20.0
+
+
+def test_a_timed_out_decision_counts_as_a_stand_ins_for_the_rating(tmp_path: Path) -> None:
+    """The rating's stand-in rule reads the stand-ins' decisions: a timed-out one is among them."""
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    store.migrate()
+    row = table_row("cinch", {}, "rated", [None, "random", "random", "random"])
+    store.create_table(row)
+    _played_to(row, lambda state: len(state.actions) == 2)
+    store.append_action(row.id, 0, row.actions[0], stand_in=True, timed_out=True)
+    store.append_action(row.id, 1, row.actions[1], stand_in=True)
+    with store.engine.connect() as c:
+        assert RatedGames._table_facts(c, row.id)[2] == {0, 1}
+    loaded = store.load_table(row.id)
+    assert loaded is not None and loaded.stand_ins == {0, 1} and loaded.timed_out == {0}
+    store.close()
+
+
+def test_a_hands_first_decision_waits_for_its_result_also_after_a_restart() -> None:
+    row = table_row("cinch", {}, "pause", [None, None, None, None])
+    row.clock = 20.0
+    _played_to(row, lambda state: bool(state.results) and not state.actions)
+    row.last_action_at = datetime.now(UTC)
+    room = Room(row, InstantStore(row.actions), RoomSettings(hand_pause=6.0))  # type: ignore[arg-type]
+    left = room.clock_left()
+    assert left is not None and 25.0 < left <= 26.0

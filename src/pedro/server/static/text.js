@@ -9,10 +9,10 @@ export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
 /** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
 export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
 
-/** "⏱ 20 s a move" for a table with a turn clock (clock.js); "" without. */
+/** "clock 20 s a move" for a table with a turn clock (clock.js); "" without. */
 export const clockText = (table) => (table && table.clock ? t("clock.badge", { s: String(Math.round(table.clock * 10) / 10) }) : "");
 
-/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target); and its turn clock, if it has one ("⏱ 20 s a move"). */
+/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target); and its turn clock, if it has one ("clock 20 s a move"). */
 export const lengthText = (table) =>
   (table.hands
     ? `${tn("tournament.hands", table.hands)}${table.target ? ` · ${t("summary.target", { target: table.target })}` : ""}`
