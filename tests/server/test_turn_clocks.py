@@ -28,9 +28,18 @@ from pedro.engine.actions import action_text
 from pedro.server.app import create_app
 from pedro.server.profiles.rated_games import RatedGames
 from pedro.server.settings import ServerSettings, TurnClocks
-from pedro.server.storage.tables_db import NewAction, SeatRow, Store, TableRow, hash_secret, news_payload
+from pedro.server.storage.tables_db import (
+    ClockBack,
+    NewAction,
+    SeatRow,
+    Store,
+    TableRow,
+    hash_secret,
+    news_payload,
+)
 from pedro.server.tables.clocks import TurnClock
 from pedro.server.tables.game import table_game
+from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room, RoomSettings
 
 SHORT = 0.3
@@ -215,6 +224,24 @@ def test_another_process_learns_that_a_decision_timed_out() -> None:
         await room.learn(room.seq, action_text(0, action, room.rules.max_bid), True, True)
         assert room.seq - 1 in room.row.timed_out
         assert room.facts().timed_out
+
+    asyncio.run(run())
+
+
+def test_another_process_learns_that_a_player_is_back() -> None:
+    assert news_payload("p", ClockBack("t", 2)) == "p t back 2"
+    row = table_row("cinch", {}, "back", [None, "random", "random", "random"])
+    _played_to(row, lambda state: sum(1 for s, _ in state.actions if s == 0) == 2)
+    row.timed_out = {seq for seq, text in enumerate(row.actions) if text.startswith("0 ")}
+    row.stand_ins = set(row.timed_out)
+
+    async def run() -> None:
+        room = _room(row, shared=True)
+        assert room.stand_in(0), "two timed-out decisions in a row: away"
+        registry = TableRegistry(room.store, room.settings)
+        registry.rooms[room.id] = room
+        registry.on_news(f"other {room.id} back 0")
+        assert not room.stand_in(0)
 
     asyncio.run(run())
 

@@ -174,8 +174,20 @@ class Finished:
         return f"table {self.table_id}: finished"
 
 
+@dataclass(frozen=True)
+class ClockBack:
+    """A player its turn clock counted as away is back (``tables.clocks``): nothing is stored, the
+    other server processes are told with the transaction's news."""
+
+    table_id: str
+    seat: int
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} back"
+
+
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
-Write = NewTable | SeatClaim | NewAction | Finished
+Write = NewTable | SeatClaim | NewAction | Finished | ClockBack
 
 
 def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) -> None:
@@ -200,6 +212,8 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
                 c.execute(_LEASE_NEW, {"table": write.row.id, "me": announce_as})
         elif isinstance(write, SeatClaim):
             _claim(c, write)
+        elif isinstance(write, ClockBack):
+            pass  # news only
         else:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
@@ -242,7 +256,7 @@ def news_payload(process: str, write: Write) -> str | None:
     ``<seq>t`` if it did as the seat's turn clock ran out),
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
-    new table.
+    new table, ``"<process> <table> back <seat>"`` for a player back from a turn clock's away.
     """
     if isinstance(write, NewAction):
         mark = "t" if write.timed_out else "s" if write.stand_in else ""
@@ -252,6 +266,8 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
     if isinstance(write, NewTable):
         return f"{process} {write.row.id} new"
+    if isinstance(write, ClockBack):
+        return f"{process} {write.table_id} back {write.seat}"
     return None
 
 

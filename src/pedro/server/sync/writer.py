@@ -19,6 +19,7 @@ import threading
 from collections.abc import Sequence
 
 from pedro.server.storage.tables_db import (
+    ClockBack,
     Finished,
     NewAction,
     NewTable,
@@ -72,6 +73,10 @@ class AsyncStore:
     def mark_finished(self, table_id: str) -> None:
         """Note a finished game, without waiting: the flag only spares a restart loading it."""
         self._submit(Finished(table_id)).add_done_callback(_log_failure)
+
+    def clock_back(self, table_id: str, seat: int) -> None:
+        """Tell the other server processes, without waiting, that a seat's player is back."""
+        self._submit(ClockBack(table_id, seat)).add_done_callback(_log_failure)
 
     def _submit(self, write: Write) -> asyncio.Future[None]:
         if self._closed:

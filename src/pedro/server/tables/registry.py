@@ -200,6 +200,8 @@ class TableRegistry:
         elif kind.rstrip("st").isdigit():  # an action, marked if a stand-in made it (``news_payload``)
             seq, mark = kind.rstrip("st"), kind[-1]
             self._spawn(table_id, room.learn(int(seq), text, mark in "st", mark == "t"))
+        elif kind == "back":
+            room.come_back(int(text))
         elif kind in ("here", "gone"):
             room.remote_presence(int(text), process, kind == "here")
         elif kind == "seat":

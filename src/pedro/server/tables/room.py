@@ -348,15 +348,22 @@ class Room:
         await self._commit(seat, action)
 
     async def back(self, client: Client) -> None:
-        """A player the turn clock counted as away says it is back (``tables.clocks``)."""
+        """A player the turn clock counted as away says it is back (``tables.clocks``); the other
+        server processes are told."""
         seat = _seat_of(client)
         async with self._lock:
-            if not self._turns.away(seat):
-                return
-            to_act = self.started and not self.finished and self.state.current_player == seat
-            self._turns.back(seat, to_act, time.time())
-            self.broadcast()
-            self.kick()
+            if self.come_back(seat) and self.settings.shared:
+                self.store.clock_back(self.id, seat)
+
+    def come_back(self, seat: int) -> bool:
+        """The seat's player is back (here or at another server process); False if it was not away."""
+        if not self._turns.away(seat):
+            return False
+        to_act = self.started and not self.finished and self.state.current_player == seat
+        self._turns.back(seat, to_act, time.time())
+        self.broadcast()
+        self.kick()
+        return True
 
     async def _commit(self, seat: int, action: int, stand_in: bool = False, timed_out: bool = False) -> None:
         """Store, apply, announce; the caller holds the lock. StoreError: nothing changed.
