@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 from pedro import server as server_package
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.http.request_body import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NAME_CHARS, MAX_TITLE_CHARS
-from pedro.server.settings import Limits
+from pedro.server.settings import Limits, TurnClocks
 from pedro.server.tables.limits import CreationLimits
 from pedro.server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 
@@ -324,6 +324,7 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
             "open_tables_per_client": Limits().open_tables_per_client,
             "computer_only_tables": Limits().computer_only_tables,
             "max_expert_samples": Limits().max_expert_samples,
+            "clocks": list(TurnClocks().lengths),
         }
         word = "W" * MAX_TITLE_CHARS
         assert post_table(client, title=word).json()["summary"]["title"] == word

@@ -408,7 +408,7 @@ class Room:
         self.state.apply(action)
         self.last = (seat, action)
         self.active_at = self.clock()
-        self._turns.decided(seat, stand_in, timed_out, time.time(), not self.state.actions)
+        self._turns.decided(seat, stand_in, timed_out, time.time(), self.state.hand_index != hand)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
