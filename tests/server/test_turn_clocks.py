@@ -7,6 +7,7 @@ them) and the pause after a hand is none, so the tests wait fractions of a secon
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from datetime import UTC, datetime
@@ -25,7 +26,9 @@ from tests.server.client_helpers import (
 from tests.server.room_helpers import InstantStore, Listener, table_row
 
 from pedro.engine.actions import action_text
+from pedro.records import replay
 from pedro.server.app import create_app
+from pedro.server.finished.bodies import record_body
 from pedro.server.profiles.rated_games import RatedGames
 from pedro.server.settings import ServerSettings, TurnClocks
 from pedro.server.storage.tables_db import (
@@ -291,3 +294,17 @@ def test_a_hands_first_decision_waits_for_its_result_also_after_a_restart() -> N
     room = Room(row, InstantStore(row.actions), RoomSettings(hand_pause=6.0))  # type: ignore[arg-type]
     left = room.clock_left()
     assert left is not None and 25.0 < left <= 26.0
+
+
+def test_a_finished_games_record_marks_its_timed_out_decisions() -> None:
+    row = table_row("cinch", {"target": 11}, "record", [None, "random", "random", "random"])
+    row.clock = 20.0
+    _played_to(row, lambda state: state.is_over)
+    row.timed_out = {1, len(row.actions) - 1}
+    row.stand_ins = set(row.timed_out)
+    game = _room(row).finished_game()
+    record = json.loads(record_body(game).plain())
+    hands = record["hands"]
+    assert hands[0]["timed_out"] == [1] and hands[-1]["timed_out"] == [len(hands[-1]["actions"]) - 1]
+    assert all("timed_out" not in hand for hand in hands[1:-1])
+    assert replay(record).finished
