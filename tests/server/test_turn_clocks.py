@@ -44,6 +44,7 @@ from pedro.server.tables.clocks import TurnClock
 from pedro.server.tables.game import table_game
 from pedro.server.tables.registry import TableRegistry
 from pedro.server.tables.room import Room, RoomSettings
+from pedro.server.tables.views import words
 
 SHORT = 0.3
 CLOCKS = TurnClocks(lengths=(SHORT, 20.0), hand_pause=0.0)
@@ -308,3 +309,25 @@ def test_a_finished_games_record_marks_its_timed_out_decisions() -> None:
     assert hands[0]["timed_out"] == [1] and hands[-1]["timed_out"] == [len(hands[-1]["actions"]) - 1]
     assert all("timed_out" not in hand for hand in hands[1:-1])
     assert replay(record).finished
+
+
+def test_a_seat_away_by_its_clock_is_back_when_its_player_acts() -> None:
+    row = table_row("cinch", {}, "acts", [None, "random", "random", "random"])
+    row.clock = 20.0
+    _played_to(
+        row,
+        lambda state: state.current_player == 0 and sum(1 for s, _ in state.actions if s == 0) >= 2,
+    )
+    row.timed_out = {seq for seq, text in enumerate(row.actions) if text.startswith("0 ")}
+    row.stand_ins = set(row.timed_out)
+
+    async def run() -> None:
+        room = _room(row, shared=True)  # not driving: the stand-in does not act first
+        ann = Listener(0)
+        room.attach(ann, 0)
+        assert room.stand_in(0) and room.clock_left() is None
+        action = next(iter(room.state.legal_actions()))
+        await room.act(ann, words(action, room.rules), room.seq)
+        assert not room.stand_in(0) and room.seq - 1 not in room.row.stand_ins
+
+    asyncio.run(run())
