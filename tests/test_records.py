@@ -247,6 +247,26 @@ def test_record_fields_follow_the_contract() -> None:
         record_from_game(state, ["Ann"])
 
 
+def test_timed_out_decisions_are_marked_per_hand_and_replay_as_before() -> None:
+    """A server's table writes which decisions a stand-in made as a turn clock ran out: each hand's
+    optional ``timed_out``, places in its ``actions``; replaying reads past it."""
+    state = play_random(make_ruleset("cinch"), 3, max_hands=2)
+    first = len(state.hand_actions[0])
+    record = record_from_game(state, NAMES, timed_out={1, first + 2})
+    assert record["hands"][0]["timed_out"] == [1] and record["hands"][1]["timed_out"] == [2]
+    assert list(record["hands"][0])[-1] == "timed_out"
+    assert "timed_out" not in record_from_game(state, NAMES)["hands"][0], "none: the field is left out"
+    result = replay(dumps_record(record))
+    assert result.state.hand_actions == state.hand_actions
+    assert read_record(record_line(record)) == record
+    for wrong in ([1, 1], [3, 2], [len(state.hand_actions[0])]):
+        bad = copy.deepcopy(record)
+        bad["hands"][0]["timed_out"] = wrong
+        assert "hand 1: timed_out" in str(replay_error(bad))
+    bad["hands"][0]["timed_out"] = [-1]
+    assert "timed_out" in str(replay_error(bad))
+
+
 def test_write_and_read_a_file(tmp_path: Path) -> None:
     record = sample_record(hands=2)
     path = tmp_path / "game.json"

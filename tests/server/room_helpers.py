@@ -32,7 +32,7 @@ class InstantStore:
         self.finished = False
 
     def append_action(
-        self, table_id: str, seq: int, text: str, stand_in: bool = False
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
     ) -> asyncio.Future[None]:
         assert seq == len(self.actions), "an action was committed out of turn"
         self.actions.append(text)

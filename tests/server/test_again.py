@@ -23,7 +23,6 @@ from .client_helpers import (
     act,
     choose,
     claim,
-    create_table,
     join,
     pending_json,
     recv,
@@ -57,9 +56,17 @@ def again(client: TestClient, table: str, secret: str) -> Any:
 
 
 def played_table(client: TestClient) -> tuple[dict[str, Any], str, list[WebSocketTestSession]]:
-    """Ann and Bo against two computers, a game to 1 point; returns the table, Bo's secret and
-    both sockets (open: the caller closes them)."""
-    made = create_table(client, seats=seats_spec("human", "human", "random", "random"), options={"target": 1})
+    """Ann and Bo against two computers, a game to 1 point with a turn clock; returns the table,
+    Bo's secret and both sockets (open: the caller closes them)."""
+    body = {
+        "variant": "cinch",
+        "options": {"target": 1},
+        "seats": seats_spec("human", "human", "random", "random"),
+        "seat": 0,
+        "name": "Ann",
+        "clock": 90,
+    }
+    made = client.post("/api/tables", json=body).json()
     table = made["table"]
     bo = claim(client, table, 1, "Bo")
     sockets = [client.websocket_connect(f"/ws/{table}") for _ in range(2)]
@@ -89,6 +96,7 @@ def test_the_next_game_keeps_the_players_rules_and_computers_and_moves_the_deal_
         assert told["finished"]
         new = client.get(f"/api/tables/{following}").json()
         assert (new["variant"], new["options"], new["title"]) == ("cinch", {"target": 1}, old.row.title)
+        assert new["clock"] == 90
         assert [(s["kind"], s["player"]) for s in new["seats"]] == [
             ("human", None),
             ("human", None),

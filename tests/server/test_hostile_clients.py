@@ -178,7 +178,7 @@ def test_malformed_messages_get_an_error_and_change_nothing(tables: tuple[Table,
                 ws.send_text(text)
                 message = recv(ws)
                 assert message["type"] == "error" and message["code"] == "bad_message", (text, message)
-                assert "messages are {type: join|watch|act|ping" in message["message"]
+                assert "messages are {type: join|watch|act|back|ping" in message["message"]
             ws.send_json({"type": "ping"})
             assert recv(ws) == {"type": "pong"}, "the connection stopped answering"
     check_untouched(before, target, bystander)

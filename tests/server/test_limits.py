@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 from pedro import server as server_package
 from pedro.players.expert import DEFAULT_SAMPLES
 from pedro.server.http.request_body import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NAME_CHARS, MAX_TITLE_CHARS
-from pedro.server.settings import Limits
+from pedro.server.settings import Limits, TurnClocks
 from pedro.server.tables.limits import CreationLimits
 from pedro.server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 
@@ -327,6 +327,7 @@ def test_one_length_limit_for_titles_and_names(tmp_path: Path) -> None:
             "chat_chars": Limits().chat_chars,
             "chat_messages": Limits().chat_messages,
             "chat_seconds": Limits().chat_seconds,
+            "clocks": list(TurnClocks().lengths),
         }
         word = "W" * MAX_TITLE_CHARS
         assert post_table(client, title=word).json()["summary"]["title"] == word
@@ -362,6 +363,7 @@ def test_limits_count_the_address_uvicorn_resolves_behind_a_proxy(tmp_path: Path
             "chat_chars": 200,
             "chat_messages": 5,
             "chat_seconds": 10.0,
+            "clocks": list(TurnClocks().lengths),
         }
         assert create(proc.url, "203.0.113.1").status_code == 201
         answer = create(proc.url, "203.0.113.1")

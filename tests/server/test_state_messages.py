@@ -51,6 +51,8 @@ def fresh_message(state: GameState, facts: TableFacts, seat: int | None) -> str:
         "seats": [seat.json() for seat in facts.seats],
         "finished": state.is_over,
         "started": facts.started,
+        "clock_left": facts.clock_left,
+        "timed_out": facts.timed_out,
         "table": facts.table.json(state.rules),
         "you": seat,
         "last": last_json(facts.last, obs, secrets),

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from pedro.cli.errors import PedroGroup
 from pedro.cli.rules_cmd import show_options, show_rules, show_variants
-from pedro.server.settings import Limits, ServerSettings
+from pedro.server.settings import Limits, ServerSettings, TurnClocks
 
 app = typer.Typer(
     name="pedro",
@@ -273,6 +273,10 @@ def serve(
         ServerSettings.bot_delay, "--bot-delay", min=0, help="pause in seconds before each computer decision"
     ),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error"),
+    turn_clocks: str = typer.Option(
+        ",".join(f"{s:g}" for s in TurnClocks.lengths), "--turn-clocks",
+        help="seconds per decision a table's creator may choose for its turn clock, comma-separated",
+    ),
     tables_per_minute: int = typer.Option(
         Limits.tables_per_minute, "--tables-per-minute", min=1,
         help="tables one address may create in any minute",
@@ -380,6 +384,7 @@ def serve(
 
     settings = ServerSettings(
         database=database or "",  # empty: the user's own (serve_cmd.default_database)
+        turn_clocks=TurnClocks(lengths=_clock_lengths(turn_clocks)),
         away_seconds=away,
         bot_delay=bot_delay,
         limits=limits,
@@ -403,6 +408,17 @@ def serve(
             proxy_headers=proxy_headers,
         )
     )
+
+
+def _clock_lengths(text: str) -> tuple[float, ...]:
+    """``--turn-clocks``: "20,45,90" as seconds, each above 0 and at most an hour."""
+    try:
+        lengths = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{text!r}: give seconds separated by commas, like 20,45,90") from None
+    if not all(0 < s <= 3600 for s in lengths):
+        raise typer.BadParameter(f"{text!r}: each clock is more than 0 and at most 3600 seconds")
+    return lengths
 
 
 def main() -> None:

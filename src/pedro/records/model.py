@@ -18,7 +18,7 @@ FORMAT = "pedro-record/1"
 
 #: Top-level and per-hand fields, in the order they are written.
 RECORD_FIELDS = ("format", "variant", "options", "players", "names", "first_dealer", "hands")
-HAND_FIELDS = ("deal", "kitty", "stock", "wash", "actions")
+HAND_FIELDS = ("deal", "kitty", "stock", "wash", "actions", "timed_out")
 
 
 class ReplayError(ValueError):
@@ -75,6 +75,9 @@ class HandModel(BaseModel):
     stock: list[Card]
     wash: list[Card] | None = None
     actions: list[StrictStr]
+    #: the actions (their places in ``actions``, from 0) a stand-in made because the player's
+    #: turn clock ran out at a server's table; absent when none was
+    timed_out: list[Annotated[int, Field(ge=0)]] | None = None
 
 
 class RecordModel(BaseModel):

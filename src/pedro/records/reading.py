@@ -141,6 +141,14 @@ def check(source: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> Checked
         if wash:
             out["wash"] = hand.wash
         out["actions"] = [" ".join(text.split()) for text in hand.actions]
+        if hand.timed_out:
+            if hand.timed_out != sorted(set(hand.timed_out)) or hand.timed_out[-1] >= len(hand.actions):
+                raise RecordError(
+                    f"hand {k + 1}: timed_out: {hand.timed_out}; it lists places in actions, from 0 "
+                    f"to {len(hand.actions) - 1}, each once and in order",
+                    hand=k + 1,
+                )
+            out["timed_out"] = hand.timed_out
         hands.append(out)
     record = {
         "format": FORMAT,

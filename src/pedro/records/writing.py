@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -15,8 +15,12 @@ from pedro.records.model import FORMAT
 from pedro.variants.options import options_dict
 
 
-def record_from_game(state: GameState, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The ``pedro-record/1`` record of a game so far (finished or not), with seat ``names``."""
+def record_from_game(
+    state: GameState, names: Sequence[str] | None = None, timed_out: Collection[int] = ()
+) -> dict[str, Any]:
+    """The ``pedro-record/1`` record of a game so far (finished or not), with seat ``names``;
+    ``timed_out``: the actions (numbers, all hands together, from 0) a stand-in made because a
+    turn clock ran out, written as each hand's ``timed_out``."""
     rules = state.rules
     n = rules.players
     seat_names = list(names) if names is not None else [f"Seat {s}" for s in range(n)]
@@ -24,6 +28,7 @@ def record_from_game(state: GameState, names: Sequence[str] | None = None) -> di
         raise ValueError(f"{rules.id} is played by {n} players, but {len(seat_names)} names were given")
     hands: list[dict[str, Any]] = []
     washes, hand_actions = state.washes, state.hand_actions
+    first = 0  # the number of the hand's first action
     for k, (deal, kitty, stock) in enumerate(state.deal_records):
         hand: dict[str, Any] = {
             "deal": [[format_card(c) for c in cards] for cards in deal],
@@ -33,6 +38,10 @@ def record_from_game(state: GameState, names: Sequence[str] | None = None) -> di
         if washes[k]:
             hand["wash"] = [format_card(c) for c in washes[k]]
         hand["actions"] = [action_text(seat, action, rules.max_bid) for seat, action in hand_actions[k]]
+        late = [i for i in range(len(hand_actions[k])) if first + i in timed_out]
+        if late:
+            hand["timed_out"] = late
+        first += len(hand_actions[k])
         hands.append(hand)
     return {
         "format": FORMAT,

@@ -59,6 +59,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
             TableSockets(
                 s.registry, s.lifecycle, tournaments, AddressLimits(settings.limits.websockets_per_client)
             ),
+            settings.turn_clocks,
         ).routes(),
         *HostRoutes(s.registry, settings.limits).routes(),
         *AgainRoutes(s.registry).routes(),

@@ -155,6 +155,7 @@ def build_services(settings: ServerSettings) -> Services:
         chat_chars=settings.limits.chat_chars,
         chat_messages=settings.limits.chat_messages,
         chat_seconds=settings.limits.chat_seconds,
+        hand_pause=settings.turn_clocks.hand_pause,
     )
     registry = TableRegistry(storage, room_settings, process_id, settings.idle_seconds)
     limits = settings.limits

@@ -38,6 +38,18 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class TurnClocks:
+    """The turn clocks a table may be created with (``server.tables.clocks``); ``pedro serve
+    --turn-clocks`` sets the lengths (tests make them short). A request only chooses among them."""
+
+    #: seconds per decision a table's creator may choose (or no clock)
+    lengths: tuple[float, ...] = (20.0, 45.0, 90.0)
+    #: seconds added to a hand's first decision: the page shows the hand's result this long
+    #: (``HAND_END_HOLD_MS`` in static/table.js)
+    hand_pause: float = 6.0
+
+
+@dataclass(frozen=True)
 class ServerSettings:
     """One server's settings; ``pedro serve`` reads its flags' defaults from here."""
 
@@ -47,6 +59,7 @@ class ServerSettings:
     #: pause in seconds before each computer decision
     bot_delay: float = 0.8
     limits: Limits = field(default_factory=Limits)
+    turn_clocks: TurnClocks = field(default_factory=TurnClocks)
     #: processes that build finished games' records and replays (0: threads, for tests)
     worker_processes: int = 1
     #: the most bytes of built records and replays kept (gzip-compressed)

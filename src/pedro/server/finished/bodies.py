@@ -34,7 +34,7 @@ def record_body(game: FinishedGame) -> Body:
 
 def record_of(game: FinishedGame, state: GameState) -> Body:
     """The record of ``game``, played to its end in ``state``."""
-    return Body.of_json(record_from_game(state, game.names), download=game.filename())
+    return Body.of_json(record_from_game(state, game.names, game.timed_out), download=game.filename())
 
 
 def replay_body(game: FinishedGame) -> Body:
@@ -46,5 +46,5 @@ def replay_body(game: FinishedGame) -> Body:
 
 def replay_of(game: FinishedGame, state: GameState, frames: list[dict[str, Any]]) -> Body:
     """The replay of ``game``, from its ``frames`` and ``state`` at its end."""
-    record = record_from_game(state, game.names)
+    record = record_from_game(state, game.names, game.timed_out)
     return Body.of_json({"table": game.summary, "record": record, "frames": frames})

@@ -33,6 +33,7 @@ MESSAGES = {
     ),
     "unknown_variant": "unknown variant {variant!r}; variants are: {variants}",
     "bad_options": "{why}",
+    "bad_clock": "a turn clock of {clock:g} seconds is not offered; the clocks are {clocks} seconds, or none",
     # house rules that clash (variants/constraints.py): the English problem and what is allowed
     "option_clash": "{problem}; allowed: {allowed}",
     "seat_count": "{variant} has {players} seats, but {described} were described",

@@ -216,7 +216,8 @@ class RatedGames:
 
     @staticmethod
     def _table_facts(c: Connection, table_id: str) -> tuple[dict[int, Any], dict[int, str], set[int]]:
-        """The table's seats, the profiles linked to seats, and the actions computers stood in for."""
+        """The table's seats, the profiles linked to seats, and the actions computers stood in for
+        (those a turn clock's running out handed to the stand-in among them: they count alike)."""
         seats = {r.seat: r for r in c.execute(select(seats_table).where(seats_table.c.table_id == table_id))}
         linked = {
             r.seat: r.profile_id

@@ -7,6 +7,7 @@ import { optionName, optionValue, optionHelp } from "./text.js";
 import { limitLength } from "./limits.js";
 import { t, tServer } from "./i18n.js";
 import { TEXT as PRACTICE_TEXT } from "./practice.js";
+import { clockField } from "./clock.js";
 
 /** Options drawn outside the house-rules list: they shape the form itself. */
 const PROMINENT = new Set(["target", "players", "partnerships"]);
@@ -139,6 +140,7 @@ export function createForm(catalog, nameInput) {
   const title = limitLength(h("input", { type: "text", name: "title", attrs: { placeholder: t("form.titlePlaceholder") } }), "title_chars");
   const listed = h("input", { type: "checkbox", name: "listed", checked: true });
   const practice = h("input", { type: "checkbox", name: "practice", checked: false });
+  const clock = clockField();
   const error = h("p", { class: "form-error", attrs: { role: "alert", "aria-live": "polite" } });
   const submit = h("button", { type: "submit", class: "primary", text: t("form.create") });
 
@@ -272,6 +274,7 @@ export function createForm(catalog, nameInput) {
       title: title.value.trim() || t("form.defaultTitle", { variant: variant().name }),
       listed: listed.checked,
       practice: practice.checked,
+      clock: clock.read(),
       seats: seatChoices.slice(0, n).map((c) => (c.kind === "computer" ? { kind: "computer", player: c.player } : { kind: "human" })),
       seat: mySeat,
       name: mySeat === null ? null : name,
@@ -305,6 +308,7 @@ export function createForm(catalog, nameInput) {
     h("label", { class: "field" }, h("span", { text: t("form.title") }), title),
     h("label", { class: "check" }, listed, ` ${t("form.listed")}`),
     h("label", { class: "check" }, practice, PRACTICE_TEXT.formLabel),
+    clock.field,
     h("div", { class: "buttons" }, submit),
     error,
   );

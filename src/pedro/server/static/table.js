@@ -18,6 +18,7 @@ import { TurnAlerts, allowNotifications, notificationsSupported } from "./alerts
 import { HostBox } from "./host.js";
 import { AgainBox } from "./again.js";
 import { ChatPanel } from "./chat.js";
+import { TurnClock, awayBox, timedOutText } from "./clock.js";
 
 const ERROR_SHOWN_MS = 6000;
 const SEATS_REFRESH_MS = 4000;
@@ -44,6 +45,7 @@ class TablePage {
     this.prefs = loadPrefs();
     this.alerts = new TurnAlerts();
     this.handEnd = null;
+    this.clock = new TurnClock();
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
     this.host = new HostBox(tableId, (message) => this.showError(message), () => this.chat.on);
@@ -345,9 +347,16 @@ class TablePage {
     return sent;
   }
 
+  sendBack() {
+    if (this.socket && !this.socket.send({ type: "back" })) this.showError(t("error.notConnected"));
+  }
+
   onState(state) {
     const previous = this.state;
     this.state = state;
+    this.clock.update(state);
+    const timedOut = timedOutText(state, previous ? previous.seq : null);
+    if (timedOut) this.showNotice(timedOut);
     const sheet = state.game.sheet || [];
     const handEnded = previous && this.sheetLength !== null && sheet.length > this.sheetLength;
     this.sheetLength = sheet.length;
@@ -419,6 +428,7 @@ class TablePage {
     this.alerts.update(myTurn, table.title || table.name, this.prefs);
 
     fill(this.el.felt, renderFelt(view));
+    this.clock.place(this.el.felt, state);
     if (table.closed) {
       fill(this.el.hand, you === null || you === undefined ? null : this.controls.render(state, () => this.render()).hand);
       fill(this.el.panel, h("div", { class: "panel-turn waiting" }, h("p", { class: "prompt", dataset: { testid: "closed" }, text: t("host.closed") })));
@@ -435,7 +445,7 @@ class TablePage {
       const scrolled = this.el.panel.querySelector(".bid-row .bids");
       const keep = scrolled && this.drawnSeq === state.seq ? scrolled.scrollLeft : 0;
       fill(this.el.hand, hand);
-      fill(this.el.panel, holding ? null : panel, this.autoNote ? h("p", { class: "muted auto-note", text: this.autoNote }) : null);
+      fill(this.el.panel, awayBox(state, () => this.sendBack()), holding ? null : panel, this.autoNote ? h("p", { class: "muted auto-note", text: this.autoNote }) : null);
       const bids = this.el.panel.querySelector(".bid-row .bids");
       if (bids && keep) bids.scrollLeft = keep;
     }
@@ -495,7 +505,7 @@ class TablePage {
         contractLine(view) ? h("p", { class: "contract-line", text: contractLine(view) }) : null,
         renderCalls(view),
         renderExchange(view, table.dealer_robs),
-        state.last ? h("p", { class: "muted small last-move", text: `${t("side.last")}: ${seatName(seats, state.last.seat)} — ${lastLabel(state.last, game)}` }) : null,
+        state.last ? h("p", { class: "muted small last-move", text: `${t("side.last")}: ${seatName(seats, state.last.seat)} — ${lastLabel(state.last, game)}${state.timed_out ? ` (${t("clock.timedOut")})` : ""}` }) : null,
       ),
       lastTrick ? h("section", { class: "box" }, lastTrick) : null,
       h("section", { class: "box sheet-box" }, h("h3", { text: t("side.sheet") }), h("div", { class: "sheet-scroll" }, renderSheet(table, seats, game.sheet || [], game.scores))),

@@ -9,11 +9,14 @@ export const optionName = (name) => tIf(`houseRule.${name}`) ?? humanize(name);
 /** One of a house rule's values ("keep_and_bury") in the page's language; one the catalogs lack, in words. */
 export const optionValue = (value) => tIf(`houseRule.value.${value}`) ?? humanize(value);
 
-/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target). */
+/** "clock 20 s a move" for a table with a turn clock (clock.js); "" without. */
+export const clockText = (table) => (table && table.clock ? t("clock.badge", { s: String(Math.round(table.clock * 10) / 10) }) : "");
+
+/** How long a table's game is: "to 62", or a tournament's deal's "tournament deal · one hand · target 62" (its hand scores to the target); and its turn clock, if it has one ("clock 20 s a move"). */
 export const lengthText = (table) =>
-  table.hands
+  (table.hands
     ? `${tn("tournament.hands", table.hands)}${table.target ? ` · ${t("summary.target", { target: table.target })}` : ""}`
-    : t("table.to", { target: table.target });
+    : t("table.to", { target: table.target })) + (clockText(table) ? ` · ${clockText(table)}` : "");
 
 /** The target beside the scores ("target 62"); a tournament deal's length instead, as it has none. */
 export const targetText = (table) => (table.hands ? lengthText(table) : t("summary.target", { target: table.target ?? "?" }));

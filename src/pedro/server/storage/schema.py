@@ -49,6 +49,8 @@ tables_table = Table(
     Column("next_table", String(40)),
     #: the table's chat is on (its creator may turn it off: ``pedro.server.tables.chat``)
     Column("chat", Boolean, nullable=False, default=True, server_default=true()),
+    #: seconds each decision of a human seat may take (``server.tables.clocks``); NULL: no clock
+    Column("clock", Float),
 )
 
 seats_table = Table(
@@ -226,6 +228,8 @@ stand_ins_table = Table(
     metadata,
     Column("table_id", String(40), ForeignKey("pedro_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", Integer, primary_key=True),
+    #: the seat's turn clock ran out: the stand-in made this one decision for a present player
+    Column("timed_out", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 #: One row per finished game, written once with its rating updates: the guard that applies them once.

@@ -185,6 +185,14 @@ class TableRow:
     chat: bool = True
     #: its recent chat, at most ``CHAT_HISTORY`` lines per channel, in order
     chat_lines: list[ChatRow] = field(default_factory=list)
+    #: seconds each decision of a human seat may take (``tables.clocks``); None: no clock
+    clock: float | None = None
+    #: the actions (their numbers) a stand-in made, and those of them a turn clock's running out made
+    stand_ins: set[int] = field(default_factory=set)
+    timed_out: set[int] = field(default_factory=set)
+    #: when the last action was committed (None: no action yet): a turn clock counts from it (not
+    #: part of what the table is: two reads of it are equal)
+    last_action_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -227,6 +235,8 @@ class NewAction:
     text: str
     #: made by a stand-in for an away player (noted: such a game may not be rated)
     stand_in: bool = False
+    #: made by the stand-in because the seat's turn clock ran out (a stand-in's action too)
+    timed_out: bool = False
 
     def describe(self) -> str:
         return f"table {self.table_id}: action {self.seq}"
@@ -331,6 +341,18 @@ class ChatSwitch:
         return f"table {self.table_id}: chat {'on' if self.on else 'off'}"
 
 
+@dataclass(frozen=True)
+class ClockBack:
+    """A player its turn clock counted as away is back (``tables.clocks``): nothing is stored, the
+    other server processes are told with the transaction's news."""
+
+    table_id: str
+    seat: int
+
+    def describe(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} back"
+
+
 #: One change to the database; ``Store.write_many`` commits several in one transaction.
 Write = (
     NewTable
@@ -345,6 +367,7 @@ Write = (
     | SeatAnswered
     | NewChatLine
     | ChatSwitch
+    | ClockBack
 )
 
 
@@ -394,6 +417,8 @@ def run_writes(writes: Sequence[Write], c: Connection, announce_as: str | None) 
             _insert_chat(c, write)
         elif isinstance(write, ChatSwitch):
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(chat=write.on))
+        elif isinstance(write, ClockBack):
+            pass  # news only
         else:
             c.execute(update(tables_table).where(tables_table.c.id == write.table_id).values(finished=True))
     if actions:
@@ -420,7 +445,11 @@ def _insert_actions(c: Connection, actions: Sequence[NewAction], now: datetime) 
             _INSERT_ACTION,
             [{"table_id": a.table_id, "seq": a.seq, "text": a.text, "created_at": now} for a in actions],
         )
-    stood_in = [{"table_id": a.table_id, "seq": a.seq} for a in actions if a.stand_in]
+    stood_in = [
+        {"table_id": a.table_id, "seq": a.seq, "timed_out": a.timed_out}
+        for a in actions
+        if a.stand_in or a.timed_out
+    ]
     if stood_in:
         c.execute(insert(stand_ins_table), stood_in)
 
@@ -428,7 +457,8 @@ def _insert_actions(c: Connection, actions: Sequence[NewAction], now: datetime) 
 def news_payload(process: str, write: Write) -> str | None:
     """What the other server processes are told of a write, delivered when it commits.
 
-    ``"<process> <table> <seq> <text>"`` for an action,
+    ``"<process> <table> <seq> <text>"`` for an action (``<seq>s`` if a stand-in made it,
+    ``<seq>t`` if it did as the seat's turn clock ran out),
     ``"<process> <table> seat <seat> <secret hash> <profile or ~> <name>"`` for a seat claim
     (so they need not read the database), ``"<process> <table> new"`` for a
     new table, ``"<process> <table> chat <line as JSON>"`` for a chat line (``ChatRow.news``) and
@@ -436,10 +466,12 @@ def news_payload(process: str, write: Write) -> str | None:
     ``"<process> <table> seat-kind <seat> <kind> <player or ~>"``, ``"<process> <table> handed <seat>
     <1 or 0>"``, ``"<process> <table> closed"`` and ``"<process> <table> barred <viewer>"``; play
     again: ``"<process> <table> next <next table>"`` (the next table is new too) and
-    ``"<process> <table> answered <seat> <1 or 0>"``.
+    ``"<process> <table> answered <seat> <1 or 0>"``; ``"<process> <table> back <seat>"`` for a player back
+    from a turn clock's away.
     """
     if isinstance(write, NewAction):
-        return f"{process} {write.table_id} {write.seq} {write.text}"
+        mark = "t" if write.timed_out else "s" if write.stand_in else ""
+        return f"{process} {write.table_id} {write.seq}{mark} {write.text}"
     if isinstance(write, SeatClaim):
         profile = write.profile or NO_PROFILE
         return f"{process} {write.table_id} seat {write.seat} {write.secret_hash} {profile} {write.name}"
@@ -461,6 +493,8 @@ def news_payload(process: str, write: Write) -> str | None:
         return f"{process} {write.table_id} chat {write.line.news()}"
     if isinstance(write, ChatSwitch):
         return f"{process} {write.table_id} chat_switch {'on' if write.on else 'off'}"
+    if isinstance(write, ClockBack):
+        return f"{process} {write.table_id} back {write.seat}"
     return None
 
 
@@ -512,6 +546,7 @@ def _insert_table(c: Connection, row: TableRow) -> None:
             hands=row.hands,
             host_hash=row.host_hash,
             chat=row.chat,
+            clock=row.clock,
         )
     )
     c.execute(
@@ -736,9 +771,11 @@ class Store:
         """Take a free human seat; ConflictError if someone has it (checked in the same statement)."""
         self._write_one(SeatClaim(table_id, seat, name, secret_hash, profile))
 
-    def append_action(self, table_id: str, seq: int, text: str) -> None:
+    def append_action(
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
+    ) -> None:
         """Commit action number ``seq`` (0-based); ConflictError if that place is taken."""
-        self._write_one(NewAction(table_id, seq, text))
+        self._write_one(NewAction(table_id, seq, text, stand_in, timed_out))
 
     def set_finished(self, table_id: str) -> None:
         self._write_one(Finished(table_id))
@@ -865,6 +902,7 @@ class Store:
                     closed=r.closed,
                     next_table=r.next_table,
                     chat=r.chat,
+                    clock=r.clock,
                 )
                 for r in c.execute(query)
             }
@@ -873,19 +911,25 @@ class Store:
             ids = list(tables)
             for s in c.execute(_seats_query(seats_table.c.table_id.in_(ids))):
                 tables[s.table_id].seats.append(_seat_row(s))
+            actions = actions_table.c
             for a in c.execute(
-                select(actions_table.c.table_id, actions_table.c.seq, actions_table.c.text)
-                .where(actions_table.c.table_id.in_(ids))
-                .order_by(actions_table.c.table_id, actions_table.c.seq)
+                select(actions.table_id, actions.seq, actions.text, actions.created_at)
+                .where(actions.table_id.in_(ids))
+                .order_by(actions.table_id, actions.seq)
             ):
                 row = tables[a.table_id]
                 if a.seq != len(row.actions):
                     raise StoreError(f"table {a.table_id}: action {len(row.actions)} is missing")
                 row.actions.append(a.text)
+                row.last_action_at = aware(a.created_at)
             for table_id, barred in _barred(c, ids).items():
                 tables[table_id].barred = barred
             for table_id, line in _recent_chat(c, ids):
                 tables[table_id].chat_lines.append(line)
+            for m in c.execute(select(stand_ins_table).where(stand_ins_table.c.table_id.in_(ids))):
+                tables[m.table_id].stand_ins.add(m.seq)
+                if m.timed_out:
+                    tables[m.table_id].timed_out.add(m.seq)
         return list(tables.values())
 
     def ping(self) -> None:

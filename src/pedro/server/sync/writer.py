@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pedro.server.storage.tables_db import (
     ChatRow,
     ChatSwitch,
+    ClockBack,
     Finished,
     NewAction,
     NewChatLine,
@@ -63,14 +64,14 @@ class AsyncStore:
         await self._submit(SeatClaim(table_id, seat, name, secret_hash, profile))
 
     def append_action(
-        self, table_id: str, seq: int, text: str, stand_in: bool = False
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
     ) -> asyncio.Future[None]:
         """Resolved once action ``seq`` is committed; StoreError (ConflictError) and nothing stored if not.
 
         A future rather than a coroutine: the write goes on whether or not
         its caller waits (see :func:`committed`).
         """
-        return self._submit(NewAction(table_id, seq, text, stand_in))
+        return self._submit(NewAction(table_id, seq, text, stand_in, timed_out))
 
     async def write(self, write: Write) -> None:
         """A change committed in its turn (the host's: ``tables.host``); StoreError if it was not."""
@@ -87,6 +88,10 @@ class AsyncStore:
     def set_chat(self, table_id: str, on: bool) -> asyncio.Future[None]:
         """Resolved once the table's chat is stored as turned on or off."""
         return self._submit(ChatSwitch(table_id, on))
+
+    def clock_back(self, table_id: str, seat: int) -> None:
+        """Tell the other server processes, without waiting, that a seat's player is back."""
+        self._submit(ClockBack(table_id, seat)).add_done_callback(_log_failure)
 
     def _submit(self, write: Write) -> asyncio.Future[None]:
         if self._closed:

@@ -104,7 +104,8 @@ class AgainRoutes:
 
 def next_row(room: Room, asker: int) -> TableRow:
     """The next game's table: each person's seat held for them (by their old seat's secret and
-    profile), the asker's taken; the computer players as they were; the first deal a seat on."""
+    profile), the asker's taken; the computer players, host and turn clock as they were; the first
+    deal a seat on."""
     old = room.row
     seats = []
     for s in room.seats:
@@ -133,4 +134,5 @@ def next_row(room: Room, asker: int) -> TableRow:
         seats=seats,
         practice=old.practice,
         host_hash=old.host_hash,
+        clock=old.clock,
     )

@@ -49,6 +49,8 @@ class FinishedGame:
     summary: dict[str, Any]
     #: the table's number of hands (a tournament deal's: 1), None: played to the game's end
     hands: int | None = None
+    #: the actions (numbers, all hands together) the stand-in made as a turn clock ran out
+    timed_out: tuple[int, ...] = ()
 
     def filename(self) -> str:
         """The record's file name when downloaded."""

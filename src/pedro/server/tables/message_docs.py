@@ -27,7 +27,7 @@ END = "<!-- end of the generated reference -->"
 
 #: The messages, in the order the reference tells them.
 MESSAGES: tuple[type, ...] = get_args(AnyMessage)
-_NAMES = {int: "int", str: "string", bool: "bool", type(None): "null"}
+_NAMES = {int: "int", float: "number", str: "string", bool: "bool", type(None): "null"}
 
 
 def reference() -> str:

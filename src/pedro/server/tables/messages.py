@@ -138,7 +138,8 @@ class SeatInfo(TypedDict):
     connected: bool
     """a computer seat, or a human whose page is open (at any server process)"""
     stand_in: bool
-    """a computer plays for the human, who has been away too long (or whom the host handed over)"""
+    """a computer plays for the human, who has been away too long, whose turn clock ran out twice in
+    a row (the player's own page then offers "I'm back"), or whom the host handed over"""
     handed: bool
     """the table's host gave the seat to the computer for the rest of the game (or until given back)"""
     pending: bool
@@ -188,6 +189,8 @@ class TableInfo(Rules):
     """the table's host closed it before its game ended: nothing more is played at it"""
     next: str | None
     """the table of the next game, once one of the players asked to play again"""
+    clock: float | None
+    """seconds each decision of a person may take (the turn clock); null: no clock"""
 
 
 @with_config(_EXACT)
@@ -382,6 +385,11 @@ class State(TypedDict):
     finished: bool
     started: bool
     """false while a human seat is free: nobody may act yet"""
+    clock_left: float | None
+    """seconds the seat to act has left, as the message was sent (the page counts down from its
+    own receipt of it); null when no turn clock runs (no clock, a computer's turn, a stand-in's)"""
+    timed_out: bool
+    """the last action was made by the stand-in because its seat's turn clock ran out"""
     table: TableInfo
     you: int | None
     """your seat; null for a spectator"""

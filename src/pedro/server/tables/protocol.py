@@ -1,8 +1,8 @@
 """What clients may send to the tables, as pydantic models: anything else is refused with a clear message.
 
-The WebSocket messages (``join``, ``watch``, ``act``, ``ping``, ``chat``) and the HTTP requests that create
-a table and claim a seat. Models are strict and forbid extra fields (``request_body.Strict``), so
-the room only ever sees well-formed requests.
+The WebSocket messages (``join``, ``watch``, ``act``, ``back``, ``ping``, ``chat``) and the HTTP
+requests that create a table and claim a seat. Models are strict and forbid extra fields
+(``request_body.Strict``), so the room only ever sees well-formed requests.
 """
 
 from __future__ import annotations
@@ -67,6 +67,12 @@ class Act(Strict):
     seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
 
 
+class Back(Strict):
+    """A player its turn clock counted as away is back (``tables.clocks``)."""
+
+    type: Literal["back"]
+
+
 class Ping(Strict):
     type: Literal["ping"]
 
@@ -94,7 +100,7 @@ class Chat(Strict):
         return self
 
 
-ClientMessage = Join | Watch | Act | Ping | Chat
+ClientMessage = Join | Watch | Act | Back | Ping | Chat
 _ClientMessage = Annotated[ClientMessage, Field(discriminator="type")]
 _client_message: TypeAdapter[ClientMessage] = TypeAdapter(_ClientMessage)
 
@@ -116,6 +122,9 @@ class CreateTable(Strict):
     practice: bool = False
     #: the secret of the profile that takes ``seat`` (its name is the seat's)
     profile: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
+    #: seconds per decision of a person (a turn clock), one of the server's ``TurnClocks.lengths``
+    #: (checked by the routes); None: no clock
+    clock: Annotated[float, Field(gt=0, le=3600)] | None = None
 
 
 class ClaimSeat(Strict):
@@ -135,4 +144,4 @@ def parse_client_message(text: str | bytes, chat_chars: int = Limits.chat_chars)
     try:
         return _client_message.validate_json(text, context={"chat_chars": chat_chars})
     except ValidationError as exc:
-        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|ping|chat, ...}")) from None
+        raise ProtocolError(explain(exc, "messages are {type: join|watch|act|back|ping|chat, ...}")) from None

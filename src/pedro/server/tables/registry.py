@@ -200,8 +200,11 @@ class TableRegistry:
             self._spawn(text or table_id, self.get(text or table_id))
         if kind == "new" or room is None:
             pass  # read above; or a table this process has not loaded: it reads it when asked
-        elif kind.isdigit():
-            self._spawn(table_id, room.learn(int(kind), text))
+        elif kind.rstrip("st").isdigit():  # an action, marked if a stand-in made it (``news_payload``)
+            seq, mark = kind.rstrip("st"), kind[-1]
+            self._spawn(table_id, room.learn(int(seq), text, mark in "st", mark == "t"))
+        elif kind == "back":
+            room.come_back(int(text))
         elif kind in CHAT_NEWS:
             room.chat.learn(kind, text)
         elif kind in ("here", "gone"):

@@ -31,7 +31,7 @@ from pedro.engine.state import GameState
 from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
-from pedro.server.settings import Limits, ServerSettings
+from pedro.server.settings import Limits, ServerSettings, TurnClocks
 from pedro.server.storage.tables_db import (
     ConflictError,
     SeatAnswered,
@@ -42,6 +42,7 @@ from pedro.server.storage.tables_db import (
 )
 from pedro.server.sync.writer import AsyncStore, committed
 from pedro.server.tables.chat import TableChat
+from pedro.server.tables.clocks import TurnClock
 from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import FinishedGame, GameEnd, GameOver, GameOverListener, table_game
 from pedro.server.tables.refusals import RoomError as RoomError  # where the room's users import it
@@ -86,6 +87,8 @@ class RoomSettings:
     chat_chars: int = Limits.chat_chars
     chat_messages: int = Limits.chat_messages
     chat_seconds: float = Limits.chat_seconds
+    #: seconds a turn clock adds to a hand's first decision (``tables.clocks``)
+    hand_pause: float = TurnClocks.hand_pause
 
 
 @dataclass
@@ -138,7 +141,17 @@ class Room:
             *self._forecast(),
             closed=row.closed,
             next=row.next_table,
+            clock=row.clock,
         )
+        began = time.time() if row.last_action_at is None else row.last_action_at.timestamp()
+        #: the turn clock (``tables.clocks``): its deadline follows from the stored actions
+        self._turns = TurnClock(row.clock, settings.hand_pause, began)
+        self._turns.restored(
+            [int(text.partition(" ")[0]) for text in row.actions], row.stand_ins, row.timed_out
+        )
+        if row.actions and not self.state.actions:  # the last action ended a hand
+            self._turns.pause = settings.hand_pause
+        self._clock_timer: asyncio.TimerHandle | None = None
         #: the parts of the state messages that change seldom, kept encoded between changes
         self._memo = ViewMemo()
         self.spectators: set[Client] = set()
@@ -212,9 +225,12 @@ class Room:
         return next((s.row.seat for s in self.seats if s.row.profile == profile), None)
 
     def stand_in(self, seat: int) -> bool:
-        """A human seat played by the computer: its player is away, or the host handed it over."""
+        """A human seat played by the computer: its player is away (gone, or its turn clock ran out
+        too often in a row: ``tables.clocks``), or the host handed it over."""
         s = self.seats[seat]
-        return s.row.kind == "human" and s.row.secret_hash is not None and (s.row.handed or self.away(seat))
+        if s.row.kind != "human" or s.row.secret_hash is None:
+            return False
+        return s.row.handed or self._turns.away(seat) or self.away(seat)
 
     def away(self, seat: int) -> bool:
         """The seat's player has been gone ``away_seconds`` (the host may then hand it over)."""
@@ -224,6 +240,19 @@ class Room:
             and s.away_since is not None
             and self.clock() - s.away_since >= self.settings.away_seconds
         )
+
+    def clock_runs(self) -> bool:
+        """The turn clock runs for the decision to make: the table has one, play has started and is
+        not over, and a person is to act (not a computer, nor a stand-in for one away)."""
+        if self._turns.seconds is None or self.over or not self.started:
+            return False
+        seat = self.state.current_player
+        return self.seats[seat].row.kind == "human" and not self.stand_in(seat)
+
+    def clock_left(self) -> float | None:
+        """Seconds the decision to make has left (0 or less: the stand-in makes it), or None: no
+        clock runs."""
+        return self._turns.left(time.time()) if self.clock_runs() else None
 
     @property
     def has_clients(self) -> bool:
@@ -244,7 +273,10 @@ class Room:
         if self.over or not self.started:
             return False
         seat = self.state.current_player
-        return self.seats[seat].row.kind == "computer" or self.stand_in(seat)
+        if self.seats[seat].row.kind == "computer" or self.stand_in(seat):
+            return True
+        left = self.clock_left()
+        return left is not None and left <= 0
 
     # ------------------------------------------------------------------ clients
 
@@ -306,7 +338,9 @@ class Room:
         reason, reason_seat = self._forecast()
         self._table = replace(self._table, unrated=reason, unrated_seat=reason_seat)
         self.active_at = self.clock()
-        self._started = self._ready()
+        started, self._started = self._started, self._ready()
+        if self._started and not started:  # play begins: the first decision's clock starts now
+            self._turns.restart(time.time())
         self.broadcast()
         self.kick()
 
@@ -360,32 +394,68 @@ class Room:
             raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
         await self._commit(seat, action)
 
-    async def _commit(self, seat: int, action: int, stand_in: bool = False) -> None:
+    async def back(self, client: Client) -> None:
+        """A player the turn clock counted as away says it is back (``tables.clocks``); the other
+        server processes are told."""
+        seat = _seat_of(client)
+        async with self._lock:
+            if self.come_back(seat) and self.settings.shared:
+                self.store.clock_back(self.id, seat)
+
+    def come_back(self, seat: int) -> bool:
+        """The seat's player is back (here or at another server process); False if it was not away."""
+        if not self._turns.away(seat):
+            return False
+        to_act = self.started and not self.finished and self.state.current_player == seat
+        self._turns.back(seat, to_act, time.time())
+        self.broadcast()
+        self.kick()
+        return True
+
+    async def _commit(self, seat: int, action: int, stand_in: bool = False, timed_out: bool = False) -> None:
         """Store, apply, announce; the caller holds the lock. StoreError: nothing changed.
 
-        ``stand_in``: the computer acted for an away player (stored with the action: a game a
-        stand-in played most of a seat's decisions of is not rated)."""
+        ``stand_in``: the computer acted for an away player, ``timed_out``: for a player whose turn
+        clock ran out (a stand-in's action too; stored with the action: a game a stand-in played
+        most of a seat's decisions of is not rated)."""
         text = action_text(seat, action, self.rules.max_bid)
+        stand_in = stand_in or timed_out
         try:
-            cancelled = await committed(self.store.append_action(self.id, self.seq, text, stand_in))
+            cancelled = await committed(
+                self.store.append_action(self.id, self.seq, text, stand_in, timed_out)
+            )
         except ConflictError:  # another server process filled this place first
             seq = self.seq
             await self._catch_up()
             raise RoomError(
                 "stale", f"that was sent for state {seq}, but the game is at state {self.seq}"
             ) from None
-        self._apply(seat, action, text, committed_here=True)
+        self._apply(seat, action, text, committed_here=True, stand_in=stand_in, timed_out=timed_out)
         if cancelled:
             raise asyncio.CancelledError
 
-    def _apply(self, seat: int, action: int, text: str, *, committed_here: bool) -> None:
+    def _apply(
+        self,
+        seat: int,
+        action: int,
+        text: str,
+        *,
+        committed_here: bool,
+        stand_in: bool = False,
+        timed_out: bool = False,
+    ) -> None:
         """A committed action: apply it and tell the clients. The process that committed it also
         marks a finished game and has its replay built."""
         hand = self.state.hand_index
+        if stand_in:
+            self.row.stand_ins.add(self.seq)
+        if timed_out:
+            self.row.timed_out.add(self.seq)
         self.row.actions.append(text)
         self.state.apply(action)
         self.last = (seat, action)
         self.active_at = self.clock()
+        self._turns.decided(seat, stand_in, timed_out, time.time(), self.state.hand_index != hand)
         if self.state.hand_index != hand or self.finished:
             log.info("table %s: hand %d finished", self.id, hand + 1)
         if self.finished:
@@ -410,12 +480,13 @@ class Room:
 
     # ------------------------------------------------------------------ other server processes
 
-    async def learn(self, seq: int, text: str) -> None:
-        """Action number ``seq``, committed by another server process (told through the database)."""
+    async def learn(self, seq: int, text: str, stand_in: bool = False, timed_out: bool = False) -> None:
+        """Action number ``seq``, committed by another server process (told through the database),
+        made by a stand-in or because a turn clock ran out (``tables_db.news_payload``)."""
         async with self._lock:
             if seq == self.seq:
                 seat, action = self._stored(text)
-                self._apply(seat, action, text, committed_here=False)
+                self._apply(seat, action, text, committed_here=False, stand_in=stand_in, timed_out=timed_out)
             elif seq > self.seq:  # news was missed: read what is missing
                 await self._catch_up()
 
@@ -569,9 +640,20 @@ class Room:
     # ------------------------------------------------------------------ computer players
 
     def kick(self) -> None:
-        """Start the computer-player driver if a computer is to act and none is running."""
-        if not self.stopped and self._to_drive() and (self._driver is None or self._driver.done()):
-            self._driver = asyncio.get_running_loop().create_task(self._drive())
+        """Start the computer-player driver if a computer is to act and none is running; else wake
+        it when the turn clock runs out."""
+        if self.stopped:
+            return
+        if self._to_drive():
+            if self._driver is None or self._driver.done():
+                self._driver = asyncio.get_running_loop().create_task(self._drive())
+            return
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        left = self.clock_left()
+        if self.driving and left is not None:
+            self._clock_timer = asyncio.get_running_loop().call_later(left + 0.01, self.kick)
 
     def _to_drive(self) -> bool:
         """A computer (or a stand-in) is to act, and this process drives the table."""
@@ -598,7 +680,9 @@ class Room:
                 async with self._lock:
                     if self.seq != seq or not self._to_drive():
                         continue  # the player came back and acted meanwhile
-                    await self._commit(seat, action, stand_in=row.kind == "human")
+                    # a person's decision not made by a stand-in for one away: the clock ran out
+                    timed_out = row.kind == "human" and not self.stand_in(seat)
+                    await self._commit(seat, action, stand_in=row.kind == "human", timed_out=timed_out)
             except RoomError:
                 continue  # another server process committed first; this room has caught up
             except StoreError as exc:
@@ -633,6 +717,8 @@ class Room:
         self.stopped = True
         if self._driver is not None:
             self._driver.cancel()
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
         for handle in self._wakeups:
             handle.cancel()
 
@@ -687,7 +773,16 @@ class Room:
 
     def facts(self) -> TableFacts:
         """What the state messages tell besides the game (``table_view``)."""
-        return TableFacts(self._table, self.seat_facts(), self.seq, self._started, self.last)
+        left = self.clock_left()
+        return TableFacts(
+            self._table,
+            self.seat_facts(),
+            self.seq,
+            self._started,
+            self.last,
+            None if left is None else round(max(left, 0.0), 2),
+            self.seq - 1 in self.row.timed_out,
+        )
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and the API describe it (public)."""
@@ -713,6 +808,7 @@ class Room:
             "unrated": self._table.unrated,
             "unrated_seat": self._table.unrated_seat,
             "hands": self.row.hands,
+            "clock": self.row.clock,
         } | rules_json(self.rules)
 
     def state_messages(self, seats: Iterable[int | None]) -> dict[int | None, str]:
@@ -765,6 +861,7 @@ class Room:
             names=tuple(self._name(s) for s in range(self.rules.players)),
             summary=self.summary(),
             hands=self.row.hands,
+            timed_out=tuple(sorted(self.row.timed_out)),
         )
 
 

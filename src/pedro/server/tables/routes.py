@@ -27,7 +27,7 @@ from pedro.server.http.request_body import (
     client_address,
     read_body,
 )
-from pedro.server.settings import Limits
+from pedro.server.settings import Limits, TurnClocks
 from pedro.server.storage.tables_db import ConflictError, SeatRow, TableRow, hash_secret
 from pedro.server.tables.limits import CreationLimits, check_strength
 from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable, SeatSpec
@@ -70,13 +70,16 @@ class TableRoutes:
         creations: CreationLimits,
         profiles: SeatProfiles,
         sockets: TableSockets,
+        clocks: TurnClocks | None = None,
     ) -> None:
         self.registry = registry
         self.creations = creations
         self.profiles = profiles
         self.sockets = sockets
+        #: the turn clocks a table may be made with (``tables.clocks``)
+        self.clocks = clocks or TurnClocks()
         self._variants = _variants_json()
-        self._limits = _limits_json(creations.limits)
+        self._limits = _limits_json(creations.limits) | {"clocks": list(self.clocks.lengths)}
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -108,6 +111,7 @@ class TableRoutes:
         if profile is None and spec.seat is not None and spec.name is not None:
             await self.profiles.check_seat_name(spec.name)
         row, secret, host = _new_table(spec, creations.limits, profile)
+        row.clock = _clock(spec.clock, self.clocks)
         client = client_address(request)
         try:
             creations.check(client, row, registry.rooms)
@@ -244,6 +248,15 @@ def _limits_json(limits: Limits) -> dict[str, int | float]:
         "chat_messages": limits.chat_messages,
         "chat_seconds": limits.chat_seconds,
     }
+
+
+def _clock(clock: float | None, clocks: TurnClocks) -> float | None:
+    """The turn clock asked for, if the server offers it (tests' short clocks are set in the
+    server's settings, never by a request)."""
+    if clock is not None and clock not in clocks.lengths:
+        offered = ", ".join(f"{length:g}" for length in clocks.lengths)
+        raise HttpError.of(422, "bad_clock", clock=clock, clocks=offered)
+    return clock
 
 
 def _computers(row: TableRow) -> int:

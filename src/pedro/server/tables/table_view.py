@@ -53,6 +53,8 @@ class Table:
     closed: bool = False
     #: the table of the next game, once one of the players asked to play again
     next: str | None = None
+    #: seconds per decision of a person (``tables.clocks``); None: no turn clock
+    clock: float | None = None
 
     @property
     def rated(self) -> bool:
@@ -72,6 +74,7 @@ class Table:
             "hands": self.hands,
             "closed": self.closed,
             "next": self.next,
+            "clock": self.clock,
         } | rules_json(rules)
 
 
@@ -118,6 +121,10 @@ class TableFacts(NamedTuple):
     started: bool
     #: the last accepted action (seat, action), shown to each seat as far as it may see it
     last: tuple[int, int] | None
+    #: seconds the decision to make has left, as the message is made; None: no clock runs
+    clock_left: float | None = None
+    #: the last action was the stand-in's, because its seat's turn clock ran out
+    timed_out: bool = False
 
 
 @dataclass
@@ -158,6 +165,8 @@ def state_messages(
         "seats": parts("seats", facts.seats, lambda: [s.json() for s in facts.seats]),
         "finished": state.is_over,
         "started": started,
+        "clock_left": facts.clock_left,
+        "timed_out": facts.timed_out,
     }
     head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
     table_text = orjson.dumps(parts("table", facts.table, lambda: facts.table.json(state.rules)))

@@ -37,6 +37,7 @@ from pedro.server.tables.messages import Error, Pong, Restart, Welcome
 from pedro.server.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
+    Back,
     Chat,
     Join,
     Ping,
@@ -284,6 +285,10 @@ async def _answer(
             if client.room is None:
                 raise RoomError("auth", 'send {"type": "join", "secret": ...} or {"type": "watch"} first')
             await room.chat.say(client, request.text, request.phrase, request.name)
+        elif isinstance(request, Back):
+            if client.room is None:
+                raise RoomError("auth", 'send {"type": "join", "secret": ...} first')
+            await room.back(client)
         elif client.room is not None:
             raise RoomError("bad_message", "this connection has already joined or is watching")
         elif isinstance(request, Join):
