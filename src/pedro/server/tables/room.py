@@ -502,12 +502,12 @@ class Room:
             s = self.seats[stored.seat]
             if (stored.kind, stored.player) != (s.row.kind, s.row.player):
                 self.seat_changed(stored.seat, stored.kind, stored.player)
+            if s.row.pending and not stored.pending:  # taken up, or given up (and maybe taken since)
+                self.seat_answered(stored.seat, stored.secret_hash == s.row.secret_hash)
             if stored.secret_hash is not None and s.row.secret_hash is None:
                 self.seat_taken(stored.seat, stored.name or "", stored.secret_hash, stored.profile)
             if stored.handed != s.row.handed:
                 self.seat_handed(stored.seat, stored.handed)
-            if s.row.pending and not stored.pending:
-                self.seat_answered(stored.seat, stored.secret_hash is not None)
         for viewer in news.barred - self.row.barred:
             self.viewer_barred(viewer)
         if news.closed and not self.closed:
