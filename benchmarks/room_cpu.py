@@ -34,7 +34,7 @@ class InstantStore:
     """Commits everything at once (the room awaits an already-resolved future)."""
 
     def append_action(
-        self, table_id: str, seq: int, text: str, stand_in: bool = False
+        self, table_id: str, seq: int, text: str, stand_in: bool = False, timed_out: bool = False
     ) -> asyncio.Future[None]:
         future = asyncio.get_running_loop().create_future()
         future.set_result(None)
