@@ -236,6 +236,7 @@ def test_bad_expert_settings_say_what_is_allowed(spec: str) -> None:
 def test_heuristic_bidding_setting_calls_exactly_as_heuristic(variant: str) -> None:
     rules = make_ruleset(variant)
     compared = 0
+    # auctions until a dozen calls are compared (83's long auctions simulate: one is enough)
     for game in range(3):
         state = GameState(rules, seed=game)
         seats = [HeuristicPlayer(game * 16 + s) for s in range(rules.players)]
@@ -246,6 +247,8 @@ def test_heuristic_bidding_setting_calls_exactly_as_heuristic(variant: str) -> N
             assert choose(copies[seat], state) == action
             compared += 1
             state.apply(action)
+        if compared >= 12:
+            break
     assert compared >= 12
 
 
