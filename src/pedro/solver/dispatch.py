@@ -1,12 +1,22 @@
-"""``solve``: the compiled search when it handles the position, the Python search otherwise."""
+"""``solve``: the compiled search when it handles the position, the Python search otherwise.
+
+The compiled search needs numpy; where it is missing (Python compiled to WebAssembly in a browser)
+the players still import and every position is solved by the Python search."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from types import ModuleType
+
 from pedro.engine.play_position import PlayPosition
-from pedro.solver.fast import solve_kernel, supports
 from pedro.solver.search import Solver, SolveResult
+
+fast: ModuleType | None
+try:
+    from pedro.solver import fast
+except ImportError:  # no numpy (Python in a browser): the Python search solves every position
+    fast = None
 
 Engine = Literal["auto", "kernel", "python"]
 
@@ -23,6 +33,9 @@ def solve(position: PlayPosition, engine: Engine = "auto", same_deal: bool = Fal
     (``pedro.solver.fast.solve_kernel``).
     """
     pos = position
-    if engine == "python" or (engine == "auto" and not supports(pos)):
+    if engine == "python" or (engine == "auto" and (fast is None or not fast.supports(pos))):
         return Solver(pos).solve()
-    return solve_kernel(pos, same_deal)
+    if fast is None:
+        raise RuntimeError("the compiled solver needs numpy, which is not installed here")
+    result: SolveResult = fast.solve_kernel(pos, same_deal)
+    return result
