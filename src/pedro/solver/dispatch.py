@@ -5,9 +5,8 @@ the players still import and every position is solved by the Python search."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from types import ModuleType
+from typing import Literal
 
 from pedro.engine.play_position import PlayPosition
 from pedro.solver.search import Solver, SolveResult
