@@ -82,6 +82,7 @@ SERVER_ORDER = (
     "http",
     "tables",
     "finished",
+    "offline",
     "profiles",
     "reviews",
     "tournaments",

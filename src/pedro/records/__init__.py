@@ -17,7 +17,15 @@ checks every action on the way; see ``docs/records.md`` for the format.
 
 from pedro.records.model import FORMAT, HAND_FIELDS, RECORD_FIELDS, RecordError, ReplayError
 from pedro.records.reading import pack_from_deal, read_record
-from pedro.records.replaying import BeforeAction, ReplayResult, ReplayStep, replay, replay_json, resume
+from pedro.records.replaying import (
+    BeforeAction,
+    ReplayResult,
+    ReplayStep,
+    recorded_game,
+    replay,
+    replay_json,
+    resume,
+)
 from pedro.records.writing import dumps_record, record_from_game, record_line, write_record
 
 __all__ = [
@@ -34,6 +42,7 @@ __all__ = [
     "read_record",
     "record_from_game",
     "record_line",
+    "recorded_game",
     "replay",
     "replay_json",
     "resume",

@@ -155,6 +155,18 @@ def resume(
     return _replay(checked, deals)
 
 
+def recorded_game(record: str | bytes | os.PathLike[str] | Mapping[str, Any]) -> tuple[GameState, list[str]]:
+    """A record's game before its first action, dealt as recorded, and every action of the record
+    in order (all hands together): to step through again, as a replay viewer does. The record is
+    checked as by ``replay`` first, and refused the same way."""
+    checked = check(record)
+    _replay(checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)))
+    state = GameState(
+        checked.rules, deals=_RecordDeals(checked.record["first_dealer"], _recorded_deals(checked))
+    )
+    return state, [text for hand in checked.record["hands"] for text in hand["actions"]]
+
+
 def _recorded_deals(checked: CheckedRecord) -> list[RecordedDeal]:
     return [RecordedDeal(pack, wash) for pack, wash in zip(checked.packs, checked.washes, strict=True)]
 

@@ -3,7 +3,8 @@
 ``game`` is a table's game and what is told when it ends; ``room`` is one table live (the only
 writer of its game), and ``computers`` its computer players; ``registry`` the loaded tables;
 ``table_view`` a seat's ``state`` message, made from the game and the table's facts alone, of the
-JSON ``views``; ``protocol`` what clients may send and ``messages`` what they are sent
+JSON ``views`` (encoded by ``json_bytes``); ``acting`` the checks an action passes, ``refusals``
+what a refused one raises; ``protocol`` what clients may send and ``messages`` what they are sent
 (``message_docs`` writes its reference in docs/server.md); ``websocket`` the connection of an open
 page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat), ``host`` the
 controls of a table's creator and ``again`` the next game of the same players; ``limits`` the abuse
@@ -11,15 +12,18 @@ limits on creating tables, ``address_limits`` those on each address's connection
 """
 
 __all__ = [
+    "acting",
     "address_limits",
     "again",
     "computers",
     "game",
     "host",
+    "json_bytes",
     "limits",
     "message_docs",
     "messages",
     "protocol",
+    "refusals",
     "registry",
     "room",
     "routes",

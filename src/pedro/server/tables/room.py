@@ -24,11 +24,9 @@ from pedro.engine.actions import (
     ActionError,
     action_text,
     parse_action_text,
-    parse_action_words,
     parse_turn_text,
 )
 from pedro.engine.state import GameState
-from pedro.players.levels import level_of
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.http.logs import fields
 from pedro.server.settings import Limits, ServerSettings, TurnClocks
@@ -41,6 +39,7 @@ from pedro.server.storage.tables_db import (
     Write,
 )
 from pedro.server.sync.writer import AsyncStore, committed
+from pedro.server.tables.acting import checked_action, computer_seat_name
 from pedro.server.tables.chat import TableChat
 from pedro.server.tables.clocks import TurnClock
 from pedro.server.tables.computers import Computers, player_name
@@ -374,24 +373,16 @@ class Room:
             await self._act(_seat_of(client), text, seq)
 
     async def _act(self, seat: int, text: str, seq: int) -> None:
-        if self.closed:
-            raise RoomError("closed", "the table's host closed the table")
-        if self.finished:
-            raise RoomError("illegal", "the game is over")
-        if not self.started:
-            raise RoomError("turn", "the game starts when every seat has a player")
-        if seq != self.seq:
-            raise RoomError("stale", f"that was sent for state {seq}, but the game is at state {self.seq}")
-        if self.state.current_player != seat:
-            who = self._name(self.state.current_player)
-            raise RoomError("turn", f"it is not your turn: {who} is to play")
-        try:
-            action = parse_action_words(text, self.rules.max_bid)
-        except ActionError as exc:
-            raise RoomError("illegal", f"{exc}; legal: {self.state.describe_legal()}") from None
-        reason = self.state.why_illegal(action)
-        if reason is not None:
-            raise RoomError("illegal", f"{reason}; legal: {self.state.describe_legal()}")
+        action = checked_action(
+            self.state,
+            seat,
+            text,
+            seq,
+            table_seq=self.seq,
+            started=self.started,
+            name_of=self._name,
+            closed=self.closed,
+        )
         await self._commit(seat, action)
 
     async def back(self, client: Client) -> None:
@@ -744,8 +735,7 @@ class Room:
         if row.name:
             return row.name
         if row.kind == "computer":
-            # the seat first: two computers of one level read apart even where a name is cut
-            return f"{seat + 1} · {level_of(row.player or 'computer')}"
+            return computer_seat_name(seat, row.player)
         return f"Seat {seat + 1}"
 
     def seat_facts(self) -> tuple[Seat, ...]:

@@ -18,10 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import orjson
-
 from pedro.engine.observation import Observation, SeatSecrets, seat_secrets
 from pedro.engine.state import GameState
+from pedro.server.tables.json_bytes import dumps
 from pedro.server.tables.views import (
     Parts,
     last_json,
@@ -168,14 +167,14 @@ def state_messages(
         "clock_left": facts.clock_left,
         "timed_out": facts.timed_out,
     }
-    head_text = orjson.dumps(head)[:-1]  # the objects are reopened to splice them
-    table_text = orjson.dumps(parts("table", facts.table, lambda: facts.table.json(state.rules)))
+    head_text = dumps(head)[:-1]  # the objects are reopened to splice them
+    table_text = dumps(parts("table", facts.table, lambda: facts.table.json(state.rules)))
     game = public_json(obs, memo=parts)
     game["last_trick"] = _last_trick(state, obs, parts)
-    game_text = orjson.dumps(game)[:-1]
+    game_text = dumps(game)[:-1]
     public_last = last_json(facts.last, obs, None)
     # a seat sees at least what a spectator sees: a last action shown whole to them is shown to all
-    shared_last = orjson.dumps(public_last) if public_last is None or public_last["action"] else None
+    shared_last = dumps(public_last) if public_last is None or public_last["action"] else None
     # nobody is offered a move at a table its host closed
     playable = started and not facts.table.closed
     messages: dict[int | None, bytes] = {}
@@ -184,13 +183,13 @@ def state_messages(
             continue
         secrets = None if seat is None else obs.secrets if seat == 0 else seat_secrets(state, seat)
         own_text = _own_text(memo, seat, secrets, obs, playable)
-        last = shared_last or orjson.dumps(last_json(facts.last, obs, secrets))
+        last = shared_last or dumps(last_json(facts.last, obs, secrets))
         pieces = (
             head_text,
             b',"table":',
             table_text,
             b',"you":',
-            orjson.dumps(seat),
+            dumps(seat),
             b',"last":',
             last,
             b',"game":',
@@ -219,13 +218,13 @@ def _own_text(
     own = private_json(secrets, obs, memo=memo.parts)
     if not started:
         own["legal"] = None
-    text = orjson.dumps(own)[1:]
+    text = dumps(own)[1:]
     if cacheable:
         memo.own[seat] = (secrets, obs.trump, text)
     return text
 
 
-def _last_trick(state: GameState, obs: Observation, parts: Parts) -> orjson.Fragment | None:
+def _last_trick(state: GameState, obs: Observation, parts: Parts) -> Any:
     """The latest finished trick, also when it closed the previous hand (the next is dealt at once)."""
     if obs.tricks:
         seen = obs.tricks[-1]

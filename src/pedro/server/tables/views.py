@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-import orjson
-
 from pedro.engine.actions import play_cards
 from pedro.engine.state import PlayedTrick
 from pedro.observation_json import (
@@ -33,6 +31,7 @@ from pedro.observation_json import (
     sheet_row_json,
     words,
 )
+from pedro.server.tables.json_bytes import encoded_once
 
 __all__ = [
     "LIST_LIMIT",
@@ -65,25 +64,25 @@ def trick_json(trick: PlayedTrick) -> dict[str, Any]:
 
 class Parts:
     """One table's memo for the view builders (``pedro.observation_json.Memo``): each part is
-    kept encoded, as an ``orjson.Fragment``, with the key it was built from, and built again
+    kept encoded (``json_bytes.encoded_once``), with the key it was built from, and built again
     when the key changes.
 
     Every change is told to every seat, and most of a message is the same as in the last
     one (the calls, the trumps, the finished tricks, the score sheet): those are encoded
     once. A key holds everything its part is made of, so what is reused is what a fresh
-    build would say. What the builders return stands for JSON only to ``orjson``.
+    build would say.
     """
 
     __slots__ = ("_parts",)
 
     def __init__(self) -> None:
-        self._parts: dict[Hashable, tuple[Any, orjson.Fragment]] = {}
+        self._parts: dict[Hashable, tuple[Any, Any]] = {}
 
-    def __call__(self, name: Hashable, key: Any, build: Callable[[], Any]) -> orjson.Fragment:
+    def __call__(self, name: Hashable, key: Any, build: Callable[[], Any]) -> Any:
         part = self._parts.get(name)
         if part is not None and (part[0] is key or part[0] == key):
             return part[1]
-        fragment = orjson.Fragment(orjson.dumps(build()))
+        fragment = encoded_once(build())
         self._parts[name] = (key, fragment)
         return fragment
 

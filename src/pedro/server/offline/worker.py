@@ -1,0 +1,110 @@
+"""What the offline app's Web Worker calls: JSON text in, JSON text out.
+
+The worker (``static/soloworker.js``) runs Pyodide and keeps one game open at a time; the page
+sends it a served table's client messages and gets a served table's messages back
+(docs/server.md, "Messages"), so ``static/table.js`` draws a solo game as it draws a served one.
+Besides the table's messages the worker asks for what a server would have answered over HTTP: a
+game's setup checked, its record, an imported record's replay.
+
+Every function takes and returns ``str`` (JSON), the one type that crosses into JavaScript as
+it is; a refused request is an answer, never an exception, so the page can show why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pedro.records import RecordError, ReplayError, record_from_game, recorded_game
+from pedro.server.finished.replay_frames import replay_frames
+from pedro.server.offline.solo import SetupError, SoloSetup, SoloTable
+from pedro.server.tables.refusals import RoomError
+from pedro.server.tables.views import rules_json
+
+_table: SoloTable | None = None
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def open_game(saved: str) -> str:
+    """Open a game from its setup and stored actions (``{"setup": ..., "actions": [...]}``: a new
+    game has no actions; its id and seed are drawn if missing): its ``saved`` line, or an error."""
+    global _table
+    try:
+        data = json.loads(saved)
+        setup = SoloSetup.from_json(data["setup"])
+        _table = SoloTable(setup, [str(a) for a in data.get("actions", [])])
+    except (SetupError, ValueError, KeyError, TypeError) as exc:
+        return json.dumps(_error("bad_setup", str(exc)))
+    return json.dumps(_table.saved())
+
+
+def receive(message: str) -> str:
+    """A client message for the open game: the messages it answers, as a list."""
+    msg = json.loads(message)
+    kind = msg.get("type") if isinstance(msg, dict) else None
+    if _table is None:
+        return json.dumps([_error("not_found", "no game is open")])
+    if kind == "join":
+        return f"[{json.dumps({'type': 'welcome', 'seat': _table.you})},{_table.state_json().decode()}]"
+    if kind == "ping":
+        return json.dumps([{"type": "pong"}])
+    if kind == "act":
+        try:
+            _table.act(str(msg.get("action", "")), int(msg.get("seq", -1)))
+        except RoomError as exc:
+            return json.dumps([_error(exc.code, exc.message)])
+        return f"[{_table.state_json().decode()}]"
+    return json.dumps([_error("bad_message", f"a solo game takes join, act and ping, not {kind!r}")])
+
+
+def computer_to_act() -> bool:
+    """A computer of the open game is to decide (the page asks for ``computer_move`` after a pause)."""
+    return _table is not None and _table.computer_to_act
+
+
+def computer_move() -> str:
+    """The computer to act decides: the messages that tells, as a list."""
+    if _table is None:
+        return json.dumps([_error("not_found", "no game is open")])
+    try:
+        _table.computer_move()
+    except RoomError as exc:
+        return json.dumps([_error(exc.code, exc.message)])
+    return f"[{_table.state_json().decode()}]"
+
+
+def fingerprint(setup: str, hands: int) -> str:
+    """The first ``hands`` hands of a seeded game played by the computers (``SoloTable.play_out``):
+    the SHA-256 of its actions, the same in every Python that plays pedro's rules with its players."""
+    table = SoloTable(SoloSetup.from_json(json.loads(setup)))
+    table.play_out(hands)
+    return hashlib.sha256("\n".join(table.actions).encode()).hexdigest()
+
+
+def saved() -> str:
+    """The open game as the page stores it (``SoloTable.saved``)."""
+    return json.dumps(_table.saved() if _table is not None else None)
+
+
+def record() -> str:
+    """The open game so far as a ``pedro-record/1`` record."""
+    return json.dumps(_table.record() if _table is not None else None, ensure_ascii=False)
+
+
+def replay(text: str) -> str:
+    """An imported record's replay, as a server's ``GET /api/tables/{id}/replay`` answers it
+    (``{"table", "record", "frames"}``), or an error saying what is wrong with the record."""
+    try:
+        state, actions = recorded_game(text)
+    except (RecordError, ReplayError) as exc:
+        return json.dumps(_error("bad_record", str(exc)))
+    names = json.loads(text).get("names")
+    frames = replay_frames(state, actions)
+    rules = state.rules
+    summary = {"id": "imported", "title": "", "options": dict(rules.options), "hands": None}
+    body = {"table": summary | rules_json(rules), "record": record_from_game(state, names), "frames": frames}
+    return json.dumps(body, ensure_ascii=False)
