@@ -22,24 +22,37 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-from openskill.models import PlackettLuce, PlackettLuceRating
+from functools import cache
+from typing import TYPE_CHECKING
 
 from pedro.players.levels import LEVELS
 from pedro.variants.catalog import VARIANTS
 from pedro.variants.model import Ruleset
 from pedro.variants.options import option_values
 
-#: The model with openskill's defaults (mu 25, sigma 25/3).
-MODEL = PlackettLuce()
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce, PlackettLuceRating
+
+#: A new player's rating: openskill's defaults, which the model is made with.
+MU = 25.0
+SIGMA = MU / 3
+
+
+@cache
+def _model() -> PlackettLuce:
+    """The Plackett-Luce model, imported when a game is first rated: the rest of this module
+    (which games are rated) serves where openskill is not installed (the offline app's Python)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
 @dataclass(frozen=True)
 class Rating:
     """A player's rating in one variant: the model's belief (``mu``, ``sigma``) and the games rated."""
 
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = MU
+    sigma: float = SIGMA
     games: int = 0
 
     @property
@@ -95,9 +108,9 @@ def rate_game(
 
     def model_rating(player: str) -> PlackettLuceRating:
         known = ratings.get(player, Rating())
-        return MODEL.rating(mu=known.mu, sigma=known.sigma, name=player)
+        return _model().rating(mu=known.mu, sigma=known.sigma, name=player)
 
-    rated = MODEL.rate(
+    rated = _model().rate(
         [[model_rating(players[seat]) for seat in team] for team in teams],
         ranks=[float(r) for r in side_ranks(final_scores, winner)],
     )

@@ -16,10 +16,12 @@ import hashlib
 import json
 from typing import Any
 
+from pedro.players.levels import LEVELS
 from pedro.records import RecordError, ReplayError, record_from_game, recorded_game
 from pedro.server.finished.replay_frames import replay_frames
-from pedro.server.offline.solo import SetupError, SoloSetup, SoloTable
+from pedro.server.offline.solo import SOLO_LEVELS, SetupError, SoloSetup, SoloTable
 from pedro.server.tables.refusals import RoomError
+from pedro.server.tables.variants_json import variants_json
 from pedro.server.tables.views import rules_json
 
 _table: SoloTable | None = None
@@ -27,6 +29,12 @@ _table: SoloTable | None = None
 
 def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
+
+
+def catalog() -> str:
+    """What the new-game form offers (as ``GET /api/variants``), with the levels a solo game has."""
+    levels = [level for level in LEVELS if level.name in SOLO_LEVELS]
+    return json.dumps(variants_json(levels, players=()))
 
 
 def open_game(saved: str) -> str:

@@ -6,9 +6,10 @@ writer of its game), and ``computers`` its computer players; ``registry`` the lo
 JSON ``views`` (encoded by ``json_bytes``); ``acting`` the checks an action passes, ``refusals``
 what a refused one raises; ``protocol`` what clients may send and ``messages`` what they are sent
 (``message_docs`` writes its reference in docs/server.md); ``websocket`` the connection of an open
-page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat), ``host`` the
-controls of a table's creator and ``again`` the next game of the same players; ``limits`` the abuse
-limits on creating tables, ``address_limits`` those on each address's connections and refusals.
+page; ``routes`` the HTTP API (the lobby, creating a table, taking a seat; ``variants_json`` what
+the create form offers), ``host`` the controls of a table's creator and ``again`` the next game of
+the same players; ``limits`` the abuse limits on creating tables, ``address_limits`` those on each
+address's connections and refusals.
 """
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "room",
     "routes",
     "table_view",
+    "variants_json",
     "views",
     "websocket",
 ]

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from pedro.players import DESCRIPTIONS, LEVELS, PLAYERS, UnknownPlayerError, check_player, is_command
+from pedro.players import PLAYERS, UnknownPlayerError, check_player, is_command
 from pedro.server.http.errors import MESSAGES, HttpError, option_refusal
 from pedro.server.http.request_body import (
     MAX_BODY_BYTES,
@@ -33,10 +33,10 @@ from pedro.server.tables.limits import CreationLimits, check_strength
 from pedro.server.tables.protocol import MAX_MESSAGE_BYTES, ClaimSeat, CreateTable, SeatSpec
 from pedro.server.tables.registry import TableRegistry, Unservable
 from pedro.server.tables.room import Room
+from pedro.server.tables.variants_json import variants_json
 from pedro.server.tables.websocket import TableSockets
 from pedro.variants.catalog import VARIANTS
-from pedro.variants.model import Ruleset
-from pedro.variants.options import OPTIONS, OptionError, available_options, make_ruleset, option_values
+from pedro.variants.options import OptionError, make_ruleset
 
 log = logging.getLogger("pedro.server")
 
@@ -78,7 +78,7 @@ class TableRoutes:
         self.sockets = sockets
         #: the turn clocks a table may be made with (``tables.clocks``)
         self.clocks = clocks or TurnClocks()
-        self._variants = _variants_json()
+        self._variants = variants_json()
         self._limits = _limits_json(creations.limits) | {"clocks": list(self.clocks.lengths)}
 
     def routes(self) -> list[BaseRoute]:
@@ -190,47 +190,6 @@ def _seat_error(status: int, code: str, seat: int, **seats: list[int]) -> HttpEr
     """A refusal naming seats: the English says "none" for no seats, the fields give the list."""
     shown = {name: value or "none" for name, value in seats.items()}
     return HttpError(status, code, MESSAGES[code].format(seat=seat, **shown), {"seat": seat, **seats})
-
-
-def _option_json(name: str, rules: Ruleset, variant_value: Any) -> dict[str, Any]:
-    spec = OPTIONS[name]
-    return {
-        "name": name,
-        "type": spec.value_type.__name__,
-        "description": spec.description,
-        "choices": list(spec.choices),
-        "nullable": spec.nullable,
-        "minimum": spec.minimum,
-        "maximum": spec.maximum_for(rules),
-        "default": variant_value,
-    }
-
-
-def _variants_json() -> dict[str, Any]:
-    variants = []
-    for rules in VARIANTS.values():
-        values = option_values(rules)
-        variants.append(
-            {
-                "id": rules.id,
-                "name": rules.name,
-                "summary": rules.summary,
-                "players": rules.players,
-                "partnerships": rules.partnerships,
-                "options": [
-                    _option_json(name, rules, values.get(name))
-                    for name in available_options(rules.id)
-                    if name != "preset"
-                ],
-            }
-        )
-    levels = [{"name": lv.name, "player": lv.player, "description": lv.description} for lv in LEVELS]
-    return {
-        "variants": variants,
-        "players": list(PLAYERS),
-        "player_descriptions": DESCRIPTIONS,
-        "levels": levels,
-    }
 
 
 def _limits_json(limits: Limits) -> dict[str, int | float]:
