@@ -11,7 +11,9 @@ import { t } from "./i18n.js";
 import { loadSeat } from "./storage.js";
 import { mountReview, TEXT as REVIEW_TEXT } from "./review.js";
 
-export async function replayPage(root, tableId) {
+/** The replay of a served table; `load` (the offline app) gives the same answer from elsewhere,
+ * and then there is no review (a review is the server's). */
+export async function replayPage(root, tableId, load = null) {
   document.title = `${t("replay.title")} — Pedro`;
   const body = h("div", { class: "replay" }, h("p", { class: "muted", text: t("replay.loading") }));
   fill(
@@ -26,7 +28,7 @@ export async function replayPage(root, tableId) {
   );
   let data;
   try {
-    data = await api(`api/tables/${encodeURIComponent(tableId)}/replay`);
+    data = load ? await load() : await api(`api/tables/${encodeURIComponent(tableId)}/replay`);
   } catch (err) {
     const why = err.status === 409 ? t("replay.unfinished") : err.message;
     fill(
@@ -41,7 +43,7 @@ export async function replayPage(root, tableId) {
   }
   const viewer = new ReplayViewer(root, body, tableId, data);
   viewer.start();
-  mountReview(viewer, tableId);
+  if (!load) mountReview(viewer, tableId);
 }
 
 /** The table description the drawing code needs, from the summary (the record fills gaps). */

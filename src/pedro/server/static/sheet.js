@@ -94,8 +94,9 @@ export function renderSheet(table, seats, sheet, scores) {
   );
 }
 
-/** The end of the game: who won, the final scores, and where to keep or watch it again. */
-export function renderSummary(table, seats, game, tableId, { replayLink = true } = {}) {
+/** The end of the game: who won, the final scores, and where to keep or watch it again (`links`
+ * instead of a served table's, for a game the browser played). */
+export function renderSummary(table, seats, game, tableId, { replayLink = true, links = null } = {}) {
   const winner = game.winner;
   const sides = (table.sides || []).map((_, i) => i);
   const title =
@@ -123,6 +124,7 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
     h(
       "p",
       { class: "links" },
+      links ?? [
       h("a", {
         class: "button",
         href: `api/tables/${encodeURIComponent(tableId)}/record`,
@@ -132,6 +134,7 @@ export function renderSummary(table, seats, game, tableId, { replayLink = true }
       }),
       replayLink ? h("a", { class: "button", href: `replay/${encodeURIComponent(tableId)}`, text: t("summary.replay") }) : null,
       h("a", { class: "button quiet", href: "./", text: t("page.backToLobby") }),
+      ],
     ),
   );
 }

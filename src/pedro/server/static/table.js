@@ -27,14 +27,19 @@ const HAND_END_HOLD_MS = 6000;
 /** The delay before a play with exactly one legal card is made for the player (when wanted). */
 const AUTO_PLAY_MS = 900;
 
-export function tablePage(root, tableId) {
-  new TablePage(root, tableId).start();
+/**
+ * The table page. `solo` (the offline app) draws a game the browser's engine plays instead of a
+ * server's: {connect(handlers) → a socket like TableSocket, links(state) → the summary's links}.
+ */
+export function tablePage(root, tableId, solo = null) {
+  new TablePage(root, tableId, solo).start();
 }
 
 class TablePage {
-  constructor(root, tableId) {
+  constructor(root, tableId, solo = null) {
     this.root = root;
     this.id = tableId;
+    this.solo = solo;
     this.state = null;
     this.socket = null;
     this.seatRefresh = null;
@@ -83,19 +88,20 @@ class TablePage {
         { class: "topbar" },
         h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: t("table.homeTitle") } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
-        this.chat.badge,
+        this.solo ? null : this.chat.badge,
         this.el.conn,
       ),
-      h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
+      this.solo ? null : h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
       this.el.error,
       this.el.notice,
       this.el.join,
       this.el.summary,
-      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.chat.el)),
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.solo ? null : this.chat.el)),
     );
   }
 
   start() {
+    if (this.solo) return this.connect({ type: "join", secret: "", chat: false });
     const mine = loadSeat(this.id);
     if (mine) this.connect({ type: "join", secret: mine.secret, chat: true });
     else if (new URLSearchParams(location.search).has("watch")) this.connect(watchHello());
@@ -225,11 +231,12 @@ class TablePage {
 
   connect(hello) {
     this.stopSocket();
-    this.socket = new TableSocket(this.id, {
+    const handlers = {
       hello: () => hello,
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => this.onStatus(status),
-    });
+    };
+    this.socket = this.solo ? this.solo.connect(handlers) : new TableSocket(this.id, handlers);
     this.socket.start();
   }
 
@@ -460,9 +467,13 @@ class TablePage {
     }
     this.el.panel.classList.toggle("my-turn", myTurn);
 
-    fill(this.el.summary, over ? [tournamentLink(this.id), this.again.render(state), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)] : null);
+    const summary = () =>
+      this.solo
+        ? [renderSummary(table, seats, game, this.id, { links: this.solo.links(state) })]
+        : [tournamentLink(this.id), this.again.render(state), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)];
+    fill(this.el.summary, over ? summary() : null);
     fill(this.el.side, this.renderSide(view));
-    this.chat.update(state);
+    if (!this.solo) this.chat.update(state);
 
     const body = document.body.dataset;
     body.seq = String(state.seq);
