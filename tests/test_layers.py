@@ -81,6 +81,7 @@ SERVER_ORDER = (
     "sync",
     "http",
     "tables",
+    "offline",
     "finished",
     "profiles",
     "reviews",
