@@ -2,7 +2,7 @@
 
 The browser app (``pedro build-web``, ``/play/`` of ``pedro serve``) runs pedro in Pyodide and
 must never reach a CDN, so every build (wheel and editable alike) puts the pinned files into
-``src/pedro/server/offline/runtime/``, a gitignored folder that ships as package data: an
+``src/pedro/server/offline/runtime_files/``, a gitignored folder that ships as package data: an
 installed pedro serves the app with no network. The pins (URL and checksum of each download,
 checksum of each file taken from Pyodide's tarball) are in ``src/pedro/server/offline/runtime.json``,
 which ``pedro.server.offline.runtime`` reads too.
@@ -33,7 +33,7 @@ from pathlib import Path
 #: The pins, relative to the project's root.
 PINS = Path("src/pedro/server/offline/runtime.json")
 #: Where the files go, relative to the project's root: ``pyodide/`` and ``wheels/``.
-TARGET = Path("src/pedro/server/offline/runtime")
+TARGET = Path("src/pedro/server/offline/runtime_files")
 #: A folder holding the downloads by their file names, looked in before the cache and the network.
 LOCAL_ENV = "PEDRO_RUNTIME_FILES"
 #: Seconds a download may stall.

@@ -1,6 +1,6 @@
 """The offline app's pinned runtime: Pyodide's core and the wheels its worker installs.
 
-The build fetches them (``build_backend/pedro_runtime.py``) into ``runtime/`` beside this module,
+The build fetches them (``build_backend/pedro_runtime.py``) into ``runtime_files/`` beside this module,
 so pedro serves the app with no network; ``runtime.json`` pins each file's checksum, which is
 checked here again before a file is served: a file changed on disk is refused, not shipped.
 """
@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 #: The pins: ``runtime.json``, read by the build backend too.
 PINS: dict[str, Any] = json.loads((HERE / "runtime.json").read_text(encoding="utf-8"))
 #: Where the build put the files: ``pyodide/`` and ``wheels/``.
-RUNTIME_DIR = HERE / "runtime"
+RUNTIME_DIR = HERE / "runtime_files"
 #: The Pyodide release the app runs on.
 PYODIDE_VERSION: str = PINS["pyodide"]["version"]
 
