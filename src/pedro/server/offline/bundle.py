@@ -132,14 +132,15 @@ class Bundle:
     @classmethod
     def of(cls, files: Mapping[str, Content]) -> Bundle:
         """The tree of ``files``, with the files.json and sw.js made from them."""
-        version = tree_version(files)
+        template = (HERE / "service_worker.js").read_text(encoding="utf-8")
+        # the worker's own code counts too: a changed worker is a new version
+        version = tree_version({**files, "sw.js": template.encode()})
         listing = {
             "version": version,
             "files": sorted(files),
             "wheels": wheel_paths(),
             "pyodide": PYODIDE_VERSION,
         }
-        template = (HERE / "service_worker.js").read_text(encoding="utf-8")
         made = {
             "files.json": json.dumps(listing, indent=1).encode(),
             "sw.js": template.replace(_VERSION_MARK, version).encode(),
