@@ -29,6 +29,7 @@ import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: The pins, relative to the project's root.
 PINS = Path("src/pedro/server/offline/runtime.json")
@@ -110,7 +111,7 @@ def obtain(download: Download) -> bytes:
             return data
     try:
         with urllib.request.urlopen(download.url, timeout=_TIMEOUT) as response:
-            data = response.read()
+            data: bytes = response.read()
     except OSError as exc:
         raise RuntimeFetchError(
             f"pedro build: could not fetch {download.name} from {download.url}: {exc}. "
@@ -128,12 +129,11 @@ def obtain(download: Download) -> bytes:
     return data
 
 
-def _pyodide_files(pins: dict[str, object], tarball: bytes) -> dict[str, bytes]:
+def _pyodide_files(pins: dict[str, Any], tarball: bytes) -> dict[str, bytes]:
     """The pinned files of Pyodide's npm tarball (under ``package/``), each checked."""
-    wanted: dict[str, dict[str, str]] = pins["files"]  # type: ignore[assignment]
     found: dict[str, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
-        for name, pin in wanted.items():
+        for name, pin in pins["files"].items():
             member = archive.extractfile(f"package/{name}")
             if member is None:
                 raise RuntimeFetchError(f"pedro build: Pyodide's tarball has no file {name}")

@@ -29,21 +29,22 @@ def run(console: Console, folder: Path, force: bool = False) -> int:
     if folder.exists() and not folder.is_dir():
         console.print(f"[red]error:[/] {folder} is a file, not a folder")
         return USAGE_ERROR
-    if folder.is_dir() and any(folder.iterdir()):
-        if not force:
-            console.print(f"[red]error:[/] {folder} is not empty")
-            console.print("Give a new or empty folder, or --force to replace what is in it.")
-            return USAGE_ERROR
+    filled = folder.is_dir() and any(folder.iterdir())
+    if filled and not force:
+        console.print(f"[red]error:[/] {folder} is not empty")
+        console.print("Give a new or empty folder, or --force to replace what is in it.")
+        return USAGE_ERROR
+    try:
+        bundle = build_bundle()
+    except RuntimeMissing as exc:  # before anything of the folder is removed
+        console.print(f"[red]error:[/] {exc}")
+        return 1
+    if filled:
         for entry in folder.iterdir():
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
-    try:
-        bundle = build_bundle()
-    except RuntimeMissing as exc:
-        console.print(f"[red]error:[/] {exc}")
-        return 1
     folder.mkdir(parents=True, exist_ok=True)
     bundle.write(folder)
     for path in sorted(bundle.files):

@@ -83,5 +83,5 @@ def runtime_tree(folder: Path = RUNTIME_DIR) -> dict[str, Path]:
 
 
 def wheel_paths() -> list[str]:
-    """The wheels' paths in the tree, in the order the worker installs them."""
-    return [f"python/{pin['file']}" for pin in PINS["wheels"]]
+    """The wheels' paths in the tree, in the order the worker installs them (runtime.json's)."""
+    return [file.tree_path for file in pinned_files() if file.tree_path.endswith(".whl")]
