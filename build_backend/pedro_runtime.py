@@ -111,7 +111,7 @@ def obtain(download: Download) -> bytes:
             return data
     try:
         with urllib.request.urlopen(download.url, timeout=_TIMEOUT) as response:
-            data: bytes = response.read()
+            data = bytes(response.read())
     except OSError as exc:
         raise RuntimeFetchError(
             f"pedro build: could not fetch {download.name} from {download.url}: {exc}. "
