@@ -8,15 +8,17 @@ runtime directly, the way the app's worker loads it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
 from tests.serving import ServerProcess
 
+from pedro.server.offline.runtime import runtime_tree
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-pytestmark = pytest.mark.browser
 
 #: Loads Pyodide and pedro from the tree's files, as the app's worker does, and plays a few moves.
 START = """async () => {
@@ -42,6 +44,16 @@ f"{sys.version_info[0]}.{sys.version_info[1]} {pedro.__file__} {state.phase.name
 }"""
 
 
+def test_the_loader_asks_only_for_files_of_the_tree() -> None:
+    """What pyodide.mjs fetches beside itself (the runtime's file names in its code) is pinned."""
+    tree = runtime_tree()
+    loader = tree["pyodide/pyodide.mjs"].read_text(encoding="utf-8")
+    asked = set(re.findall(r"[\w-]+(?:\.asm)?\.(?:mjs|wasm|zip|json)\b", loader))
+    assert {"pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"} <= asked
+    assert {f"pyodide/{name}" for name in asked} <= set(tree)
+
+
+@pytest.mark.browser
 def test_the_cached_app_runs_pedro_in_pyodide_with_no_network(
     browser: Browser, server: ServerProcess
 ) -> None:
