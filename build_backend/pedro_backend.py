@@ -1,9 +1,10 @@
-"""The in-tree build backend: setuptools' own, with three differences.
+"""The in-tree build backend: setuptools' own, with four differences.
 
 A wheel asks for mypy (which brings mypyc) only when it will compile, so the pure-Python
 package builds where no C compiler is; an editable install is always pure Python, so that
-developers' edits to ``src/`` run without a rebuild (``pedro_build.py`` says why); and each
-wheel is built from an empty build/ folder.
+developers' edits to ``src/`` run without a rebuild (``pedro_build.py`` says why); each
+wheel is built from an empty build/ folder; and every wheel and editable install first fetches
+the offline app's pinned runtime into the package (``pedro_runtime.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import shutil
 from typing import Any
 
 from pedro_build import MYPYC_REQUIREMENTS, PURE_ENV, build_is_compiled
+from pedro_runtime import fetch_runtime
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import (  # noqa: F401  (re-exported: the hooks that need no change)
     build_sdist,
@@ -53,6 +55,7 @@ def build_editable(
 ) -> str:
     """setuptools' editable wheel, pure Python (the source under src/ is what runs)."""
     os.environ[PURE_ENV] = "1"
+    fetch_runtime()
     return str(_setuptools.build_editable(wheel_directory, config_settings, metadata_directory))
 
 
@@ -72,4 +75,5 @@ def build_wheel(
     """setuptools' wheel, from an empty build/: a pure-Python wheel must not pick up the compiled
     modules an earlier build left in build/lib."""
     shutil.rmtree("build", ignore_errors=True)
+    fetch_runtime()
     return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))

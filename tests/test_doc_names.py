@@ -29,7 +29,9 @@ CODE_SPAN = re.compile(r"`([^`\n]+)`")
 FILE_NAME = re.compile(r"[\w./-]+\.py")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # a file's or a host's name, not code: ``results.json``, ``pedro.sqlite3``, ``cards.example.org``
-NOT_CODE = re.compile(r"[\w./-]+\.(?:py|md|json|js|po|pot|sqlite3|service|org|com|net)\b")
+NOT_CODE = re.compile(
+    r"[\w./-]+\.(?:py|md|json|js|mjs|html|wasm|zip|whl|webmanifest|po|pot|sqlite3|service|org|com|net)\b"
+)
 
 
 def _module_names() -> dict[str, list[str]]:

@@ -253,6 +253,17 @@ def play(
     )
 
 
+@app.command("build-web")
+def build_web(
+    folder: Path = typer.Argument(..., help="the folder to write the app into (new or empty)"),
+    force: bool = typer.Option(False, "--force", help="replace what the folder holds"),
+) -> None:
+    """Write the offline app (Pyodide, pedro, the table UI) for a static host: docs/offline.md."""
+    from pedro.cli import build_web_cmd
+
+    raise typer.Exit(build_web_cmd.run(console, folder, force=force))
+
+
 @app.command()
 def serve(
     host: str = typer.Option(

@@ -23,6 +23,7 @@ from pedro.server.http.errors import HttpError, error_response, http_error_handl
 from pedro.server.http.health import Health
 from pedro.server.http.lifecycle import DrainGuard
 from pedro.server.http.site import Site
+from pedro.server.offline.routes import OfflineRoutes
 from pedro.server.profiles.routes import ProfileRoutes
 from pedro.server.reviews.routes import ReviewRoutes
 from pedro.server.services import Services, build_services
@@ -68,6 +69,7 @@ def create_app(settings: ServerSettings) -> PedroApp:
         *s.hints.routes(),
         *TournamentRoutes(tournaments).routes(),
         *ProfileRoutes(s.profiles, s.rated_games, s.profile_limit).routes(),
+        *OfflineRoutes().routes(),
     ]
 
     @contextlib.asynccontextmanager

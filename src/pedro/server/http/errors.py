@@ -70,6 +70,7 @@ MESSAGES = {
     "no_database": "the game database is not available; try again in a moment (nothing was changed)",
     "no_api_path": "no such API path {path}; see docs/server.md",
     "no_page": "no such page",
+    "no_offline_app": "the offline app is not available on this server: {why}",
     "no_language": "no language {lang!r}; the languages are: {known}",
     "profile_needs_seat": "a profile takes a seat: give the seat too",
     "restarting": "the server is restarting; try again in a moment (nothing was changed)",

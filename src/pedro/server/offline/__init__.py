@@ -1,7 +1,10 @@
-"""The offline app: a game against computer players in the browser, with no server at all.
+"""The offline app: pedro's table in the browser, on Pyodide, with no server behind it.
 
-``solo`` is its table (a served table's parts, with no I/O), ``worker`` what the app's Web Worker
-calls, in the browser's Python (Pyodide). docs/offline.md tells how the app is built and served.
+``solo`` is its table (a served table's parts, with no I/O) and ``worker`` what the app's Web
+Worker calls in the browser's Python. ``runtime`` names the pinned Pyodide core and wheels the
+build put into the package; ``bundle`` makes the app's file tree from them, pedro's own source
+and the site's static files, which ``pedro build-web`` writes out and ``routes`` serves at
+``/play/`` of ``pedro serve``. docs/offline.md tells the whole.
 """
 
-__all__ = ["solo", "worker"]
+__all__ = ["bundle", "routes", "runtime", "solo", "worker"]

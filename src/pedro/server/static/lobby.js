@@ -36,6 +36,9 @@ export function lobbyPage(root) {
     h("a", { href: "profile", text: profile ? t("lobby.profileOf", { name: profile.name }) : t("lobby.makeProfile") }),
     " · ",
     h("a", { href: "leaderboard", text: t("board.title") }),
+    " · ",
+    // the offline app (/play/): the computer players in this browser, installable, no network needed
+    h("a", { href: "play/", text: t("lobby.playOffline"), attrs: { title: t("lobby.playOfflineHelp") } }),
   );
   const tablesBox = h("div", { class: "tables" }, h("p", { class: "muted", text: t("lobby.loadingTables") }));
   const tablesError = h("p", { class: "form-error", attrs: { role: "alert" } });
