@@ -2,7 +2,8 @@
 
 A CPython whose ``sys.path`` holds only the standard library, pedro.zip, the pinned pure wheels and
 this machine's pydantic_core (the app's is the WebAssembly build of the same release) stands in
-for Pyodide: numpy and numba are missing there, as in the browser.
+for Pyodide: numpy, numba, orjson and openskill are missing there, as in the browser, and the
+worker's module imports and plays.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import orjson
 import pydantic_core
 
 from pedro.server.offline.bundle import LEFT_OUT, pedro_zip
@@ -23,16 +23,14 @@ from pedro.server.offline.runtime import pinned_files
 SCRIPT = """
 import json, sys
 sys.path[:] = json.loads(sys.argv[1])
-for blocked in ("numpy", "numba"):
+for blocked in ("numpy", "numba", "orjson", "openskill"):
     sys.modules[blocked] = None
-import pedro.records, pedro.players, pedro.server.tables.table_view
-from pedro.engine.state import GameState
-from pedro.players import choose, make_player
-from pedro.variants.options import make_ruleset
-state = GameState(make_ruleset("cinch"), seed=7)
-seats = [make_player("heuristic", seed=s) for s in range(4)]
-for _ in range(12):
-    state.apply(choose(seats[state.current_player], state))
+from pedro.server.offline import worker
+setup = {"variant": "cinch", "seats": [None, "beginner", "club", "beginner"], "name": "A", "seed": "7"}
+worker.open_game(json.dumps({"setup": setup}))
+state = json.loads(worker.receive('{"type": "join"}'))[-1]
+assert state["type"] == "state" and state["you"] == 0, state
+assert len(worker.fingerprint(json.dumps(setup), 1)) == 64
 print(json.dumps({
     "outside": sorted({m.split(".")[0] for m, v in sys.modules.items() if v is not None
                        and getattr(v, "__file__", None) and not v.__file__.startswith(tuple(sys.argv[2:]))}),
@@ -44,12 +42,10 @@ print(json.dumps({
 def test_the_worker_imports_pedro_from_the_zip_and_the_pinned_wheels(tmp_path: Path) -> None:
     archive = tmp_path / "pedro.zip"
     archive.write_bytes(pedro_zip())
-    # the machine's compiled packages alone, in a folder of their own: pydantic_core, and orjson
-    # until table_view falls back on the standard library's json without it
+    # the machine's build of pydantic_core alone, in a folder of its own
     core = tmp_path / "core"
     core.mkdir()
-    for module in (pydantic_core, orjson):
-        (core / module.__name__).symlink_to(Path(str(module.__file__)).parent)
+    (core / "pydantic_core").symlink_to(Path(str(pydantic_core.__file__)).parent)
     wheels = [str(f.path) for f in pinned_files() if f.path.suffix == ".whl" and "none-any" in f.path.name]
     stdlib = [p for p in sys.path if p.startswith(sys.base_prefix) and "-packages" not in p]
     path = [*stdlib, str(archive), *wheels, str(core)]
