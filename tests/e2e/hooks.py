@@ -5,7 +5,8 @@ tests/e2e keeps a fast test that the client still sets every hook the module sel
 ``data-testid`` value, and each ``data-*`` attribute (written in the page or a script, or set as
 ``dataset.name``, a ``dataset: {name: ...}`` key, or ``.name =`` on a dataset). The client is
 read through the app in this process, the page and every script it imports from
-``static/app.js`` on, so a renamed or dropped hook, or a script the page no longer gets, is found
+``static/app.js`` on, and the offline app's page (``/play/``) and every script from
+``static/solo.js`` on, so a renamed or dropped hook, or a script the page no longer gets, is found
 in the fast tier.
 """
 
@@ -25,7 +26,8 @@ SELECTOR = re.compile(r"\[data-([a-z][a-z-]*)")
 TESTID = re.compile(r"""\[data-testid=\\?["']([a-z0-9-]+)""")
 #: a script's imports of its sibling scripts
 IMPORT = re.compile(r"""(?:from|import)\s+["']\./([\w.-]+\.js)["']""")
-ENTRY = "app.js"
+#: each page, and the script it starts from
+ENTRIES = {"/": "app.js", "/play/": "solo.js"}
 
 
 @cache
@@ -34,9 +36,12 @@ def client() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(ServerSettings(database=f"sqlite:///{tmp}/db.sqlite3", start_workers=False))
         http = TestClient(app)
-        page = http.get("/")
-        assert page.status_code == 200 and f"static/{ENTRY}" in page.text
-        texts, queue, seen = [page.text], [ENTRY], set()
+        texts, queue, seen = [], [], set()
+        for address, entry in ENTRIES.items():
+            page = http.get(address)
+            assert page.status_code == 200 and f"static/{entry}" in page.text, address
+            texts.append(page.text)
+            queue.append(entry)
         while queue:
             name = queue.pop()
             if name in seen:

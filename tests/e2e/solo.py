@@ -88,6 +88,12 @@ class SoloPlayer(Player):
             'body[data-page="table"][data-seq]:not([data-seq=""])', timeout=WAIT * 1000
         )
 
+    def assert_no_page_errors(self) -> None:
+        """No uncaught error and no console error (away from a table, which ``assert_no_errors`` needs)."""
+        assert not self.page_errors, f"{self.name}: uncaught errors in the page: {self.page_errors}"
+        console_errors = [c for c in self.console if c.startswith("error:")]
+        assert not console_errors, f"{self.name}: errors in the console: {console_errors}"
+
     def call(self, name: str, *args: Any) -> Any:
         """Call the worker's function ``name`` from the page, as the page does."""
         return self.page.evaluate(

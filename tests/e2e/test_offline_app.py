@@ -5,7 +5,7 @@ A person opens the app once, the network goes (``context.set_offline``), and the
 again from its service worker's cache, plays a whole hand of cinch and of Pidro in Finnish by
 clicking; a game left in the middle resumes in a new page where it stopped, and its downloaded
 record replays with ``pedro replay``. The worker's Python makes the same decisions as CPython on
-the same seeded deal.
+the same seeded deals. (One test: loading Pyodide is most of its cost.)
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def open_app(context: BrowserContext, name: str) -> SoloPlayer:
 
 
 @pytest.mark.browser
-def test_offline_a_person_plays_cinch_and_pidro_in_finnish_resumes_and_exports(
+def test_offline_a_person_plays_in_finnish_resumes_exports_and_the_worker_decides_as_cpython(
     context: BrowserContext, tmp_path: Path
 ) -> None:
     first = open_app(context, "Aino")
@@ -96,16 +96,12 @@ def test_offline_a_person_plays_cinch_and_pidro_in_finnish_resumes_and_exports(
     assert json.loads(record.read_text())["names"][0] == "Aino"
     assert "Pidro" in replayed.output and "Unfinished game" in replayed.output
 
-
-@pytest.mark.browser
-def test_the_worker_decides_as_cpython_on_the_same_seeded_deals(context: BrowserContext) -> None:
-    player = open_app(context, "Aino")
+    # the worker's Python decides as CPython does on the same seeded deals: pedro's rules and players
     for variant in ("cinch", "pidro", "eighty_three"):
-        setup = json.dumps(
-            {"variant": variant, "seats": [None, "beginner", "club", "club"], "name": "A", "seed": "9"}
-        )
-        assert player.call("fingerprint", setup, 1) == worker.fingerprint(setup, 1), variant
-    player.assert_no_errors()
+        seats = [None, "beginner", "club", "club"]
+        setup = json.dumps({"variant": variant, "seats": seats, "name": "A", "seed": "9"})
+        assert again.call("fingerprint", setup, 1) == worker.fingerprint(setup, 1), variant
+    again.assert_no_page_errors()
 
 
 def test_the_client_sets_every_hook_these_tests_drive() -> None:

@@ -53,9 +53,10 @@ class TablePage {
     this.clock = new TurnClock();
     this.controls = new Controls((action) => this.sendAct(action));
     this.hints = new HintBox(tableId);
-    this.host = new HostBox(tableId, (message) => this.showError(message), () => this.chat.on);
+    this.host = new HostBox(tableId, (message) => this.showError(message), () => !!this.chat && this.chat.on);
     this.again = new AgainBox(tableId, (message) => this.showError(message));
-    this.chat = new ChatPanel((message) => !!this.socket && this.socket.send(message));
+    // a game the browser plays has nobody to chat with
+    this.chat = solo ? null : new ChatPanel((message) => !!this.socket && this.socket.send(message));
     this.build();
   }
 
@@ -88,7 +89,7 @@ class TablePage {
         { class: "topbar" },
         h("a", { href: "./", class: "home", text: "♠ Pedro", attrs: { title: t("table.homeTitle") } }),
         h("div", { class: "heading" }, this.el.title, this.el.subtitle),
-        this.solo ? null : this.chat.badge,
+        this.chat && this.chat.badge,
         this.el.conn,
       ),
       this.solo ? null : h("div", { class: "invite" }, h("span", { class: "muted", text: `${t("table.invite")} ` }), this.el.invite, copy),
@@ -96,7 +97,7 @@ class TablePage {
       this.el.notice,
       this.el.join,
       this.el.summary,
-      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.solo ? null : this.chat.el)),
+      h("div", { class: "table-layout" }, h("div", { class: "main-col" }, this.el.felt, this.el.panel, this.el.hand), h("aside", { class: "side" }, this.el.side, this.chat && this.chat.el)),
     );
   }
 
@@ -256,7 +257,7 @@ class TablePage {
     else if (msg.type === "state") this.onState(msg);
     else if (msg.type === "error") this.onError(msg);
     else if (msg.type === "chat" || msg.type === "chat_history") {
-      this.chat.onMessage(msg);
+      if (this.chat) this.chat.onMessage(msg);
       // the host's chat switch shows whether the chat is on
       if (msg.type === "chat_history" && this.host.isHost && this.state) this.render();
     }
@@ -264,7 +265,7 @@ class TablePage {
   }
 
   onError(msg) {
-    if (this.chat.onError(msg)) return;
+    if (this.chat && this.chat.onError(msg)) return;
     if (msg.code === "replaced") {
       // the seat was opened in another window (the server closes this connection): stand down
       // instead of taking it back, or two windows would keep throwing each other out
@@ -473,7 +474,7 @@ class TablePage {
         : [tournamentLink(this.id), this.again.render(state), renderSummary(table, seats, game, this.id), gameRatingBox(this.id)];
     fill(this.el.summary, over ? summary() : null);
     fill(this.el.side, this.renderSide(view));
-    if (!this.solo) this.chat.update(state);
+    if (this.chat) this.chat.update(state);
 
     const body = document.body.dataset;
     body.seq = String(state.seq);
