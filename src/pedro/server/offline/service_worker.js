@@ -21,7 +21,8 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(CACHE);
       await Promise.all(
         tree.files.map(async (path) => {
-          const response = await fetch(address(path), { cache: "reload" });
+          // revalidated, not reloaded: a file the page has just fetched is not downloaded again
+          const response = await fetch(address(path), { cache: "no-cache" });
           if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
           await cache.put(address(path), response);
         }),
