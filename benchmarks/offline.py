@@ -9,8 +9,8 @@ new browser profile, then prints:
 - **later visit**: seconds until the engine is ready again, from the service worker's cache, with
   the network cut off;
 - **decisions**: the ``club`` level's (``heuristic``) decision times in the worker, median and 99th
-  percentile, per variant (a game of three club computers; the person's seat takes its first legal
-  action), and the longest task the page's main thread ran meanwhile (the worker thinks, the page
+  percentile, per variant (a game of club computers, the person's seat played by the computer
+  too), and the longest task the page's main thread ran meanwhile (the worker thinks, the page
   stays responsive).
 
     python benchmarks/offline.py [--decisions 300] [--variants cinch,pidro,eighty_three]

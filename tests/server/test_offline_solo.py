@@ -68,6 +68,10 @@ def test_joining_tells_the_seat_and_its_state_as_a_served_table_does() -> None:
     assert state["type"] == "state" and state["you"] == 0 and state["seq"] == 0 and state["started"]
     assert [s["name"] for s in state["seats"]] == ["Ann", "2 · beginner", "3 · beginner", "4 · club"]
     assert state["table"]["unrated"] == "no_profiles" and state["table"]["variant"] == "cinch"
+    while worker.computer_to_act():
+        state = json.loads(worker.computer_move())[-1]
+    assert json.loads(worker.computer_move())[-1]["code"] == "turn", "the person's turn is theirs"
+    assert json.loads(worker.computer_move(True))[-1]["seq"] == state["seq"] + 1, "unless stood in for"
 
 
 def test_a_refused_action_says_why_and_changes_nothing() -> None:

@@ -21,7 +21,6 @@ from typing import Any
 from pedro.engine.actions import action_text, parse_action_text
 from pedro.players.levels import level_player
 from pedro.ratings import SeatTaker, unrated_reason
-from pedro.records import record_from_game
 from pedro.server.tables.acting import checked_action, computer_seat_name
 from pedro.server.tables.computers import Computers, player_name
 from pedro.server.tables.game import table_game
@@ -189,6 +188,10 @@ class SoloTable:
 
     def record(self) -> dict[str, Any]:
         """The game so far as a ``pedro-record/1`` record."""
+        # imported when asked for: records bring pydantic, which the browser's worker loads only
+        # then (a second of a start-up otherwise)
+        from pedro.records import record_from_game
+
         return record_from_game(self.state, [s.name for s in self._seats])
 
     def saved(self) -> dict[str, Any]:

@@ -7,7 +7,9 @@ Besides the table's messages the worker asks for what a server would have answer
 game's setup checked, its record, an imported record's replay.
 
 Every function takes and returns ``str`` (JSON), the one type that crosses into JavaScript as
-it is; a refused request is an answer, never an exception, so the page can show why.
+it is; a refused request is an answer, never an exception, so the page can show why. What only
+records need (``record``, ``replay``) imports them when called: they bring pydantic, whose
+compiled core the worker installs only then (``RECORD_CALLS`` in soloworker.js), to start sooner.
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ import json
 from typing import Any
 
 from pedro.players.levels import LEVELS
-from pedro.records import RecordError, ReplayError, record_from_game, recorded_game
-from pedro.server.finished.replay_frames import replay_frames
 from pedro.server.offline.solo import SOLO_LEVELS, SetupError, SoloSetup, SoloTable
 from pedro.server.tables.refusals import RoomError
 from pedro.server.tables.variants_json import variants_json
@@ -74,12 +74,13 @@ def computer_to_act() -> bool:
     return _table is not None and _table.computer_to_act
 
 
-def computer_move() -> str:
-    """The computer to act decides: the messages that tells, as a list."""
+def computer_move(stand_in: bool = False) -> str:
+    """The computer to act decides: the messages that tells, as a list. With ``stand_in``, the
+    person's turn too is played by the computer (a benchmark times every decision of a game)."""
     if _table is None:
         return json.dumps([_error("not_found", "no game is open")])
     try:
-        _table.computer_move()
+        _table.computer_move(stand_in)
     except RoomError as exc:
         return json.dumps([_error(exc.code, exc.message)])
     return f"[{_table.state_json().decode()}]"
@@ -106,6 +107,9 @@ def record() -> str:
 def replay(text: str) -> str:
     """An imported record's replay, as a server's ``GET /api/tables/{id}/replay`` answers it
     (``{"table", "record", "frames"}``), or an error saying what is wrong with the record."""
+    from pedro.records import RecordError, ReplayError, record_from_game, recorded_game
+    from pedro.server.finished.replay_frames import replay_frames
+
     try:
         state, actions = recorded_game(text)
     except (RecordError, ReplayError) as exc:

@@ -5,7 +5,8 @@
 // Pyodide runtime, the wheels pedro needs, and pedro itself (python/pedro.zip).
 //
 // Requests: {id, call, args} runs pedro.server.offline.worker's function `call`; the answer is
-// {id, result, ms} (ms: the call's time in the worker) or {id, error}. Before that it posts
+// {id, result, ms} (ms: the call's time in the worker) or {id, error}. Calls are answered in
+// the order they come, one at a time. Before that it posts
 // {type: "progress", stage} as it loads and {type: "ready", ms} or {type: "failed", error}.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
@@ -18,14 +19,33 @@ async function bytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/** The calls that read or write records: they need pydantic, whose core is a compiled wheel. */
+const RECORD_CALLS = new Set(["record", "replay"]);
+/** A wheel compiled to WebAssembly: installing it loads its library, so it waits until needed. */
+const compiled = (path) => path.endsWith("_wasm32.whl");
+
+let py = null;
+let files = null;
+let compiledInstalled = null;
+
+async function install(paths) {
+  const wheels = await Promise.all(paths.map(bytes));
+  for (const wheel of wheels) py.unpackArchive(wheel, "wheel");
+}
+
+/** The compiled wheels of files.json, installed once, when a call first needs them (a record's). */
+function installCompiled() {
+  compiledInstalled ??= install(files.wheels.filter(compiled));
+  return compiledInstalled;
+}
+
 async function boot() {
   const started = performance.now();
   postMessage({ type: "progress", stage: "runtime" });
-  const files = await (await fetch(here("files.json"))).json();
-  const py = await loadPyodide({ indexURL: here("pyodide/") });
+  files = await (await fetch(here("files.json"))).json();
+  py = await loadPyodide({ indexURL: here("pyodide/") });
   postMessage({ type: "progress", stage: "packages" });
-  const wheels = await Promise.all(files.wheels.map(bytes));
-  for (const wheel of wheels) py.unpackArchive(wheel, "wheel");
+  await install(files.wheels.filter((path) => !compiled(path)));
   py.unpackArchive(await bytes("python/pedro.zip"), "zip", { extractDir: APP });
   py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(APP)})`);
   postMessage({ type: "progress", stage: "engine" });
@@ -37,8 +57,7 @@ async function boot() {
 const booted = boot();
 booted.catch((err) => postMessage({ type: "failed", error: String((err && err.message) || err) }));
 
-onmessage = async (event) => {
-  const { id, call, args = [] } = event.data;
+async function answer({ id, call, args = [] }) {
   let worker;
   try {
     worker = await booted;
@@ -48,9 +67,15 @@ onmessage = async (event) => {
   }
   const started = performance.now();
   try {
+    if (RECORD_CALLS.has(call)) await installCompiled();
     const result = worker[call](...args);
     postMessage({ id, result, ms: performance.now() - started });
   } catch (err) {
     postMessage({ id, error: String((err && err.message) || err) });
   }
+}
+
+let queue = Promise.resolve();
+onmessage = (event) => {
+  queue = queue.then(() => answer(event.data));
 };
