@@ -207,8 +207,8 @@ async function downloadRecord(saved) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+/** A record file to watch (a bad one is refused by the replay, which says why). */
 function importBox() {
-  const error = h("p", { class: "form-error", attrs: { role: "alert" } });
   const input = h("input", {
     type: "file",
     accept: ".json,application/json",
@@ -224,7 +224,7 @@ function importBox() {
       },
     },
   });
-  return h("section", { class: "box" }, h("h2", { text: t("solo.openRecord") }), h("p", { class: "muted small", text: t("solo.openRecordHelp") }), input, error);
+  return h("section", { class: "box" }, h("h2", { text: t("solo.openRecord") }), h("p", { class: "muted small", text: t("solo.openRecordHelp") }), input);
 }
 
 // ---- a game ------------------------------------------------------------------------------------
