@@ -16,6 +16,8 @@ from pedro.records import read_record, replay
 from pedro.server.offline import worker
 from pedro.server.offline.solo import SetupError, SoloSetup, SoloTable
 from pedro.server.tables.refusals import RoomError
+from pedro.variants.catalog import VARIANTS
+from pedro.variants.options import make_ruleset
 
 SETUP: dict[str, Any] = {
     "variant": "cinch",
@@ -91,6 +93,18 @@ def test_a_refused_action_says_why_and_changes_nothing() -> None:
         table.act("pass", table.seq)
     assert turn.value.code == "turn" and "2 · beginner is to play" in turn.value.message
     assert len(table.actions) == len(before) + 1
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variant_plays_a_hand_at_a_solo_table(variant: str) -> None:
+    players = make_ruleset(variant).players
+    setup = {"variant": variant, "seats": [None] + ["beginner"] * (players - 1), "name": "Ann", "seed": "1"}
+    table = SoloTable(SoloSetup.from_json(setup))
+    while table.state.hand_index == 0 and not table.state.is_over:
+        played_to(table, table.seq + 1)
+    assert table.state.results, f"{variant}: the first hand was scored"
+    state = json.loads(table.state_json())
+    assert state["game"]["hand_index"] == 1 and len(state["seats"]) == players
 
 
 def test_a_whole_game_ends_and_its_record_replays_to_the_same_end() -> None:
