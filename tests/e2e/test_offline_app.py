@@ -4,8 +4,9 @@ browser's Web Worker (Pyodide), with no server once its files are cached.
 A person opens the app once, the network goes (``context.set_offline``), and the page, loaded
 again from its service worker's cache, plays a whole hand of cinch and of Pidro in Finnish by
 clicking; a game left in the middle resumes in a new page where it stopped, and its downloaded
-record replays with ``pedro replay``. The worker's Python makes the same decisions as CPython on
-the same seeded deals. (One test: loading Pyodide is most of its cost.)
+record replays with ``pedro replay`` and, opened as a file, in the app. The worker's Python makes
+the same decisions as CPython on the same seeded deals. (One test: loading Pyodide is most of its
+cost.)
 """
 
 from __future__ import annotations
@@ -95,6 +96,18 @@ def test_offline_a_person_plays_in_finnish_resumes_exports_and_the_worker_decide
     assert replayed.exit_code == 0, replayed.output
     assert json.loads(record.read_text())["names"][0] == "Aino"
     assert "Pidro" in replayed.output and "Unfinished game" in replayed.output
+
+    # the record opened as a file, still offline: its replay, every hand open, from its first deal
+    again.page.goto("/play/")
+    again.wait_engine()
+    again.page.locator('[data-testid="solo-import"]').set_input_files(str(record))
+    again.page.wait_for_selector('body[data-page="replay"][data-seq="0"]', state="attached", timeout=20_000)
+    first_deal = json.loads(record.read_text())["hands"][0]["deal"][0]
+    shown = again.page.locator('[data-seat="0"] .cardrow.open [data-card]')
+    shown.first.wait_for()
+    assert sorted(shown.nth(k).get_attribute("data-card") or "" for k in range(shown.count())) == sorted(
+        first_deal
+    )
 
     # the worker's Python decides as CPython does on the same seeded deals: pedro's rules and players
     for variant in ("cinch", "pidro", "eighty_three"):
