@@ -193,6 +193,7 @@ def test_a_lease_shorter_than_two_heartbeats_is_refused(restore_logging: None) -
     from pedro.cli.main import app
 
     flags = ["serve", "--port", str(free_port()), "--heartbeat-seconds", "1", "--lease-seconds", "1.5"]
-    result = CliRunner().invoke(app, flags, env={"PEDRO_DATABASE": "sqlite:///:memory:"})
+    result = CliRunner().invoke(app, flags, env={"PEDRO_DATABASE": "sqlite:///:memory:", "COLUMNS": "200"})
     assert result.exit_code == 2
-    assert "--lease-seconds 1.5 is less than twice --heartbeat-seconds 1.0" in result.output
+    said = " ".join(result.output.split())
+    assert "--lease-seconds 1.5 is less than twice --heartbeat-seconds 1.0" in said, result.output
