@@ -89,6 +89,12 @@ class ServerProcess:
     #: (``--no-start-workers``) each starts at its first job: a test that never builds a replay
     #: or a review saves some 3 core-seconds of their start-up (the whole suite starts dozens)
     start_workers: bool = False
+    #: PostgreSQL: a server started again after a kill is a new process to the database, whose
+    #: tables' computers wait until the killed one's lease lapses: short here, so a test does not
+    #: wait seconds at each restart; yet four heartbeats long, so a slow heartbeat on a busy
+    #: machine does not make a live process dead
+    heartbeat: float = 0.5
+    lease: float = 2.0
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -103,7 +109,8 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "pedro.cli.main", "serve",
             "--port", str(self.port), "--database", self.database,
-            "--bot-delay", str(self.bot_delay), "--away", str(self.away), *self.args,
+            "--bot-delay", str(self.bot_delay), "--away", str(self.away),
+            "--heartbeat-seconds", str(self.heartbeat), "--lease-seconds", str(self.lease), *self.args,
             "--start-workers" if self.start_workers else "--no-start-workers",
         ]  # fmt: skip
         log = self.log_path.open("ab")

@@ -195,7 +195,9 @@ def test_exchange_choices_are_valued_in_points_where_the_simulation_reaches_them
 def test_the_command_prints_mistakes_first_then_every_decision(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     write_record(game_record(seed=5, hands=1), path)
-    result = CliRunner().invoke(app, ["analyze", str(path), "--hand", "1", "--player", "expert:8"])
+    # one seat: the layout of the text is checked here, the values of every seat by the test above
+    command = ["analyze", str(path), "--hand", "1", "--seat", "2", "--player", "expert:8"]
+    result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     text = result.output
     assert "decisions with a choice" in text and "Hand 1" in text

@@ -9,6 +9,8 @@ with the same table restored from its stored actions in the middle of a hand.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from tests.server.room_helpers import play_computers, table_row
 
@@ -82,6 +84,14 @@ def test_every_hand_is_played_with_one_player_per_seat(variant: str, seed: str) 
 RESTORED = ("eighty_three", "1", ["heuristic", "basic", "heuristic", "basic"], 2)
 
 
+@functools.cache
+def restored_game() -> tuple[str, ...]:
+    """RESTORED's game, each seat's player kept for the hand: the tests below compare with it, and
+    its heuristic's calls take seconds, so it is played once."""
+    variant, seed, names, hands = RESTORED
+    return tuple(one_player_per_seat_and_hand(variant, seed, names, hands))
+
+
 def catch_up_points(actions: list[str]) -> list[tuple[int, int]]:
     """Where a room restored from ``actions[:i]`` must catch a heuristic player up (its seat is to
     act and decided before in the hand), with the end of that hand: (i, end)."""
@@ -105,7 +115,7 @@ def catch_up_points(actions: list[str]) -> list[tuple[int, int]]:
 def test_a_player_made_anew_for_each_decision_would_decide_otherwise() -> None:
     """What the tests here tell apart: keeping a player for the hand changes its decisions."""
     variant, seed, names, hands = RESTORED
-    kept = one_player_per_seat_and_hand(variant, seed, names, hands)
+    kept = list(restored_game())
     assert one_player_per_seat_and_hand(variant, seed, names, hands, kept=False) != kept
 
 
@@ -114,7 +124,7 @@ def test_a_room_restored_mid_hand_decides_as_the_uninterrupted_one() -> None:
     made again are asked their seats' earlier decisions of the hand, and go on as before."""
     variant, seed, names, hands = RESTORED
     whole = play_computers(table_row(variant, {}, seed, names, hands=hands))
-    assert whole == one_player_per_seat_and_hand(variant, seed, names, hands)
+    assert whole == list(restored_game())
     points = catch_up_points(whole)
     second_hand = [p for p in points if p[1] == len(whole)]
     assert len(points) > len(second_hand) > 2
@@ -130,7 +140,7 @@ def test_a_room_restored_without_catching_its_players_up_would_decide_otherwise(
 ) -> None:
     """The test above can fail: players made again but not asked the hand so far decide otherwise."""
     variant, seed, names, hands = RESTORED
-    whole = one_player_per_seat_and_hand(variant, seed, names, hands)
+    whole = list(restored_game())
     monkeypatch.setattr(computers.Computers, "_catch_up", lambda *args: None)
     for point, end in catch_up_points(whole):
         row = table_row(variant, {}, seed, names, hands=hands)

@@ -38,7 +38,7 @@ AWAY = 3600.0
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "computer", "player": "random"}
 CINCH = {"target": 21}
-#: How long a killed process's tables wait for a new driver, at most (the lease lapses after 5 s).
+#: How long a killed process's tables wait for a new driver, at most (its lease lapses in seconds).
 TAKEOVER_SECONDS = 30.0
 
 

@@ -184,3 +184,16 @@ def test_a_killed_servers_sqlite_file_serves_again_and_a_first_start_says_one_li
     # one line for the new database, none of alembic's steps
     assert "alembic" not in log
     assert sum(line.endswith(f": created at schema {HEAD}") for line in log.splitlines()) == 1
+
+
+def test_a_lease_shorter_than_two_heartbeats_is_refused(restore_logging: None) -> None:
+    """One late heartbeat would make a live process dead to the others and lose it its tables."""
+    from typer.testing import CliRunner
+
+    from pedro.cli.main import app
+
+    flags = ["serve", "--port", str(free_port()), "--heartbeat-seconds", "1", "--lease-seconds", "1.5"]
+    result = CliRunner().invoke(app, flags, env={"PEDRO_DATABASE": "sqlite:///:memory:", "COLUMNS": "200"})
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "--lease-seconds 1.5 is less than twice --heartbeat-seconds 1.0" in said, result.output

@@ -369,6 +369,15 @@ def serve(
         ServerSettings.review_processes, "--review-workers", min=1,
         help="worker processes that make game reviews (each uses a core)",
     ),
+    heartbeat_seconds: float = typer.Option(
+        ServerSettings.heartbeat_seconds, "--heartbeat-seconds", min=0.1,
+        help="PostgreSQL, several processes: seconds between a process's heartbeats",
+    ),
+    lease_seconds: float = typer.Option(
+        ServerSettings.lease_seconds, "--lease-seconds", min=0.2,
+        help="PostgreSQL, several processes: a process silent this long is taken for dead and its "
+        "tables' computer players are taken over (at least twice --heartbeat-seconds)",
+    ),
     start_workers: bool = typer.Option(
         ServerSettings.start_workers, "--start-workers/--no-start-workers",
         help="start the worker processes (replays, reviews, hints) with the server, so that no "
@@ -379,6 +388,10 @@ def serve(
     """Serve the browser game: a lobby, tables with friends and computer players."""
     from pedro.cli import serve_cmd
 
+    if lease_seconds < 2 * heartbeat_seconds:  # one late heartbeat must not make a live process dead
+        raise typer.BadParameter(
+            f"--lease-seconds {lease_seconds} is less than twice --heartbeat-seconds {heartbeat_seconds}"
+        )
     limits = Limits(
         tables_per_minute=tables_per_minute,
         open_tables_per_client=open_tables_per_client,
@@ -405,6 +418,8 @@ def serve(
         idle_seconds=idle_hours * 3600,
         review_processes=review_workers,
         start_workers=start_workers,
+        heartbeat_seconds=heartbeat_seconds,
+        lease_seconds=lease_seconds,
     )
     raise typer.Exit(
         serve_cmd.run(
