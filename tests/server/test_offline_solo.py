@@ -13,7 +13,7 @@ import pytest
 from tests.server.test_computers import one_player_per_seat_and_hand
 
 from pedro.records import read_record, replay
-from pedro.server.offline import worker
+from pedro.server.offline import record_calls, worker
 from pedro.server.offline.solo import SetupError, SoloSetup, SoloTable
 from pedro.server.tables.refusals import RoomError
 from pedro.variants.catalog import VARIANTS
@@ -32,6 +32,12 @@ def words(table: SoloTable, action: int) -> str:
     from pedro.engine.actions import action_text
 
     return action_text(table.state.current_player, action, table.rules.max_bid).split(" ", 1)[1]
+
+
+def recorded(table: SoloTable) -> str:
+    """The table's record, as the worker gives it: the table opened there, then asked."""
+    worker.open_game(json.dumps({"setup": table.setup.json(), "actions": table.actions}))
+    return record_calls.record()
 
 
 def played_to(table: SoloTable, actions: int) -> None:
@@ -111,7 +117,7 @@ def test_a_whole_game_ends_and_its_record_replays_to_the_same_end() -> None:
     table = SoloTable(SoloSetup.from_json(SETUP | {"seats": [None, "beginner", "beginner", "beginner"]}))
     played_to(table, 10_000)
     assert table.state.is_over and not table.computer_to_act
-    record = read_record(table.record())
+    record = read_record(json.loads(recorded(table)))
     result = replay(record)
     assert result.finished and result.names == ["Ann", "2 · beginner", "3 · beginner", "4 · beginner"]
     assert [a for hand in record["hands"] for a in hand["actions"]] == table.actions
@@ -161,11 +167,11 @@ def test_the_computers_decide_as_a_served_table_and_the_tournaments_do(variant: 
 def test_an_imported_record_replays_in_frames_and_a_broken_one_is_refused() -> None:
     table = SoloTable(SoloSetup.from_json(SETUP))
     played_to(table, 40)
-    text = json.dumps(table.record(), ensure_ascii=False)
-    body = json.loads(worker.replay(text))
-    assert body["record"]["hands"][0]["actions"] == table.record()["hands"][0]["actions"]
+    text = recorded(table)
+    body = json.loads(record_calls.replay(text))
+    assert body["record"]["hands"][0]["actions"] == json.loads(text)["hands"][0]["actions"]
     assert len(body["frames"]) >= 40 and body["table"]["variant"] == "cinch"
     broken = json.loads(text)
     broken["hands"][0]["actions"][0] = "0 play ZZ"
-    refused = json.loads(worker.replay(json.dumps(broken)))
+    refused = json.loads(record_calls.replay(json.dumps(broken)))
     assert refused["code"] == "bad_record" and "hand 1, action 1" in refused["message"]

@@ -31,6 +31,8 @@ worker.open_game(json.dumps({"setup": setup}))
 state = json.loads(worker.receive('{"type": "join"}'))[-1]
 assert state["type"] == "state" and state["you"] == 0, state
 assert len(worker.fingerprint(json.dumps(setup), 1)) == 64
+from pedro.server.offline import record_calls
+assert json.loads(record_calls.record())["variant"] == "cinch"
 print(json.dumps({
     "outside": sorted({m.split(".")[0] for m, v in sys.modules.items() if v is not None
                        and getattr(v, "__file__", None) and not v.__file__.startswith(tuple(sys.argv[2:]))}),

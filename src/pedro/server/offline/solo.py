@@ -8,7 +8,7 @@ table UI has two transports. The table is made of the served table's parts: its 
 (``tables.acting``) and the seat's ``state`` message (``tables.table_view``).
 
 A solo game is its ``SoloSetup`` and its actions: the page stores those (IndexedDB) after every
-action, and a closed tab resumes by playing them again.
+action, and a closed tab resumes by playing them again. Its record is ``offline.record_calls``'s.
 """
 
 from __future__ import annotations
@@ -186,13 +186,10 @@ class SoloTable:
     def _name(self, seat: int) -> str:
         return self._seats[seat].name
 
-    def record(self) -> dict[str, Any]:
-        """The game so far as a ``pedro-record/1`` record."""
-        # imported when asked for: records bring pydantic, which the browser's worker loads only
-        # then (a second of a start-up otherwise)
-        from pedro.records import record_from_game
-
-        return record_from_game(self.state, [s.name for s in self._seats])
+    @property
+    def names(self) -> list[str]:
+        """The seats' names, as the table shows them and a record keeps them."""
+        return [s.name for s in self._seats]
 
     def saved(self) -> dict[str, Any]:
         """What the page stores of the game: its setup and actions, and a line for its list."""

@@ -4,12 +4,11 @@ The worker (``static/soloworker.js``) runs Pyodide and keeps one game open at a 
 sends it a served table's client messages and gets a served table's messages back
 (docs/server.md, "Messages"), so ``static/table.js`` draws a solo game as it draws a served one.
 Besides the table's messages the worker asks for what a server would have answered over HTTP: a
-game's setup checked, its record, an imported record's replay.
+game's setup checked, the new-game form's variants (a record, and an opened record's replay, are
+``record_calls``'s).
 
 Every function takes and returns ``str`` (JSON), the one type that crosses into JavaScript as
-it is; a refused request is an answer, never an exception, so the page can show why. What only
-records need (``record``, ``replay``) imports them when called: they bring pydantic, whose
-compiled core the worker installs only then (``RECORD_CALLS`` in soloworker.js), to start sooner.
+it is; a refused request is an answer, never an exception, so the page can show why.
 """
 
 from __future__ import annotations
@@ -22,9 +21,13 @@ from pedro.players.levels import LEVELS
 from pedro.server.offline.solo import SOLO_LEVELS, SetupError, SoloSetup, SoloTable
 from pedro.server.tables.refusals import RoomError
 from pedro.server.tables.variants_json import variants_json
-from pedro.server.tables.views import rules_json
 
 _table: SoloTable | None = None
+
+
+def open_table() -> SoloTable | None:
+    """The game open now, if any."""
+    return _table
 
 
 def _error(code: str, message: str) -> dict[str, Any]:
@@ -97,26 +100,3 @@ def fingerprint(setup: str, hands: int) -> str:
 def saved() -> str:
     """The open game as the page stores it (``SoloTable.saved``)."""
     return json.dumps(_table.saved() if _table is not None else None)
-
-
-def record() -> str:
-    """The open game so far as a ``pedro-record/1`` record."""
-    return json.dumps(_table.record() if _table is not None else None, ensure_ascii=False)
-
-
-def replay(text: str) -> str:
-    """An imported record's replay, as a server's ``GET /api/tables/{id}/replay`` answers it
-    (``{"table", "record", "frames"}``), or an error saying what is wrong with the record."""
-    from pedro.records import RecordError, ReplayError, record_from_game, recorded_game
-    from pedro.server.finished.replay_frames import replay_frames
-
-    try:
-        state, actions = recorded_game(text)
-    except (RecordError, ReplayError) as exc:
-        return json.dumps(_error("bad_record", str(exc)))
-    names = json.loads(text).get("names")
-    frames = replay_frames(state, actions)
-    rules = state.rules
-    summary = {"id": "imported", "title": "", "options": dict(rules.options), "hands": None}
-    body = {"table": summary | rules_json(rules), "record": record_from_game(state, names), "frames": frames}
-    return json.dumps(body, ensure_ascii=False)
