@@ -94,6 +94,17 @@ class SoloPlayer(Player):
         console_errors = [c for c in self.console if c.startswith("error:")]
         assert not console_errors, f"{self.name}: errors in the console: {console_errors}"
 
+    def stored_actions(self) -> int:
+        """How many actions of the game on the page the browser has stored (IndexedDB)."""
+        return int(
+            self.page.evaluate(
+                """() => import('./static/solostore.js').then(async (m) => {
+                  const game = await m.loadGame(decodeURIComponent(location.hash.slice('#game/'.length)));
+                  return game ? game.actions.length : -1;
+                })"""
+            )
+        )
+
     def call(self, name: str, *args: Any) -> Any:
         """Call the worker's function ``name`` from the page, as the page does."""
         return self.page.evaluate(

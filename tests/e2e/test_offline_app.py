@@ -65,12 +65,13 @@ def test_offline_a_person_plays_in_finnish_resumes_exports_and_the_worker_decide
     assert first.latest()["game"]["hand_index"] >= 1
     first.assert_no_errors()
 
-    first.page.goto("/play/")
-    first.wait_engine()
+    # home by the table's own link: the same page, its worker already loaded
+    first.page.locator("a.home").click()
     first.start_game("pidro", "Aino")
     first.play_until(hand_over(0), rng)
     first.play_until(lambda state: state["game"]["phase"] == "play", rng)
-    left_at = first.dom_seq()
+    left_at = first.wait_my_turn()  # the computers wait for Aino now
+    first.poll(lambda: first.stored_actions() == left_at, "the game stored as it stands")
     pidro = first.latest()
     assert pidro["table"]["variant"] == "pidro" and pidro["game"]["hand_index"] == 1
     first.assert_no_errors()
@@ -98,8 +99,7 @@ def test_offline_a_person_plays_in_finnish_resumes_exports_and_the_worker_decide
     assert "Pidro" in replayed.output and "Unfinished game" in replayed.output
 
     # the record opened as a file, still offline: its replay, every hand open, from its first deal
-    again.page.goto("/play/")
-    again.wait_engine()
+    again.page.locator("a.home").click()
     again.page.locator('[data-testid="solo-import"]').set_input_files(str(record))
     again.page.wait_for_selector('body[data-page="replay"][data-seq="0"]', state="attached", timeout=20_000)
     first_deal = json.loads(record.read_text())["hands"][0]["deal"][0]

@@ -236,19 +236,15 @@ async function gameView(id) {
     fill(root, h("section", { class: "box" }, h("h1", { text: t("solo.noGame") }), h("p", {}, h("a", { href: "./", text: t("solo.toHome") }))));
     return;
   }
-  let socket = null;
-  leave = () => socket && socket.stop();
-  tablePage(root, id, {
-    connect(handlers) {
-      socket = new SoloSocket({ setup: saved.setup, actions: saved.actions }, handlers);
-      return socket;
-    },
+  const page = tablePage(root, id, {
+    connect: (handlers) => new SoloSocket({ setup: saved.setup, actions: saved.actions }, handlers),
     links: () => [
       h("button", { type: "button", class: "button", dataset: { testid: "download" }, text: t("summary.download"), on: { click: async () => downloadRecord(await loadGame(id)) } }),
       h("a", { class: "button", href: `#replay/game/${encodeURIComponent(id)}`, text: t("summary.replay") }),
       h("a", { class: "button quiet", href: "./", text: t("solo.toHome") }),
     ],
   });
+  leave = () => page.stop();
 }
 
 // ---- a replay ----------------------------------------------------------------------------------
@@ -275,9 +271,23 @@ function replayView(kind, id) {
 
 // ---- start -------------------------------------------------------------------------------------
 
+/** A link to the app's own page (the table's "♠ Pedro", "Back to my games") shows the home view
+ * in this page: leaving it would start the worker's Python again, some seconds. */
+function stayInPage(event) {
+  const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(link.href);
+  const home = new URL("./", document.baseURI);
+  if (url.origin !== home.origin || url.pathname !== home.pathname || url.hash) return;
+  event.preventDefault();
+  if (location.hash) location.hash = "";
+  else route();
+}
+
 applyDeck();
 await loadLanguage();
 addEventListener("hashchange", route);
+document.addEventListener("click", stayInPage);
 route();
 document.body.append(prefsFooter());
 if ("serviceWorker" in navigator) {

@@ -30,6 +30,7 @@ class Engine {
           if (msg.type === "ready") resolve(msg);
           if (msg.type === "failed") reject(new Error(msg.error));
           for (const listen of this.listeners) listen(this.status);
+          if (msg.type !== "progress") this.listeners.clear();
           return;
         }
         const call = this.pending.get(msg.id);
@@ -43,10 +44,11 @@ class Engine {
     this.ready.catch(() => {});
   }
 
-  /** Be told of the loading's progress: listen({stage} | {type: "ready"} | {type: "failed", error}). */
+  /** Be told of the loading's progress: listen({stage} | {type: "ready"} | {type: "failed", error}),
+   * at once and at each change (a status that is final is told once). */
   onStatus(listen) {
-    this.listeners.add(listen);
     listen(this.status);
+    if (this.status.type !== "ready" && this.status.type !== "failed") this.listeners.add(listen);
   }
 
   /** The worker's function `name` called with `args`: its answer and the time it took, {result, ms}. */

@@ -32,7 +32,9 @@ const AUTO_PLAY_MS = 900;
  * server's: {connect(handlers) → a socket like TableSocket, links(state) → the summary's links}.
  */
 export function tablePage(root, tableId, solo = null) {
-  new TablePage(root, tableId, solo).start();
+  const page = new TablePage(root, tableId, solo);
+  page.start();
+  return page;
 }
 
 class TablePage {
@@ -301,6 +303,14 @@ class TablePage {
     if (this.state) this.render();
   }
 
+  /** The page is left without a new load (the offline app's views): nothing of it runs on. */
+  stop() {
+    this.stopped = true;
+    this.stopSocket();
+    for (const timer of [this.handEndTimer, this.seatRefresh]) clearInterval(timer);
+    for (const timer of [this.autoTimer, this.errorTimer, this.noticeTimer]) clearTimeout(timer);
+  }
+
   stopSocket() {
     if (this.socket) this.socket.stop();
     this.socket = null;
@@ -422,6 +432,7 @@ class TablePage {
   // ---- drawing -----------------------------------------------------------------------------------
 
   render() {
+    if (this.stopped) return;
     const state = this.state;
     const { table, seats, game } = state;
     const you = state.you;
