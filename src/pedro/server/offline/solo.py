@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pedro.engine.actions import action_text, parse_action_text
-from pedro.players.levels import level_player
 from pedro.ratings import SeatTaker, unrated_reason
 from pedro.server.tables.acting import checked_action, computer_seat_name
 from pedro.server.tables.computers import Computers, player_name
@@ -168,7 +167,7 @@ class SoloTable:
             raise RoomError("turn", "no computer is to play")
         seat = self.state.current_player
         spec = self.setup.seats[seat]
-        name = player_name("human" if spec is None else "computer", level_player(spec or ""))
+        name = player_name("human" if spec is None else "computer", spec)
         action = self._computers.decide(self.state.clone(), name, self.seq, tuple(self.actions))
         self._apply(seat, action)
 
