@@ -1,5 +1,7 @@
 """What an observation says about the other seats: only what the table sees."""
 
+import dataclasses
+
 from pedro.engine.phases import Phase
 from pedro.engine.state import GameState
 from pedro.players import make_player
@@ -42,3 +44,20 @@ def test_the_score_sheet_lists_every_finished_hand_as_the_table_saw_it() -> None
     # each sheet seen during the game is the start of the final one: hands already written never change
     assert all(final[: len(sheet)] == sheet for sheet in sheets)
     assert {len(sheet) for sheet in sheets} == {0, 1, 2}
+
+
+def test_an_observation_made_without_its_init_has_every_field_as_its_init_would_give_it() -> None:
+    rules = get_variant("pidro")
+    state = GameState(rules, seed=5)
+    players = [make_player("basic", seat) for seat in range(4)]
+    checked = 0
+    while len(state.results) < 2:
+        seat = state.current_player
+        for watcher in range(4):
+            obs = state.observation(watcher)
+            fields = {f.name: getattr(obs, f.name) for f in dataclasses.fields(obs)}
+            assert set(vars(obs)) == set(fields)
+            assert type(obs)(**fields) == obs
+            checked += 1
+        state.apply(players[seat].act(state.observation(seat)))
+    assert checked > 100

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -26,6 +26,7 @@ _PLAY: Final = int(Phase.PLAY)
 _COLD: Final = Status.COLD
 _UP: Final = Status.UP
 _OUT: Final = Status.OUT
+_Frozen = TypeVar("_Frozen")
 
 
 # An observation names the same few masks and plays again and again (a hand changes by one
@@ -164,26 +165,13 @@ def observe(table: Table, seat: int) -> Observation:
     contract = view.contract
     wash = view.wash
     secrets = _secrets(view, seat, wash)
-    face_up = view.face_up
     phase = view.phase
     trick = view.trick
-    # what everyone sees of each seat, in one round of the table (in pure Python, a generator
-    # expression per field cost as much as the whole view's calls)
-    sizes: list[int] = []
-    laid_up: list[tuple[int, ...]] = []
-    statuses: list[int] = []
-    shown: list[tuple[int, ...]] = []
-    discarded: list[int] = []
-    drawn: list[int] = []
-    for s in range(view.players):
-        laid, killed, status = view.discards(s), view.killed(s), view.status(s)
-        sizes.append(view.hand(s).bit_count())
-        laid_up.append(_cards((laid & face_up) | killed))
-        statuses.append(int(status))
-        shown.append(_shown(rules, view.shown(s), status))
-        discarded.append(((laid & ~wash) | killed).bit_count() + view.gathered(s))
-        drawn.append(view.drawn(s))
-    return Observation(
+    laid_up, statuses, shown, discarded, drawn = _public_marks(
+        rules.cold_cards_face_up, view.face_up, wash, view.laid_aside
+    )
+    return _made(
+        Observation,
         seat=seat,
         variant=rules.id,
         rules=rules,
@@ -192,31 +180,64 @@ def observe(table: Table, seat: int) -> Observation:
         dealer=view.dealer,
         current_player=view.current_player,
         hand=secrets.hand,
-        hand_sizes=tuple(sizes),
+        hand_sizes=view.hand_sizes,
         calls=view.calls,
         bidder=contract.bidder if contract else None,
         bid=contract.value if contract else None,
         trump=view.trump,
-        face_up=tuple(laid_up),
+        face_up=laid_up,
         own_discards=secrets.own_discards,
         seen=secrets.seen,
-        statuses=tuple(statuses),
-        shown=tuple(shown),
+        statuses=statuses,
+        shown=shown,
         tricks=tuple(_seen_trick(t) for t in view.tricks),
         trick=_seen_trick(trick) if trick is not None and phase == _PLAY else None,
         scores=view.scores,
         history=view.history,
         winner=view.winner,
         legal=secrets.legal,
-        discarded=tuple(discarded),
+        discarded=discarded,
         wash=wash.bit_count(),
-        drawn=tuple(drawn),
+        drawn=drawn,
     )
 
 
-def _shown(rules: Ruleset, cards: int, status: Status) -> tuple[int, ...]:
+def _made(cls: type[_Frozen], **fields: object) -> _Frozen:
+    """A frozen dataclass's instance made without its ``__init__``, which sets each field by
+    ``object.__setattr__``: for an observation's 28 fields that was a third of its cost, and a
+    rollout makes one at every turn. Every field must be given (``test_observation`` checks it)."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+Marks = tuple[tuple[int, ...], ...]
+Cards = tuple[int, ...]
+#: face up, statuses, shown, discarded, drawn: one per seat each
+PublicMarks = tuple[tuple[Cards, ...], tuple[int, ...], tuple[Cards, ...], tuple[int, ...], tuple[int, ...]]
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _public_marks(cold_face_up: bool, face_up: int, wash: int, marks: Marks) -> PublicMarks:
+    """What everyone sees of each seat's laid-aside cards: face up (laid up and killed),
+    status, cards shown, how many laid aside, how many drawn.
+
+    These change only in the exchange and when a seat drops out; between, a rollout asks
+    for them at every turn, so they are worked out once per distinct ``marks``
+    (``TableView.laid_aside``)."""
+    laid, kills, status, shown, gathered, drawn = marks
+    return (
+        tuple([_cards((d & face_up) | k) for d, k in zip(laid, kills, strict=True)]),
+        tuple([int(s) for s in status]),
+        tuple([_shown(cold_face_up, c, s) for c, s in zip(shown, status, strict=True)]),
+        tuple([((d & ~wash) | k).bit_count() + g for d, k, g in zip(laid, kills, gathered, strict=True)]),
+        drawn,
+    )
+
+
+def _shown(cold_face_up: bool, cards: int, status: int) -> tuple[int, ...]:
     """The cards a seat showed going cold, up or out, when they were shown face up."""
     if not cards:
         return ()
-    face_up = rules.cold_cards_face_up if status == _COLD else status in (_UP, _OUT)
+    face_up = cold_face_up if status == _COLD else status in (_UP, _OUT)
     return _cards(cards) if face_up else ()

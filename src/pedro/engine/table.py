@@ -359,6 +359,22 @@ class TableView:
         """``seat``'s cards now."""
         return self._table._hands[seat]
 
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds now (public)."""
+        return tuple([hand.bit_count() for hand in self._table._hands])
+
+    @property
+    def laid_aside(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's marks that its public facts are made of, read at once (a cache's key):
+        ``discards``, ``killed``, ``status``, ``shown``, ``gathered`` and ``drawn`` per seat.
+        The discards hold face-down cards: what is public of them is for the reader to take."""
+        t = self._table
+        return (
+            tuple(t._discards), tuple(t._killed), tuple([int(s) for s in t._status]), tuple(t._shown),
+            tuple(t._wash_from), tuple(t._drawn),
+        )  # fmt: skip
+
     def status(self, seat: int) -> Status:
         return self._table._status[seat]
 
