@@ -6,6 +6,7 @@ import pytest
 from tests.helpers import S, W, deal_state, rules
 
 from pedro.engine.actions import PASS, Verb, arg_of, bid_action, verb_of
+from pedro.engine.observation import Observation
 from pedro.engine.phases import Phase
 from pedro.engine.scoring import Contract
 from pedro.engine.state import GameState
@@ -18,7 +19,7 @@ from pedro.players.bidding import (
     made_share,
     utility,
 )
-from pedro.players.heuristic import HeuristicPlayer, rollout_player
+from pedro.players.heuristic import HeuristicPlayer, SimulatedBidder, rollout_player
 from pedro.variants.catalog import VARIANTS
 
 HEARTS = 1  # suit index of hearts (suits are S, H, D, C)
@@ -176,3 +177,48 @@ def test_bids_and_trumps_are_legal_in_every_variant(variant_id: str) -> None:
             action = players[seat].act(obs)
             assert obs.legal is not None and action in obs.legal, (variant_id, seed, state.words(action))
             state.apply(action)
+
+
+def _later_calls(carry: bool) -> list[tuple[Estimator, Estimator, Observation]]:
+    """Each later call of a seat after others called, in a seeded 83 auction of ``heuristic``s:
+    the seat's estimator before it, the one it called on, and the observation."""
+    state = GameState(VARIANTS["eighty_three"], seed=4)
+    players = [HeuristicPlayer(f"carry:{seat}") for seat in range(4)]
+    bidders = [player.bidder for player in players]
+    assert all(isinstance(bidder, SimulatedBidder) for bidder in bidders)
+    for bidder in bidders:
+        bidder.carry = carry
+    found = []
+    while state.phase == Phase.AUCTION:
+        seat = state.current_player
+        obs = state.observation(seat)
+        kept = bidders[seat]._estimator
+        action = players[seat].act(obs)
+        now = bidders[seat]._estimator
+        if kept is not None and now is not None and kept[1] is not now[1]:
+            found.append((kept[1], now[1], obs))
+        state.apply(action)
+    return found
+
+
+def test_a_later_call_keeps_the_samples_the_calls_made_since_agree_with() -> None:
+    kept_any = redrawn_any = 0
+    for before, after, obs in _later_calls(carry=True):
+        assert len(after.samples) == len(before.samples)
+        for old, new in zip(before.samples, after.samples, strict=True):
+            if before._fit(obs, old.hands) >= old.fit:
+                assert new is old  # with the rollouts played on it
+                kept_any += 1
+            else:
+                assert new.deals_seed.startswith(f"{after.seed}:") and after.seed != before.seed
+                assert after._fit(obs, new.hands) == new.fit
+                redrawn_any += 1
+    assert kept_any and redrawn_any
+
+
+def test_without_carrying_a_later_call_draws_every_sample_anew() -> None:
+    calls = _later_calls(carry=False)
+    assert calls
+    for before, after, _ in calls:
+        assert not {id(s) for s in before.samples} & {id(s) for s in after.samples}
+        assert all(s.deals_seed.startswith(f"{after.seed}:") for s in after.samples)

@@ -101,27 +101,27 @@ basic king_pedro 72ff460be6f167ae
 basic pedro_sancho 8b17cf8ed5ac8271
 heuristic cinch 35cb2ff0a3832c47
 heuristic pidro 0ac5c6f0cadc34f1
-heuristic eighty_three 2a34d20283d3b3e6
-heuristic king_pedro 706cd2571151ea23
+heuristic eighty_three f2b7761a6cf2b0db
+heuristic king_pedro 41c188260d0c5c5c
 heuristic pedro_sancho 4a6d42e1d1e595f6
 strong cinch 7d1a3ef6d55312dc
 strong pidro f95f572f7df1dc3f
-strong king_pedro_canadian dfa4b8301308a984
+strong king_pedro_canadian 58063e722d938819
 strong pedro_sancho a0a3341687dd2838
 expert:3 cinch 36408c0088618601
 expert:3 pidro add9ed71eec77a9e
 expert:3 eighty_three 886afcb691218491
 expert:3 king_pedro 2bf9c7b29296b6ae
 expert:3 pedro_sancho 0bf179ac4a6f73b9
-expert:3:bid=heuristic eighty_three b9f4ca844ea4c861
-expert:3:bid=heuristic king_pedro 0cb8b6b69df6c359
+expert:3:bid=heuristic eighty_three 7ef83463fa08d06b
+expert:3:bid=heuristic king_pedro dda9cdf60db3f258
 expert:3:exchange=heuristic king_pedro_canadian 42e8b5d4556f1af4
 """
 #: Each variant's decisions' hash.
 _DECISION_PINS = """
 cinch 5aff7ba96a1c9620
 pidro f14afedeff896e5c
-king_pedro_canadian 8f28cfd3f4af2cfd
+king_pedro_canadian ee0a39813a5c6b3c
 pedro_sancho 360e5abf820495ba
 """
 

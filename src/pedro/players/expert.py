@@ -84,7 +84,9 @@ class ExpertPlayer(ComposedPlayer):
         if heuristic_bidding:
             bidder = SimulatedBidder(shared, samples=config.deals)
         else:
-            bidder = SolvedBidder(SimulatedBidder(shared, SolvedValues(), config.deals))
+            # its calls were calibrated on deals drawn anew at each call (docs/strength.md); keeping
+            # samples across calls is measured for rollouts only
+            bidder = SolvedBidder(SimulatedBidder(shared, SolvedValues(), config.deals, carry=False))
         exchanger: Exchanger = rule_exchange if heuristic_exchange else ExpertExchanger(self.exchange_values)
         super().__init__(bidder, exchanger, SolvingCardPlayer(shared, config, rule_play))
 

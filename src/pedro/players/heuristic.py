@@ -260,20 +260,25 @@ class SimulatedBidder:
         values: ContractValues | None = None,
         samples: int = SAMPLES,
         fallback: Bidder | None = None,
+        carry: bool = True,
     ) -> None:
         self.shared = shared
         self.values: ContractValues = values or RolloutValues()
         self.samples = samples
         self.fallback: Bidder = fallback or RuleBidder()
+        #: a later call keeps the samples the calls made since agree with (``Estimator.carried``)
+        self.carry = carry
         self._estimator: tuple[tuple[object, ...], Estimator] | None = None
 
     def estimator(self, obs: Observation) -> Estimator:
         """Sampled deals and rollouts for this hand, kept while the other seats make no new call
         (and for naming trumps).
 
-        A later call of the seat after others have called again is valued on new deals, drawn to
-        fit every call made so far: the first deals know nothing of the overcalls, and valued on
-        them a continuing auction's bidder kept outbidding hands those overcalls showed (83).
+        A later call of the seat after others have called again is valued on deals that fit every
+        call made so far: the first deals know nothing of the overcalls, and valued on them a
+        continuing auction's bidder kept outbidding hands those overcalls showed (83). With
+        ``carry`` the deals the new calls agree with are kept, with their rollouts, and the others
+        drawn anew (``Estimator.carried``); without, all are drawn anew.
         """
         hand = (obs.hand_index, obs.seat, tuple(obs.hand))
         others = tuple(call for call in obs.calls if call[0] != obs.seat)
@@ -281,9 +286,13 @@ class SimulatedBidder:
         if kept is not None and kept[0][:3] == hand and (kept[0][3] == others or obs.phase != Phase.AUCTION):
             return kept[1]  # naming trumps: the deals the contract was won on
         seed = f"bid:{self.shared.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
+        key = (*hand, others)
         if kept is not None and kept[0][:3] == hand:  # a later call of this hand: new deals
             seed += f":{len(obs.calls)}"
-        key = (*hand, others)
+            if self.carry:
+                est = kept[1].carried(obs, seed)
+                self._estimator = (key, est)
+                return est
         valuation, bias = self.values.valuation(obs.rules)
         policy = self.shared.rollout_policy(obs.rules)
         est = Estimator(obs, policy, seed, self.samples, valuation, bias, self.values.optimism)
