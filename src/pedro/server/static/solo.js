@@ -285,6 +285,7 @@ function stayInPage(event) {
 }
 
 applyDeck();
+engine(); // the worker's Python starts loading now, while the page fetches its language
 await loadLanguage();
 addEventListener("hashchange", route);
 document.addEventListener("click", stayInPage);

@@ -27,7 +27,11 @@ class Engine {
         const msg = event.data;
         if (msg.type === "progress" || msg.type === "ready" || msg.type === "failed") {
           this.status = msg.type === "progress" ? { stage: msg.stage } : msg;
-          if (msg.type === "ready") resolve(msg);
+          if (msg.type === "ready") {
+            // a User Timing mark: when the engine became ready, for the browser's tools and the benchmark
+            performance.mark("pedro-engine-ready");
+            resolve(msg);
+          }
           if (msg.type === "failed") reject(new Error(msg.error));
           for (const listen of this.listeners) listen(this.status);
           if (msg.type !== "progress") this.listeners.clear();
