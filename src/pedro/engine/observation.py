@@ -211,14 +211,14 @@ def _made(cls: type[_Frozen], **fields: object) -> _Frozen:
     return made
 
 
-Marks = tuple[tuple[int, ...], ...]
-Cards = tuple[int, ...]
+_Marks = tuple[tuple[int, ...], ...]
+_Ints = tuple[int, ...]
 #: face up, statuses, shown, discarded, drawn: one per seat each
-PublicMarks = tuple[tuple[Cards, ...], tuple[int, ...], tuple[Cards, ...], tuple[int, ...], tuple[int, ...]]
+_PublicMarks = tuple[tuple[_Ints, ...], _Ints, tuple[_Ints, ...], _Ints, _Ints]
 
 
 @functools.lru_cache(maxsize=1 << 10)
-def _public_marks(cold_face_up: bool, face_up: int, wash: int, marks: Marks) -> PublicMarks:
+def _public_marks(cold_face_up: bool, face_up: int, wash: int, marks: _Marks) -> _PublicMarks:
     """What everyone sees of each seat's laid-aside cards: face up (laid up and killed),
     status, cards shown, how many laid aside, how many drawn.
 

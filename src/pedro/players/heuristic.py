@@ -287,7 +287,7 @@ class SimulatedBidder:
             return kept[1]  # naming trumps: the deals the contract was won on
         seed = f"bid:{self.shared.seed}:{obs.hand_index}:{obs.seat}:{mask_of(obs.hand)}"
         key = (*hand, others)
-        if kept is not None and kept[0][:3] == hand:  # a later call of this hand: new deals
+        if kept is not None and kept[0][:3] == hand:  # a later call of this hand: deals to fit the new calls
             seed += f":{len(obs.calls)}"
             if self.carry:
                 est = kept[1].carried(obs, seed)
