@@ -27,8 +27,13 @@ from typer.testing import CliRunner
 from pedro.cli.main import app
 from pedro.server.offline import worker
 
-#: computers move quickly here (the page's pause before each computer move, in ms)
-SETTINGS = "localStorage.setItem('pedro-solo-pace', '20'); localStorage.setItem('pedro-lang', 'fi');"
+#: computers move quickly here (the page's pause before each computer move, in ms); every move of
+#: the person is a click (no forced card played for them, which a slow poll could take for a
+#: second click's)
+SETTINGS = (
+    "localStorage.setItem('pedro-solo-pace', '20'); localStorage.setItem('pedro-lang', 'fi');"
+    "localStorage.setItem('pedro-prefs', JSON.stringify({autoPlay: false}));"
+)
 
 
 @pytest.fixture
