@@ -8,14 +8,14 @@ new browser profile, then prints:
   first hand of a new cinch game is on the table and the person may act;
 - **later visit**: seconds until the engine is ready again, from the service worker's cache, with
   the network cut off;
-
-"Engine ready" is the page's own ``pedro-engine-ready`` User Timing mark, in seconds from the start
-of the navigation: the moment the page shows the engine ready. (Playwright sees it some 0.2-0.4 s
-later, its own round trips; "first hand playable" is timed by Playwright, from its ``goto``.)
 - **decisions**: the ``club`` level's (``heuristic``) decision times in the worker, median and 99th
   percentile, per variant (a game of club computers, the person's seat played by the computer
   too), and the longest task the page's main thread ran meanwhile (the worker thinks, the page
   stays responsive).
+
+"Engine ready" is the page's own ``pedro-engine-ready`` User Timing mark, in seconds from the start
+of the navigation: the moment the page shows the engine ready. (Playwright sees it some 0.2-0.4 s
+later, its own round trips; "first hand playable" is timed by Playwright, from its ``goto``.)
 
     python benchmarks/offline.py [--decisions 300] [--variants cinch,pidro,eighty_three]
         [--chromium /usr/bin/chromium]
