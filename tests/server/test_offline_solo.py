@@ -101,6 +101,17 @@ def test_a_refused_action_says_why_and_changes_nothing() -> None:
     assert len(table.actions) == len(before) + 1
 
 
+def test_the_worker_answers_a_malformed_message_with_an_error_not_an_exception() -> None:
+    json.loads(worker.open_game(json.dumps({"setup": SETUP})))
+    saved = json.loads(worker.saved())
+    for message in ({"type": "act", "action": "pass", "seq": "x"}, {"type": "act", "action": "pass"}):
+        (answer,) = json.loads(worker.receive(json.dumps(message)))
+        assert answer["type"] == "error" and answer["code"] == "bad_message" and "seq" in answer["message"]
+    (answer,) = json.loads(worker.receive(json.dumps({"type": "chat"})))
+    assert answer["code"] == "bad_message" and "join, act and ping" in answer["message"]
+    assert json.loads(worker.saved()) == saved
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_variant_plays_a_hand_at_a_solo_table(variant: str) -> None:
     players = make_ruleset(variant).players

@@ -135,9 +135,7 @@ def replay(
     pedro.records.model.ReplayError: hand 1, action 4 "3 bid 6": the lowest bid is 7; legal: 3 bid 7, ...
     """
     checked = check(record)
-    return _replay(
-        checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)), before_action
-    )
+    return _replay(checked, _dealt_as_recorded(checked), before_action)
 
 
 def resume(
@@ -150,7 +148,7 @@ def resume(
     from ``seed`` (random when None). A finished game comes back finished.
     """
     checked = check(record)
-    _replay(checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)))
+    _replay(checked, _dealt_as_recorded(checked))
     deals = _ResumedDeals(checked.record["first_dealer"], _recorded_deals(checked), seed)
     return _replay(checked, deals)
 
@@ -160,11 +158,14 @@ def recorded_game(record: str | bytes | os.PathLike[str] | Mapping[str, Any]) ->
     in order (all hands together): to step through again, as a replay viewer does. The record is
     checked as by ``replay`` first, and refused the same way."""
     checked = check(record)
-    _replay(checked, _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked)))
-    state = GameState(
-        checked.rules, deals=_RecordDeals(checked.record["first_dealer"], _recorded_deals(checked))
-    )
+    _replay(checked, _dealt_as_recorded(checked))
+    state = GameState(checked.rules, deals=_dealt_as_recorded(checked))
     return state, [text for hand in checked.record["hands"] for text in hand["actions"]]
+
+
+def _dealt_as_recorded(checked: CheckedRecord) -> _RecordDeals:
+    """The record's deals, from its first dealer: its game dealt again as it was played."""
+    return _RecordDeals(checked.record["first_dealer"], _recorded_deals(checked))
 
 
 def _recorded_deals(checked: CheckedRecord) -> list[RecordedDeal]:

@@ -64,8 +64,12 @@ def receive(message: str) -> str:
     if kind == "ping":
         return json.dumps([{"type": "pong"}])
     if kind == "act":
+        seq = msg.get("seq")
+        if not isinstance(seq, int):
+            why = "an act needs the seq (a number) of the state it answers"
+            return json.dumps([_error("bad_message", why)])
         try:
-            _table.act(str(msg.get("action", "")), int(msg.get("seq", -1)))
+            _table.act(str(msg.get("action", "")), seq)
         except RoomError as exc:
             return json.dumps([_error(exc.code, exc.message)])
         return f"[{_table.state_json().decode()}]"
