@@ -18,6 +18,11 @@ import orjson
 _GZIP_LEVEL = 6
 
 
+def gzipped(raw: bytes) -> bytes:
+    """``raw`` gzip-compressed as every kept body is (mtime 0: the same bytes give the same output)."""
+    return gzip.compress(raw, compresslevel=_GZIP_LEVEL, mtime=0)
+
+
 @dataclass(frozen=True)
 class Body:
     """A JSON response body kept gzip-compressed; ``size`` is its length uncompressed."""
@@ -30,8 +35,7 @@ class Body:
     @classmethod
     def of_json(cls, value: Any, download: str | None = None) -> Body:
         raw = orjson.dumps(value)
-        # mtime 0: the same game always gives the same bytes
-        return cls(gzip.compress(raw, compresslevel=_GZIP_LEVEL, mtime=0), len(raw), download)
+        return cls(gzipped(raw), len(raw), download)
 
     def plain(self) -> bytes:
         return gzip.decompress(self.gzipped)
